@@ -1,0 +1,261 @@
+"""The ternary tree structure and the one place that walks it.
+
+`TernaryTree` keeps parallel per-node arrays in scikit-learn's layout (root 0,
+``-1`` for an absent child, feature ``-2`` at a leaf), plus a middle child for
+hard-middle trees, a δ per node and a ``grafted`` flag. Routing, blending and
+verdicts (Smits 2026, §3.4–3.5) are implemented once, in `traverse`; the
+estimator, grafting and the figures all call it.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+__all__ = ["LEAF", "UNDEFINED", "TernaryTree", "iter_node_rows", "traverse"]
+
+LEAF = -1  #: child index marking "no child"
+UNDEFINED = -2  #: feature/threshold at a leaf, as in scikit-learn
+
+
+class TernaryTree:
+    """Flat arrays describing a fitted ternary tree.
+
+    Attributes
+    ----------
+    children_left, children_right, children_middle : ndarray of int
+        Child node ids, ``-1`` where absent. Only hard-middle trees have middle
+        children. A node is a leaf iff ``children_left == -1``.
+    feature : ndarray of int, split feature (``-2`` at leaves)
+    threshold : ndarray of float, θ (``-2`` at leaves)
+    delta : ndarray of float, the uncertainty half-width δ (0 at leaves)
+    value : ndarray of shape (node_count, n_classes), class distribution (rows sum to 1)
+    n_node_samples : ndarray of int, training rows reaching the node
+    weighted_n_node_samples : ndarray of float
+    impurity : ndarray of float
+    grafted : ndarray of bool, True for nodes that grafting added
+    """
+
+    _ARRAYS = ("children_left", "children_right", "children_middle", "feature", "threshold",
+               "delta", "value", "n_node_samples", "weighted_n_node_samples", "impurity", "grafted")
+
+    def __init__(self, *, children_left, children_right, children_middle=None, feature, threshold,
+                 delta=None, value, n_node_samples, weighted_n_node_samples=None, impurity,
+                 grafted=None):
+        self.children_left = np.asarray(children_left, dtype=np.intp)
+        n = self.children_left.shape[0]
+        self.children_right = np.asarray(children_right, dtype=np.intp)
+        self.children_middle = (np.full(n, LEAF, dtype=np.intp) if children_middle is None
+                                else np.asarray(children_middle, dtype=np.intp))
+        self.feature = np.asarray(feature, dtype=np.intp)
+        self.threshold = np.asarray(threshold, dtype=np.float64)
+        self.delta = np.zeros(n) if delta is None else np.asarray(delta, dtype=np.float64)
+        value = np.asarray(value, dtype=np.float64)
+        sums = value.sum(axis=1, keepdims=True)
+        self.value = np.divide(value, sums, out=np.full_like(value, 1.0 / value.shape[1]),
+                               where=sums > 0)
+        self.n_node_samples = np.asarray(n_node_samples, dtype=np.intp)
+        self.weighted_n_node_samples = (self.n_node_samples.astype(np.float64)
+                                        if weighted_n_node_samples is None
+                                        else np.asarray(weighted_n_node_samples, dtype=np.float64))
+        self.impurity = np.asarray(impurity, dtype=np.float64)
+        self.grafted = np.zeros(n, dtype=bool) if grafted is None else np.asarray(grafted, dtype=bool)
+
+    # ------------------------------------------------------------------ structure
+    @property
+    def node_count(self) -> int:
+        return int(self.children_left.shape[0])
+
+    @property
+    def n_classes(self) -> int:
+        return int(self.value.shape[1])
+
+    @property
+    def is_leaf(self) -> np.ndarray:
+        return self.children_left == LEAF
+
+    @property
+    def n_leaves(self) -> int:
+        return int(self.is_leaf.sum())
+
+    def preorder(self) -> list[int]:
+        """Node ids reachable from the root, parents before children.
+
+        Ids need not be in preorder themselves (grafting appends new split
+        nodes above existing leaves), so walks go through this list.
+        """
+        order, stack = [], [0] if self.node_count else []
+        while stack:
+            node = stack.pop()
+            order.append(node)
+            stack.extend(reversed(self.children(node)))
+        return order
+
+    def node_depth(self) -> np.ndarray:
+        """Depth of every node (root 0)."""
+        depth = np.zeros(self.node_count, dtype=np.intp)
+        for node in self.preorder():
+            for child in self.children(node):
+                depth[child] = depth[node] + 1
+        return depth
+
+    @property
+    def max_depth(self) -> int:
+        return int(self.node_depth().max()) if self.node_count else 0
+
+    def children(self, node: int) -> list[int]:
+        """Existing children of ``node``: left, right, then middle."""
+        kids = (self.children_left[node], self.children_right[node], self.children_middle[node])
+        return [int(k) for k in kids if k != LEAF]
+
+    def parents(self) -> np.ndarray:
+        """Parent of every node (−1 at the root)."""
+        parent = np.full(self.node_count, LEAF, dtype=np.intp)
+        for node in self.preorder():
+            for child in self.children(node):
+                parent[child] = node
+        return parent
+
+    def reached_through_middle(self) -> np.ndarray:
+        """True for nodes whose path from the root takes a middle branch."""
+        mask = np.zeros(self.node_count, dtype=bool)
+        for node in self.preorder():
+            m = self.children_middle[node]
+            if m != LEAF:
+                mask[m] = True
+            if mask[node]:
+                for child in self.children(node):
+                    mask[child] = True
+        return mask
+
+    def copy(self) -> TernaryTree:
+        return TernaryTree(**{name: getattr(self, name).copy() for name in self._ARRAYS})
+
+    def __repr__(self) -> str:
+        return (f"TernaryTree(node_count={self.node_count}, n_leaves={self.n_leaves}, "
+                f"max_depth={self.max_depth}, n_classes={self.n_classes})")
+
+
+def traverse(tree: TernaryTree, X: np.ndarray, routing: str):
+    """Route every row of ``X`` through ``tree``.
+
+    Parameters
+    ----------
+    tree : TernaryTree
+    X : ndarray of shape (n_samples, n_features)
+    routing : {"probabilistic", "deferred", "hard_middle"}
+        * probabilistic: at a node, ``x ≤ θ−δ`` goes left, ``x > θ+δ`` right,
+          and a row inside the zone goes both ways with ``w_L = (θ+δ−x)/(2δ)``,
+          ``w_R = 1 − w_L``, recursively; leaf distributions are blended by the
+          product of weights along each path.
+        * deferred: the same zone test, but once a row has entered a zone both
+          subtrees below it are followed with hard CART routing (``x ≤ θ``).
+        * hard_middle: ``x ≤ θ−δ`` left, ``x > θ+δ`` right, otherwise the
+          middle child; exactly one leaf per row.
+
+    Returns
+    -------
+    proba : ndarray of shape (n_samples, n_classes), rows sum to 1
+    verdict : ndarray of int8, 1 = decided, 0 = boundary-uncertain (it entered
+        an uncertainty zone at some node it reached)
+    """
+    n = X.shape[0]
+    proba = np.zeros((n, tree.n_classes))
+    uncertain = np.zeros(n, dtype=bool)
+    left_of, right_of, middle_of = tree.children_left, tree.children_right, tree.children_middle
+    feature, threshold, delta, value = tree.feature, tree.threshold, tree.delta, tree.value
+    middle = routing == "hard_middle"
+    deferred = routing == "deferred"
+    # Column-major copy: each node gathers one column for a sorted subset of rows.
+    Xf = np.asfortranarray(X)
+    # stack entries: (node, row indices, path weights or None for all-ones,
+    #                 per-row "route hard from here" flags or None)
+    stack = [(0, np.arange(n), None, None)]
+    while stack:
+        node, idx, w, hard = stack.pop()
+        if idx.size == 0:
+            continue
+        left = left_of[node]
+        if left == LEAF:
+            if w is None:
+                proba[idx] += value[node]
+            else:
+                proba[idx] += w[:, None] * value[node]
+            continue
+        right = right_of[node]
+        x = Xf[idx, feature[node]]
+        t, d = threshold[node], delta[node]
+        if d <= 0.0:
+            go_left = x <= t
+            go_right = ~go_left
+            stack.append((right, idx[go_right], None if w is None else w[go_right],
+                          None if hard is None else hard[go_right]))
+            stack.append((left, idx[go_left], None if w is None else w[go_left],
+                          None if hard is None else hard[go_left]))
+            continue
+        lo, hi = t - d, t + d
+        if middle:
+            go_left = x <= lo
+            go_right = x > hi
+            in_zone = ~(go_left | go_right)
+            uncertain[idx[in_zone]] = True
+            stack.append((middle_of[node], idx[in_zone], None, None))
+            stack.append((right, idx[go_right], None, None))
+            stack.append((left, idx[go_left], None, None))
+            continue
+        in_zone = (x > lo) & (x <= hi)
+        if hard is not None:
+            # rows already past their first zone route like CART
+            hard_left = hard & (x <= t)
+            hard_right = hard & ~(x <= t)
+            in_zone &= ~hard
+        uncertain[idx[in_zone]] = True
+        w_left = np.where(in_zone, (hi - x) / (2.0 * d), (x <= lo).astype(np.float64))
+        if hard is not None:
+            w_left = np.where(hard, hard_left.astype(np.float64), w_left)
+        w_right = 1.0 - w_left
+        if w is not None:
+            w_left = w_left * w
+            w_right = w_right * w
+        if deferred:
+            hard_now = in_zone if hard is None else (hard | in_zone)
+        for child, wc in ((right, w_right), (left, w_left)):
+            reach = wc > 0.0
+            if not reach.any():
+                continue
+            sub_w = wc[reach]
+            all_one = w is None and not in_zone[reach].any()
+            sub_hard = hard_now[reach] if deferred else None
+            if deferred and not sub_hard.any():
+                sub_hard = None
+            stack.append((child, idx[reach], None if all_one else sub_w, sub_hard))
+    # guard against float drift so rows sum to exactly 1 within rounding
+    proba /= proba.sum(axis=1, keepdims=True)
+    return proba, (~uncertain).astype(np.int8)
+
+
+def iter_node_rows(tree: TernaryTree, X: np.ndarray, routing: str = "probabilistic"):
+    """Yield ``(node, row_indices)`` for every node, with the training partition.
+
+    Binary routings partition like CART (``x ≤ θ`` left); hard-middle trees
+    partition three ways (``x ≤ θ−δ``, ``x > θ+δ``, the rest to the middle).
+    Nodes come in preorder; only the rows of pending siblings are kept alive.
+    """
+    stack = [(0, np.arange(X.shape[0]))]
+    middle = routing == "hard_middle"
+    while stack:
+        node, idx = stack.pop()
+        yield node, idx
+        left = tree.children_left[node]
+        if left == LEAF:
+            continue
+        x = X[idx, tree.feature[node]]
+        t, d = tree.threshold[node], tree.delta[node]
+        m = tree.children_middle[node]
+        if middle and m != LEAF:
+            go_left, go_right = x <= t - d, x > t + d
+            stack.append((m, idx[~(go_left | go_right)]))
+        else:
+            go_left = x <= t
+            go_right = ~go_left
+        stack.append((tree.children_right[node], idx[go_right]))
+        stack.append((left, idx[go_left]))
