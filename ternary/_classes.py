@@ -68,6 +68,8 @@ class TernaryTreeClassifier(ClassifierMixin, BaseEstimator):
     criterion : {"gini", "entropy", "log_loss"}, default="gini"
     min_samples_split : int, default=2
     min_samples_leaf : int, default=1
+    min_weight_fraction_leaf : float in [0, 0.5], default=0.0
+        As in scikit-learn: the minimum share of the total sample weight in a leaf.
     epsilon : float in [0, 1], default=0.05
         Quality-plateau tolerance ε.
     alpha : float ≥ 0, default=0.10
@@ -114,7 +116,7 @@ class TernaryTreeClassifier(ClassifierMixin, BaseEstimator):
     """
 
     def __init__(self, delta_method="margin", routing="probabilistic", max_depth=4, criterion="gini",
-                 min_samples_split=2, min_samples_leaf=1, epsilon=0.05, alpha=0.10, q=0.10,
+                 min_samples_split=2, min_samples_leaf=1, min_weight_fraction_leaf=0.0, epsilon=0.05, alpha=0.10, q=0.10,
                  n_bootstraps="auto", max_delta_fraction=0.25, delta_scale=1.0, min_samples_middle=5,
                  class_weight=None, random_state=None, graft="none", graft_alpha=0.05, ccp_alpha=0.0):
         self.delta_method = delta_method
@@ -123,6 +125,7 @@ class TernaryTreeClassifier(ClassifierMixin, BaseEstimator):
         self.criterion = criterion
         self.min_samples_split = min_samples_split
         self.min_samples_leaf = min_samples_leaf
+        self.min_weight_fraction_leaf = min_weight_fraction_leaf
         self.epsilon = epsilon
         self.alpha = alpha
         self.q = q
@@ -145,6 +148,7 @@ class TernaryTreeClassifier(ClassifierMixin, BaseEstimator):
         _number("max_depth", self.max_depth, 1, integer=True, allow_none=True)
         _number("min_samples_split", self.min_samples_split, 2, integer=True)
         _number("min_samples_leaf", self.min_samples_leaf, 1, integer=True)
+        _number("min_weight_fraction_leaf", self.min_weight_fraction_leaf, 0.0, 0.5)
         _number("epsilon", self.epsilon, 0.0, 1.0)
         _number("alpha", self.alpha, 0.0)
         _number("q", self.q, 0.0, 0.5)
@@ -230,6 +234,7 @@ class TernaryTreeClassifier(ClassifierMixin, BaseEstimator):
         cart = DecisionTreeClassifier(
             criterion=self.criterion, max_depth=self.max_depth,
             min_samples_split=self.min_samples_split, min_samples_leaf=self.min_samples_leaf,
+            min_weight_fraction_leaf=self.min_weight_fraction_leaf,
             random_state=self.random_state, ccp_alpha=self.ccp_alpha)
         cart.fit(X, y_enc, sample_weight=weights)
         t = cart.tree_
@@ -255,6 +260,7 @@ class TernaryTreeClassifier(ClassifierMixin, BaseEstimator):
         """Grow a three-way tree: left ≤ θ−δ, right > θ+δ, a middle subtree between."""
         rng = check_random_state(self.random_state)
         K = self.n_classes_
+        min_weight_leaf = self.min_weight_fraction_leaf * weights.sum()
         nodes = []  # dicts, in preorder
 
         def new_node(rows, depth, value_rows=None):
@@ -270,7 +276,7 @@ class TernaryTreeClassifier(ClassifierMixin, BaseEstimator):
         pending = []  # (parent id, slot, rows, depth, value_rows) grown in preorder
         while stack:
             node, rows, depth = stack.pop()
-            split = self._best_split(X, y_enc, weights, rows, depth, rng)
+            split = self._best_split(X, y_enc, weights, rows, depth, rng, min_weight_leaf)
             if split is None:
                 continue
             f, t = split
@@ -284,7 +290,8 @@ class TernaryTreeClassifier(ClassifierMixin, BaseEstimator):
                 go_left, go_right = x <= t - d, x > t + d
                 middle_rows = rows[~(go_left | go_right)]
             left_rows, right_rows = rows[go_left], rows[go_right]
-            if left_rows.size < self.min_samples_leaf or right_rows.size < self.min_samples_leaf:
+            if (min(left_rows.size, right_rows.size) < self.min_samples_leaf
+                    or min(weights[left_rows].sum(), weights[right_rows].sum()) < min_weight_leaf):
                 continue  # the node stays a leaf
             nodes[node].update(feature=int(f), threshold=float(t), delta=d)
             children = [("left", left_rows, True), ("right", right_rows, True)]
@@ -310,17 +317,23 @@ class TernaryTreeClassifier(ClassifierMixin, BaseEstimator):
             n_node_samples=[n["n"] for n in nodes], weighted_n_node_samples=[n["wn"] for n in nodes],
             impurity=[n["impurity"] for n in nodes])
 
-    def _best_split(self, X, y_enc, weights, rows, depth, rng):
+    def _best_split(self, X, y_enc, weights, rows, depth, rng, min_weight_leaf):
         """CART's (feature, θ) on these rows, or None where CART would stop."""
+        seed = rng.randint(np.iinfo(np.int32).max)  # drawn first, so node seeds never shift
         if self.max_depth is not None and depth >= self.max_depth:
             return None
+        # zero-weight rows are absent rows: they must not place thresholds
+        rows = rows[weights[rows] > 0]
         if rows.size < self.min_samples_split or rows.size < 2 * self.min_samples_leaf:
             return None
-        if np.unique(y_enc[rows][weights[rows] > 0]).size < 2:
+        if np.unique(y_enc[rows]).size < 2:
             return None
+        node_weight = weights[rows].sum()
         stump = DecisionTreeClassifier(
             criterion=self.criterion, max_depth=1, min_samples_split=self.min_samples_split,
-            min_samples_leaf=self.min_samples_leaf, random_state=rng.randint(np.iinfo(np.int32).max))
+            min_samples_leaf=self.min_samples_leaf,
+            min_weight_fraction_leaf=min(0.5, min_weight_leaf / node_weight),
+            random_state=seed)
         stump.fit(X[rows], y_enc[rows], sample_weight=weights[rows])
         if stump.tree_.node_count < 3:
             return None
@@ -348,7 +361,8 @@ class TernaryTreeClassifier(ClassifierMixin, BaseEstimator):
 
     def predict(self, X):
         """The most probable class; every row gets one, decided or not."""
-        return self.classes_[np.argmax(self.predict_proba(X), axis=1)]
+        proba = self.predict_proba(X)
+        return self.classes_[np.argmax(proba, axis=1)]
 
     def predict_verdict(self, X):
         """Eq. 8 of the paper: 1 (True, decided) or 0 (Undec, boundary-uncertain), as int8."""

@@ -206,10 +206,11 @@ def traverse(tree: TernaryTree, X: np.ndarray, routing: str):
         if hard is not None:
             # rows already past their first zone route like CART
             hard_left = hard & (x <= t)
-            hard_right = hard & ~(x <= t)
             in_zone &= ~hard
         uncertain[idx[in_zone]] = True
-        w_left = np.where(in_zone, (hi - x) / (2.0 * d), (x <= lo).astype(np.float64))
+        w_left = (x <= lo).astype(np.float64)
+        # only zone rows are divided: a tiny δ would overflow elsewhere; clip guards rounding
+        w_left[in_zone] = np.clip((hi - x[in_zone]) / (2.0 * d), 0.0, 1.0)
         if hard is not None:
             w_left = np.where(hard, hard_left.astype(np.float64), w_left)
         w_right = 1.0 - w_left

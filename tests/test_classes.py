@@ -1,0 +1,331 @@
+"""TernaryTreeClassifier: CART equivalence, routing, hard-middle training, properties, bad input."""
+
+import numpy as np
+import pandas as pd
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from sklearn.datasets import load_breast_cancer, load_iris, make_classification, make_moons
+from sklearn.tree import DecisionTreeClassifier
+
+from ternary import DELTA_METHODS, ROUTINGS, TernaryTreeClassifier
+from ternary._tree import iter_node_rows
+
+METHODS = [m for m in DELTA_METHODS if m != "none"]
+
+
+def datasets():
+    X1, y1 = make_moons(400, noise=0.3, random_state=0)
+    X2, y2 = load_breast_cancer(return_X_y=True)
+    X3, y3 = load_iris(return_X_y=True)
+    X4, y4 = make_classification(600, 8, n_informative=5, n_classes=3, random_state=1)
+    return [(X1, y1), (X2, y2), (X3, y3), (X4, y4)]
+
+
+@pytest.mark.parametrize("criterion", ["gini", "entropy"])
+@pytest.mark.parametrize("max_depth", [2, 4, None])
+@pytest.mark.parametrize("data", range(4))
+def test_delta_none_is_cart(criterion, max_depth, data):
+    X, y = datasets()[data]
+    ours = TernaryTreeClassifier(delta_method="none", criterion=criterion, max_depth=max_depth,
+                                 random_state=0).fit(X, y)
+    cart = DecisionTreeClassifier(criterion=criterion, max_depth=max_depth, random_state=0).fit(X, y)
+    np.testing.assert_array_equal(ours.predict(X), cart.predict(X))
+    np.testing.assert_allclose(ours.predict_proba(X), cart.predict_proba(X))
+    assert ours.predict_verdict(X).min() == 1
+    assert ours.tree_.node_count == cart.tree_.node_count
+
+
+@pytest.mark.parametrize("method", METHODS)
+@pytest.mark.parametrize("routing", ["probabilistic", "deferred"])
+def test_zero_delta_scale_is_cart(method, routing):
+    X, y = datasets()[1]
+    ours = TernaryTreeClassifier(delta_method=method, routing=routing, delta_scale=0.0,
+                                 random_state=0).fit(X, y)
+    cart = DecisionTreeClassifier(max_depth=4, random_state=0).fit(X, y)
+    np.testing.assert_array_equal(ours.predict(X), cart.predict(X))
+    np.testing.assert_array_equal(ours.predict_verdict(X), np.ones(len(X)))
+
+
+def test_cart_equivalence_on_real_arff(shared_datasets):
+    from scipy.io import arff
+
+    data, _ = arff.loadarff(shared_datasets / "diabetes.arff")
+    frame = pd.DataFrame(data)
+    X = frame.iloc[:, :-1].to_numpy(float)
+    y = frame.iloc[:, -1].str.decode("utf-8").to_numpy()
+    ours = TernaryTreeClassifier(delta_method="none", random_state=42).fit(X, y)
+    cart = DecisionTreeClassifier(max_depth=4, random_state=42).fit(X, y)
+    np.testing.assert_array_equal(ours.predict(X), cart.predict(X))
+
+
+def stump(routing="probabilistic"):
+    # CART splits at θ = 1.5; gain ratio: Q = 0.5, H = 1 → GR = 0.5; δ = α·3/1.5 = 0.5 with α = 0.25
+    X = np.array([[0.0], [1.0], [2.0], [3.0]])
+    y = np.array(["a", "a", "b", "b"])
+    return TernaryTreeClassifier(delta_method="gain_ratio", alpha=0.25, routing=routing,
+                                 max_depth=1, min_samples_middle=1).fit(X, y)
+
+
+@pytest.mark.parametrize("routing", ["probabilistic", "deferred"])
+def test_stump_blending_weights_are_exact(routing):
+    clf = stump(routing)
+    assert clf.tree_.threshold[0] == pytest.approx(1.5)
+    assert clf.tree_.delta[0] == pytest.approx(0.5)
+    X = np.array([[1.0], [1.25], [1.5], [2.0], [2.01], [-5.0]])
+    proba, verdict = clf.predict_proba_verdict(X)
+    np.testing.assert_allclose(proba[:, 0], [1.0, 0.75, 0.5, 0.0, 0.0, 1.0])
+    np.testing.assert_array_equal(verdict, [1, 0, 0, 0, 1, 1])
+    np.testing.assert_array_equal(clf.predict(X[:2]), ["a", "a"])
+    np.testing.assert_array_equal(clf.classes_, ["a", "b"])
+
+
+def test_stump_hard_middle_verdicts():
+    clf = stump("hard_middle")
+    # rows 1.0 and 2.0 are inside (1.0, 2.0]? 1.0 is not (≤ θ−δ); 2.0 is: the middle leaf holds row 2.0
+    tree = clf.tree_
+    middle = tree.children_middle[0]
+    assert middle > 0 and tree.n_node_samples[middle] == 1
+    np.testing.assert_allclose(tree.value[middle], [0.0, 1.0])
+    np.testing.assert_array_equal(clf.predict_verdict(np.array([[1.0], [1.2], [2.0], [2.5]])),
+                                  [1, 0, 0, 1])
+
+
+def test_hard_middle_training_partitions():
+    X, y = make_moons(500, noise=0.35, random_state=3)
+    clf = TernaryTreeClassifier(delta_method="quality_plateau", epsilon=0.3, routing="hard_middle",
+                                max_depth=3, random_state=0).fit(X, y)
+    tree = clf.tree_
+    assert (tree.children_middle != -1).any()
+    X32 = X.astype(np.float32)
+    seen = dict(iter_node_rows(tree, X32, "hard_middle"))
+    for node in range(tree.node_count):
+        if tree.children_left[node] == -1:
+            continue
+        f, t, d = tree.feature[node], tree.threshold[node], tree.delta[node]
+        x = X32[seen[node], f]
+        left, right = tree.children_left[node], tree.children_right[node]
+        lo, hi = (t - d, t + d)
+        assert tree.n_node_samples[left] == np.sum(x <= lo)
+        assert tree.n_node_samples[right] == np.sum(x > hi)
+        middle = tree.children_middle[node]
+        if d > 0:
+            assert tree.n_node_samples[middle] == np.sum((x > lo) & (x <= hi))
+        # the children's value is their own rows' class distribution
+        for child in tree.children(node):
+            rows = seen[child]
+            if rows.size:
+                expected = np.bincount(np.searchsorted(clf.classes_, y[rows]), minlength=2) / rows.size
+                np.testing.assert_allclose(tree.value[child], expected)
+
+
+def test_small_middle_zone_becomes_a_leaf():
+    X, y = make_moons(300, noise=0.3, random_state=0)
+    big = TernaryTreeClassifier(delta_method="margin", routing="hard_middle",
+                                min_samples_middle=10_000, random_state=0).fit(X, y)
+    tree = big.tree_
+    middles = tree.children_middle[tree.children_middle != -1]
+    assert middles.size > 0
+    assert np.all(tree.children_left[middles] == -1)  # never grown
+
+
+def test_hard_middle_grows_middle_subtrees_deeper():
+    X, y = make_moons(600, noise=0.4, random_state=1)
+    clf = TernaryTreeClassifier(delta_method="gain_ratio", routing="hard_middle", max_depth=3,
+                                min_samples_middle=5, random_state=0).fit(X, y)
+    tree = clf.tree_
+    grown = [m for m in tree.children_middle if m != -1 and tree.children_left[m] != -1]
+    assert grown, "a wide gain-ratio zone should hold enough rows for a middle subtree"
+    assert clf.get_depth() <= 3
+
+
+def test_verdict_flags_exactly_rows_in_a_reached_zone():
+    X, y = make_moons(300, noise=0.3, random_state=0)
+    clf = TernaryTreeClassifier(delta_method="class_overlap", max_depth=2, random_state=0).fit(X, y)
+    tree = clf.tree_
+    verdict = clf.predict_verdict(X)
+    x = X.astype(np.float32)
+    # at depth 2, walk by hand: a row is uncertain if it is in the root zone, or in the zone of
+    # a child it reaches (left when x ≤ θ+δ, right when x > θ−δ; zone rows reach both)
+    t0, d0, f0 = tree.threshold[0], tree.delta[0], tree.feature[0]
+    in_root = (x[:, f0] > t0 - d0) & (x[:, f0] <= t0 + d0)
+    expected = in_root.copy()
+    for child, side in ((tree.children_left[0], x[:, f0] <= t0 + d0),
+                        (tree.children_right[0], x[:, f0] > t0 - d0)):
+        if tree.children_left[child] == -1:
+            continue
+        t, d, f = tree.threshold[child], tree.delta[child], tree.feature[child]
+        expected |= side & (x[:, f] > t - d) & (x[:, f] <= t + d)
+    np.testing.assert_array_equal(verdict, (~expected).astype(np.int8))
+
+
+def test_dataframe_input_keeps_feature_names_and_string_labels():
+    X, y = load_iris(return_X_y=True, as_frame=True)
+    labels = np.array(["setosa", "versicolor", "virginica"])[y]
+    clf = TernaryTreeClassifier(random_state=0).fit(X, labels)
+    np.testing.assert_array_equal(clf.feature_names_in_, X.columns)
+    assert set(clf.predict(X)) <= set(labels)
+    assert clf.n_features_in_ == 4 and clf.n_classes_ == 3
+
+
+def test_single_class_fits_and_predicts_it():
+    X = np.random.RandomState(0).normal(size=(20, 3))
+    clf = TernaryTreeClassifier(random_state=0).fit(X, ["only"] * 20)
+    np.testing.assert_array_equal(clf.predict(X), ["only"] * 20)
+    np.testing.assert_allclose(clf.predict_proba(X), 1.0)
+    assert clf.get_n_leaves() == 1 and clf.get_depth() == 0
+
+
+def test_n_bootstraps_resolved():
+    X, y = make_moons(300, random_state=0)
+    assert TernaryTreeClassifier(delta_method="node_bootstrap").fit(X, y).n_bootstraps_ == 20
+    assert TernaryTreeClassifier(n_bootstraps=5).fit(X, y).n_bootstraps_ == 5
+
+
+def test_node_bootstrap_is_reproducible():
+    X, y = make_moons(400, noise=0.3, random_state=0)
+    a = TernaryTreeClassifier(delta_method="node_bootstrap", random_state=5).fit(X, y)
+    b = TernaryTreeClassifier(delta_method="node_bootstrap", random_state=5).fit(X, y)
+    np.testing.assert_array_equal(a.tree_.delta, b.tree_.delta)
+    assert a.tree_.delta[0] > 0
+
+
+def test_inputs_are_not_modified():
+    X, y = make_moons(200, noise=0.3, random_state=0)
+    w = np.linspace(0.5, 1.5, 200)
+    X0, y0, w0 = X.copy(), y.copy(), w.copy()
+    clf = TernaryTreeClassifier(delta_method="node_bootstrap", random_state=0).fit(X, y, w)
+    clf.predict_proba(X)
+    np.testing.assert_array_equal(X, X0)
+    np.testing.assert_array_equal(y, y0)
+    np.testing.assert_array_equal(w, w0)
+
+
+# ------------------------------------------------------------------ bad input
+@pytest.mark.parametrize("bad", [np.nan, np.inf, -np.inf])
+def test_non_finite_x_is_rejected(bad):
+    X, y = make_moons(50, random_state=0)
+    X[3, 1] = bad
+    with pytest.raises(ValueError, match="(?i)nan|infinity"):
+        TernaryTreeClassifier().fit(X, y)
+    clf = TernaryTreeClassifier().fit(*make_moons(50, random_state=0))
+    with pytest.raises(ValueError, match="(?i)nan|infinity"):
+        clf.predict(X)
+
+
+def test_one_dimensional_x_is_rejected():
+    with pytest.raises(ValueError, match="2D"):
+        TernaryTreeClassifier().fit(np.arange(10.0), [0, 1] * 5)
+
+
+def test_mismatched_lengths_are_rejected():
+    with pytest.raises(ValueError, match="inconsistent numbers of samples"):
+        TernaryTreeClassifier().fit(np.zeros((10, 2)), [0, 1] * 4)
+    with pytest.raises(ValueError, match="one weight per row"):
+        TernaryTreeClassifier().fit(np.zeros((10, 2)), [0, 1] * 5, sample_weight=np.ones(3))
+
+
+@pytest.mark.parametrize("param, value, choices", [
+    ("delta_method", "magin", "'margin', 'node_bootstrap', 'quality_plateau'"),
+    ("routing", "soft", "'probabilistic', 'hard_middle', 'deferred'"),
+    ("criterion", "mse", "'gini', 'entropy'"),
+    ("graft", "some", "'none', 'all', 'one'"),
+])
+def test_unknown_names_list_the_valid_choices(param, value, choices):
+    with pytest.raises(ValueError, match=choices):
+        TernaryTreeClassifier(**{param: value}).fit(np.zeros((4, 1)), [0, 1, 0, 1])
+
+
+@pytest.mark.parametrize("param, value", [
+    ("epsilon", 1.5), ("q", 0.7), ("alpha", -1), ("max_depth", 0), ("delta_scale", -0.1),
+    ("n_bootstraps", 1), ("n_bootstraps", "many"), ("min_samples_middle", 0),
+])
+def test_out_of_range_numbers_are_rejected(param, value):
+    with pytest.raises(ValueError, match=param):
+        TernaryTreeClassifier(**{param: value}).fit(np.zeros((4, 1)), [0, 1, 0, 1])
+
+
+def test_graft_with_hard_middle_says_why():
+    with pytest.raises(ValueError, match="hard_middle"):
+        TernaryTreeClassifier(routing="hard_middle", graft="all").fit(np.zeros((4, 1)), [0, 1, 0, 1])
+
+
+def test_negative_or_zero_sum_weights_are_rejected():
+    X, y = np.zeros((4, 1)), [0, 1, 0, 1]
+    with pytest.raises(ValueError, match="non-negative"):
+        TernaryTreeClassifier().fit(X, y, sample_weight=[1, -1, 1, 1])
+    with pytest.raises(ValueError, match="sum to zero"):
+        TernaryTreeClassifier().fit(X, y, sample_weight=[0, 0, 0, 0])
+
+
+# ------------------------------------------------------------------ properties
+data_strategy = st.tuples(
+    st.integers(20, 120),  # rows
+    st.integers(1, 4),     # features
+    st.integers(2, 4),     # classes
+    st.integers(0, 10_000),  # seed
+    st.sampled_from([1, 2, 3]),  # decimals: ties when coarse
+)
+
+
+def make_data(spec):
+    n, d, k, seed, decimals = spec
+    rng = np.random.RandomState(seed)
+    X = np.round(rng.normal(size=(n, d)), decimals)
+    y = (X.sum(axis=1) * 2 + rng.normal(size=n)).round().astype(int) % k
+    return X, y
+
+
+@settings(max_examples=40, deadline=None)
+@given(spec=data_strategy, method=st.sampled_from(METHODS), routing=st.sampled_from(ROUTINGS))
+def test_probabilities_sum_to_one(spec, method, routing):
+    X, y = make_data(spec)
+    clf = TernaryTreeClassifier(delta_method=method, routing=routing, random_state=0).fit(X, y)
+    proba, verdict = clf.predict_proba_verdict(X)
+    np.testing.assert_allclose(proba.sum(axis=1), 1.0)
+    assert np.all(proba >= 0) and set(np.unique(verdict)) <= {0, 1}
+
+
+@settings(max_examples=40, deadline=None)
+@given(spec=data_strategy, method=st.sampled_from(METHODS),
+       routing=st.sampled_from(["probabilistic", "deferred"]))
+def test_decided_rows_get_the_cart_leaf_distribution(spec, method, routing):
+    X, y = make_data(spec)
+    clf = TernaryTreeClassifier(delta_method=method, routing=routing, random_state=0).fit(X, y)
+    cart = DecisionTreeClassifier(max_depth=4, random_state=0).fit(X, y)
+    proba, verdict = clf.predict_proba_verdict(X)
+    decided = verdict == 1
+    np.testing.assert_allclose(proba[decided], cart.predict_proba(X)[decided], atol=1e-12)
+
+
+@settings(max_examples=40, deadline=None)
+@given(spec=data_strategy, method=st.sampled_from(METHODS), routing=st.sampled_from(ROUTINGS),
+       fraction=st.floats(0.0, 0.5), scale=st.floats(0.0, 3.0))
+def test_delta_within_clamp(spec, method, routing, fraction, scale):
+    X, y = make_data(spec)
+    clf = TernaryTreeClassifier(delta_method=method, routing=routing, max_delta_fraction=fraction,
+                                delta_scale=scale, random_state=0).fit(X, y)
+    tree = clf.tree_
+    X32 = X.astype(np.float32)
+    for node, rows in iter_node_rows(tree, X32, routing):
+        if tree.children_left[node] == -1:
+            assert tree.delta[node] == 0.0
+            continue
+        col = X32[rows, tree.feature[node]].astype(float)
+        cap = fraction * (col.max() - col.min()) * scale
+        assert 0.0 <= tree.delta[node] <= cap * (1 + 1e-12) + 1e-300
+
+
+@settings(max_examples=40, deadline=None)
+@given(spec=data_strategy, method=st.sampled_from(METHODS),
+       routing=st.sampled_from(["probabilistic", "deferred"]),
+       scales=st.tuples(st.floats(0.0, 2.0), st.floats(0.0, 2.0)))
+def test_larger_delta_scale_never_shrinks_the_uncertain_set(spec, method, routing, scales):
+    X, y = make_data(spec)
+    small, big = sorted(scales)
+    grid = np.random.RandomState(1).normal(size=(300, X.shape[1]))
+    verdicts = [TernaryTreeClassifier(delta_method=method, routing=routing, delta_scale=s,
+                                      random_state=0).fit(X, y).predict_verdict(grid)
+                for s in (small, big)]
+    uncertain_small, uncertain_big = verdicts[0] == 0, verdicts[1] == 0
+    assert np.all(uncertain_big[uncertain_small])

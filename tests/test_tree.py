@@ -1,0 +1,112 @@
+"""Routing, blending and verdicts on hand-built trees (Smits 2026, §3.4–3.5)."""
+
+import numpy as np
+import pytest
+
+from ternary._tree import TernaryTree, iter_node_rows, traverse
+
+A, B, C, M = [1.0, 0.0], [0.0, 1.0], [0.2, 0.8], [0.5, 0.5]
+
+
+def two_level_tree(middle=False):
+    """root: x0 at θ=0, δ=1 → leaf A | node 2: x0 at θ=0.5, δ=0.25 → leaves B | C.
+
+    With ``middle``, each split also has a middle leaf M.
+    """
+    if not middle:
+        return TernaryTree(
+            children_left=[1, -1, 3, -1, -1], children_right=[2, -1, 4, -1, -1],
+            feature=[0, -2, 0, -2, -2], threshold=[0.0, -2, 0.5, -2, -2],
+            delta=[1.0, 0, 0.25, 0, 0], value=[M, A, M, B, C],
+            n_node_samples=[10, 4, 6, 3, 3], impurity=np.zeros(5))
+    return TernaryTree(
+        children_left=[1, -1, 3, -1, -1, -1, -1], children_right=[2, -1, 4, -1, -1, -1, -1],
+        children_middle=[6, -1, 5, -1, -1, -1, -1],
+        feature=[0, -2, 0, -2, -2, -2, -2], threshold=[0.0, -2, 0.5, -2, -2, -2, -2],
+        delta=[1.0, 0, 0.25, 0, 0, 0, 0], value=[M, A, M, B, C, M, M],
+        n_node_samples=[10, 4, 6, 3, 3, 1, 1], impurity=np.zeros(7))
+
+
+def test_probabilistic_blends_recursively():
+    X = np.array([[0.5], [-1.0], [-0.5], [2.0], [0.8]])
+    proba, verdict = traverse(two_level_tree(), X, "probabilistic")
+    # x=0.5: root w_L=(1-0.5)/2=0.25; node 2 zone (0.25, 0.75]: w_L=0.5
+    np.testing.assert_allclose(proba[0], 0.25 * np.array(A) + 0.75 * (0.5 * np.array(B) + 0.5 * np.array(C)))
+    np.testing.assert_allclose(proba[1], A)  # x ≤ θ−δ: decided left
+    # x=-0.5: root w_L = 0.75, right part at node 2: x ≤ 0.25 → B
+    np.testing.assert_allclose(proba[2], 0.75 * np.array(A) + 0.25 * np.array(B))
+    np.testing.assert_allclose(proba[3], C)  # beyond every zone
+    # x=0.8: root w_L = 0.1; node 2: x > 0.75 → C
+    np.testing.assert_allclose(proba[4], 0.1 * np.array(A) + 0.9 * np.array(C))
+    np.testing.assert_array_equal(verdict, [0, 1, 0, 1, 0])
+    assert verdict.dtype == np.int8
+
+
+def test_deferred_routes_hard_below_the_first_zone():
+    X = np.array([[0.5], [0.6], [-1.0], [0.7]])
+    proba, verdict = traverse(two_level_tree(), X, "deferred")
+    # x=0.5 blends at the root, then node 2 routes x ≤ 0.5 hard to B
+    np.testing.assert_allclose(proba[0], 0.25 * np.array(A) + 0.75 * np.array(B))
+    # x=0.6: root w_L = 0.2, node 2 hard: 0.6 > 0.5 → C
+    np.testing.assert_allclose(proba[1], 0.2 * np.array(A) + 0.8 * np.array(C))
+    np.testing.assert_allclose(proba[2], A)
+    np.testing.assert_array_equal(verdict, [0, 0, 1, 0])
+    # the probabilistic routing would have blended x=0.6 again at node 2
+    p_prob, _ = traverse(two_level_tree(), X, "probabilistic")
+    assert not np.allclose(p_prob[1], proba[1])
+
+
+def test_zone_boundaries_are_half_open():
+    # zone at the root is (−1, 1]: x = −1 is decided left, x = 1 is in the zone with w_L = 0
+    X = np.array([[-1.0], [1.0]])
+    proba, verdict = traverse(two_level_tree(), X, "probabilistic")
+    np.testing.assert_allclose(proba[0], A)
+    np.testing.assert_array_equal(verdict, [1, 0])
+    np.testing.assert_allclose(proba[1], C)  # all weight right; node 2: 1 > 0.75 → C
+
+
+def test_hard_middle_takes_exactly_one_branch():
+    X = np.array([[0.5], [-2.0], [1.5], [0.0], [-1.0]])
+    proba, verdict = traverse(two_level_tree(middle=True), X, "hard_middle")
+    np.testing.assert_allclose(proba[0], M)   # root zone → middle leaf 6
+    np.testing.assert_allclose(proba[1], A)
+    np.testing.assert_allclose(proba[2], C)   # right, then node 2: 1.5 > 0.75 → C
+    np.testing.assert_allclose(proba[4], A)   # x = θ−δ is decided left
+    np.testing.assert_array_equal(verdict, [0, 1, 1, 0, 1])
+
+
+def test_structure_helpers():
+    tree = two_level_tree(middle=True)
+    np.testing.assert_array_equal(tree.node_depth(), [0, 1, 1, 2, 2, 2, 1])
+    np.testing.assert_array_equal(tree.parents(), [-1, 0, 0, 2, 2, 2, 0])
+    np.testing.assert_array_equal(tree.reached_through_middle(),
+                                  [False, False, False, False, False, True, True])
+    assert tree.n_leaves == 5 and tree.max_depth == 2
+    assert tree.preorder() == [0, 1, 2, 3, 4, 5, 6]
+    copy = tree.copy()
+    copy.delta[0] = 9.0
+    assert tree.delta[0] == 1.0
+
+
+def test_iter_node_rows_partitions_like_training():
+    X = np.array([[-2.0], [0.5], [0.3], [1.5], [0.9]])
+    tree = two_level_tree(middle=True)
+    got = {node: sorted(rows.tolist()) for node, rows in iter_node_rows(tree, X, "hard_middle")}
+    assert got[1] == [0]          # ≤ −1
+    assert got[6] == [1, 2, 4]    # (−1, 1]
+    assert got[2] == [3]          # > 1
+    binary = {node: sorted(rows.tolist()) for node, rows in iter_node_rows(two_level_tree(), X)}
+    assert binary[1] == [0] and binary[2] == [1, 2, 3, 4]
+    assert binary[3] == [1, 2] and binary[4] == [3, 4]
+
+
+def test_value_rows_are_normalised():
+    tree = TernaryTree(children_left=[-1], children_right=[-1], feature=[-2], threshold=[-2.0],
+                       value=[[3.0, 1.0]], n_node_samples=[4], impurity=[0.375])
+    np.testing.assert_allclose(tree.value, [[0.75, 0.25]])
+
+
+@pytest.mark.parametrize("routing", ["probabilistic", "deferred", "hard_middle"])
+def test_empty_input(routing):
+    proba, verdict = traverse(two_level_tree(middle=True), np.empty((0, 1)), routing)
+    assert proba.shape == (0, 2) and verdict.shape == (0,)
