@@ -1,0 +1,31 @@
+"""Pure figure builders for the ternary app: arguments in, a new figure out.
+
+Each builder returns a ``plotly.graph_objects.Figure`` (or DOT text) and
+never shows, writes or caches anything; the Streamlit pages do that.
+
+>>> import viz
+>>> sorted(viz.__all__)[:2]
+['CLASS_COLORS', 'accuracy_coverage_figure']
+"""
+
+from viz.colors import CLASS_COLORS, class_color, method_color
+from viz.coverage import accuracy_coverage_figure
+from viz.inspector import INSPECTOR_METHODS, node_inspector_figure
+from viz.labels import format_number, node_label_lines
+from viz.regions import decision_regions_figure, uncertain_rectangles
+from viz.tree_diagram import tree_dot, tree_svg
+
+__all__ = [
+    "CLASS_COLORS",
+    "INSPECTOR_METHODS",
+    "accuracy_coverage_figure",
+    "class_color",
+    "decision_regions_figure",
+    "format_number",
+    "method_color",
+    "node_inspector_figure",
+    "node_label_lines",
+    "tree_dot",
+    "tree_svg",
+    "uncertain_rectangles",
+]

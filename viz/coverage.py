@@ -1,0 +1,166 @@
+"""The accuracy–coverage trade-off (Fig. 2 of the paper).
+
+One marker per (δ method, routing) at its mean boundary-uncertain rate (x) and
+mean decided accuracy (y); the CART baseline as a dashed line; efficiency
+isolines η = (accuracy − baseline)/rate; CART's Chow reject curve (flag the
+least confident x % instead) as the frontier a δ method has to beat.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import plotly.graph_objects as go
+
+from viz.colors import method_color
+
+__all__ = ["ROUTING_SYMBOLS", "accuracy_coverage_figure"]
+
+#: Marker per routing, as in the paper (circles probabilistic, diamonds hard-middle).
+ROUTING_SYMBOLS = {"probabilistic": "circle", "hard_middle": "diamond", "deferred": "square",
+                   "cart": "x"}
+
+
+def _symbol(routing, hollow=False):
+    base = ROUTING_SYMBOLS.get(str(routing), "x")
+    return f"{base}-open" if hollow else base
+
+
+def _require(frame, columns, name):
+    missing = [c for c in columns if c not in frame.columns]
+    if missing:
+        raise ValueError(f"{name} is missing column(s) {missing}; it has {list(frame.columns)}.")
+
+
+def accuracy_coverage_figure(summary, *, baseline_accuracy, chow_curve=None, paper_means=None,
+                             isolines=(0.05, 0.10, 0.15), sweep=None, title=None) -> go.Figure:
+    """Decided accuracy against boundary-uncertain rate, one point per combination.
+
+    Parameters
+    ----------
+    summary : DataFrame with columns delta_method, routing, decided_accuracy,
+        uncertain_rate (means), optionally decided_accuracy_std (error bars)
+    baseline_accuracy : float, CART's accuracy (the dashed line)
+    chow_curve : DataFrame with uncertain_rate, decided_accuracy, optional
+        CART's decided accuracy when it flags its least confident rows
+    paper_means : DataFrame with delta_method, routing, decided_accuracy,
+        uncertain_rate, optional; drawn hollow as "paper (CC18 means)"
+    isolines : sequence of float, efficiencies η drawn as lines
+        ``y = baseline + η·x``
+    sweep : DataFrame with param, value, uncertain_rate, decided_accuracy
+        (and optionally delta_method, routing), optional; operating points of
+        a parameter sweep joined by a line, labelled with the values
+    title : str, optional
+
+    Returns
+    -------
+    plotly.graph_objects.Figure
+    """
+    _require(summary, ["delta_method", "routing", "decided_accuracy", "uncertain_rate"], "summary")
+    baseline = float(baseline_accuracy)
+    fig = go.Figure()
+    xs = [np.asarray(summary["uncertain_rate"], dtype=float)]
+    ys = [np.asarray(summary["decided_accuracy"], dtype=float), [baseline]]
+
+    # x extent first, so isolines span the whole plot
+    for extra in (chow_curve, paper_means, sweep):
+        if extra is not None and len(extra):
+            xs.append(np.asarray(extra["uncertain_rate"], dtype=float))
+            ys.append(np.asarray(extra["decided_accuracy"], dtype=float))
+    all_x = np.concatenate([np.ravel(a) for a in xs]) if xs else np.array([0.0])
+    all_x = all_x[np.isfinite(all_x)]
+    x_max = max(float(all_x.max()) if all_x.size else 0.0, 0.05) * 1.08
+
+    all_y = np.concatenate([np.ravel(np.asarray(a, dtype=float)) for a in ys])
+    all_y = all_y[np.isfinite(all_y)]
+    y_lo, y_hi = float(all_y.min()), float(all_y.max())
+    pad = max(0.01, 0.08 * (y_hi - y_lo))
+    y_range = [y_lo - pad, y_hi + pad]
+
+    for eta in isolines:
+        eta = float(eta)
+        # label where the line leaves the visible box, so it is never clipped
+        x_exit = x_max
+        if eta > 0:
+            x_exit = min(x_max, (y_range[1] - baseline) / eta)
+        elif eta < 0:
+            x_exit = min(x_max, (y_range[0] - baseline) / eta)
+        x_label = 0.92 * x_exit
+        fig.add_trace(go.Scatter(
+            x=[0.0, x_label, x_max], y=[baseline, baseline + eta * x_label, baseline + eta * x_max],
+            mode="lines+text", line=dict(color="#9a9a9a", width=1, dash="dot"),
+            text=["", f"η = {eta:g}", ""], textposition="top left",
+            textfont=dict(color="#7a7a7a", size=10),
+            name=f"η = {eta:g}", legendgroup="isolines", showlegend=False,
+            hovertemplate=f"efficiency η = {eta:g}<extra></extra>"))
+
+    fig.add_trace(go.Scatter(
+        x=[0.0, x_max], y=[baseline, baseline], mode="lines",
+        line=dict(color="#333333", width=1.5, dash="dash"),
+        name=f"CART baseline ({100 * baseline:.1f}%)",
+        hovertemplate=f"CART accuracy {baseline:.4f}<extra></extra>"))
+
+    if chow_curve is not None and len(chow_curve):
+        _require(chow_curve, ["uncertain_rate", "decided_accuracy"], "chow_curve")
+        curve = chow_curve.sort_values("uncertain_rate")
+        fig.add_trace(go.Scatter(
+            x=curve["uncertain_rate"], y=curve["decided_accuracy"], mode="lines",
+            line=dict(color="#555555", width=2), name="CART Chow reject rule (frontier to beat)",
+            hovertemplate="CART flags least confident %{x:.1%}<br>decided accuracy %{y:.4f}"
+                          "<extra></extra>"))
+
+    if paper_means is not None and len(paper_means):
+        _require(paper_means, ["delta_method", "routing", "decided_accuracy", "uncertain_rate"],
+                 "paper_means")
+        fig.add_trace(go.Scatter(
+            x=paper_means["uncertain_rate"], y=paper_means["decided_accuracy"], mode="markers",
+            marker=dict(symbol=[_symbol(r, hollow=True) for r in paper_means["routing"]],
+                        color=[method_color(m) for m in paper_means["delta_method"]], size=11,
+                        line=dict(width=1.5)),
+            name="paper (CC18 means)",
+            customdata=np.column_stack([paper_means["delta_method"], paper_means["routing"]]),
+            hovertemplate="paper: %{customdata[0]} / %{customdata[1]}<br>uncertain %{x:.1%}"
+                          "<br>decided accuracy %{y:.4f}<extra></extra>"))
+
+    has_std = "decided_accuracy_std" in summary.columns
+    for (method, routing), group in summary.groupby(["delta_method", "routing"], sort=False):
+        error = (dict(type="data", array=np.asarray(group["decided_accuracy_std"], dtype=float),
+                      visible=True, thickness=1, width=3) if has_std else None)
+        rate = group["uncertain_rate"].to_numpy(float)
+        acc = group["decided_accuracy"].to_numpy(float)
+        with np.errstate(divide="ignore", invalid="ignore"):
+            eta = np.where(rate > 0, (acc - baseline) / rate, np.nan)
+        fig.add_trace(go.Scatter(
+            x=rate, y=acc, mode="markers+text", error_y=error,
+            marker=dict(symbol=_symbol(routing), color=method_color(method), size=13,
+                        line=dict(color="#222222", width=1)),
+            text=[f"{method}" for _ in rate], textposition="top right", textfont=dict(size=10),
+            name=f"{method} / {routing}", customdata=eta,
+            hovertemplate=f"{method} / {routing}<br>uncertain %{{x:.1%}}<br>decided accuracy "
+                          "%{y:.4f}<br>η = %{customdata:.3f}<extra></extra>"))
+
+    if sweep is not None and len(sweep):
+        _require(sweep, ["param", "value", "uncertain_rate", "decided_accuracy"], "sweep")
+        keys = [c for c in ("param", "delta_method", "routing") if c in sweep.columns]
+        for key, group in sweep.groupby(keys, sort=False):
+            key = key if isinstance(key, tuple) else (key,)
+            label = " / ".join(str(k) for k in key)
+            group = group.sort_values("value")
+            method = group["delta_method"].iloc[0] if "delta_method" in group else None
+            fig.add_trace(go.Scatter(
+                x=group["uncertain_rate"], y=group["decided_accuracy"], mode="lines+markers+text",
+                line=dict(color=method_color(method), width=1.5),
+                marker=dict(size=7, color=method_color(method)),
+                text=[f"{group['param'].iloc[0]}={v:g}" if isinstance(v, (int, float, np.number))
+                      else f"{group['param'].iloc[0]}={v}" for v in group["value"]],
+                textposition="bottom right", textfont=dict(size=9),
+                name=f"sweep: {label}",
+                hovertemplate="%{text}<br>uncertain %{x:.1%}<br>decided accuracy %{y:.4f}"
+                              "<extra></extra>"))
+
+    fig.update_xaxes(title_text="Mean boundary-uncertain rate", tickformat=".0%",
+                     range=[0.0, x_max], zeroline=False)
+    fig.update_yaxes(title_text="Mean decided accuracy", range=y_range)
+    fig.update_layout(title=dict(text=title or "Accuracy–coverage trade-off"),
+                      template="plotly_white", height=560,
+                      legend=dict(font=dict(size=10)), margin=dict(l=60, r=20, t=60, b=50))
+    return fig

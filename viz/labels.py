@@ -1,0 +1,114 @@
+"""The one node-label formatter shared by the tree diagram and hover texts.
+
+A split node reads like the paper's Figs. 3–4: feature name, θ, δ, the blend
+range [θ−δ, θ+δ] and n; a leaf reads class, confidence (the largest class
+share) and n. `node_label_items` tags each line with its role so the DOT
+exporter can style δ red and the blend range grey italic without re-deriving
+the text.
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+
+__all__ = ["format_number", "node_label_items", "node_label_lines", "resolve_names"]
+
+
+def format_number(x) -> str:
+    """``x`` with 4 significant digits, without an exponent for everyday sizes.
+
+    >>> format_number(16.79499)
+    '16.79'
+    >>> format_number(0.001749)
+    '0.001749'
+    >>> format_number(2.0)
+    '2'
+    >>> format_number(123456789.0)
+    '1.235e+08'
+    """
+    x = float(x)
+    if not math.isfinite(x):
+        return str(x)
+    if x == 0.0:
+        return "0"
+    magnitude = math.floor(math.log10(abs(x)))
+    if -4 <= magnitude < 6:
+        decimals = max(0, 3 - magnitude)
+        text = f"{x:.{decimals}f}"
+        if "." in text:
+            text = text.rstrip("0").rstrip(".")
+    else:
+        text = f"{x:.3e}"
+    return "0" if text in ("-0", "0") else text
+
+
+def _tree_of(model):
+    return model.tree_ if hasattr(model, "tree_") else model
+
+
+def resolve_names(model, feature_names=None, class_names=None):
+    """Feature and class names to print for ``model`` (a fitted estimator or a tree).
+
+    Explicit names win; otherwise the estimator's ``feature_names_in_`` and
+    ``classes_``; otherwise ``x[i]`` and the class codes.
+    """
+    tree = _tree_of(model)
+    if feature_names is None:
+        names = getattr(model, "feature_names_in_", None)
+        if names is None:
+            n_features = getattr(model, "n_features_in_", None)
+            if n_features is None:
+                used = tree.feature[tree.feature >= 0]
+                n_features = int(used.max()) + 1 if used.size else 0
+            names = [f"x[{i}]" for i in range(n_features)]
+        feature_names = names
+    if class_names is None:
+        classes = getattr(model, "classes_", None)
+        class_names = classes if classes is not None else np.arange(tree.n_classes)
+    return [str(f) for f in feature_names], [str(c) for c in class_names]
+
+
+def node_label_items(model, node, feature_names=None, class_names=None) -> list[tuple[str, str]]:
+    """``(role, text)`` pairs describing ``node``.
+
+    Roles: ``"feature"``, ``"threshold"``, ``"delta"``, ``"blend"``, ``"n"`` for
+    a split; ``"class"``, ``"confidence"``, ``"n"`` for a leaf.
+    """
+    tree = _tree_of(model)
+    node = int(node)
+    if not 0 <= node < tree.node_count:
+        raise ValueError(f"node must be in [0, {tree.node_count - 1}]; got {node}.")
+    features, classes = resolve_names(model, feature_names, class_names)
+    n_line = ("n", f"n = {int(tree.n_node_samples[node])}")
+    if tree.is_leaf[node]:
+        value = tree.value[node]
+        k = int(np.argmax(value))
+        name = classes[k] if k < len(classes) else str(k)
+        return [("class", f"Class: {name}"), ("confidence", f"conf = {value[k]:.2f}"), n_line]
+    f = int(tree.feature[node])
+    theta, delta = float(tree.threshold[node]), float(tree.delta[node])
+    items = [("feature", features[f] if f < len(features) else f"x[{f}]"),
+             ("threshold", f"θ = {format_number(theta)}"),
+             ("delta", f"δ = {format_number(delta)}")]
+    if delta > 0:
+        items.append(("blend", f"blend: [{format_number(theta - delta)}, {format_number(theta + delta)}]"))
+    items.append(n_line)
+    return items
+
+
+def node_label_lines(model, node, feature_names=None, class_names=None) -> list[str]:
+    """The text lines of ``node``'s label (see `node_label_items`).
+
+    Parameters
+    ----------
+    model : fitted TernaryTreeClassifier or TernaryTree
+    node : int
+    feature_names, class_names : sequences of str, optional
+
+    Returns
+    -------
+    list of str
+    """
+    return [text for _, text in node_label_items(model, node, feature_names, class_names)]

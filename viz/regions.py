@@ -1,0 +1,296 @@
+"""Decision regions of a 2-D model with the boundary-uncertain zone hatched (Fig. 1).
+
+Every grid point is coloured by its predicted class (lighter where the blended
+probability is low); the cells whose verdict is 0 are covered by hatched
+rectangles built exactly from the grid, so the hatching is the verdict, cell
+for cell, not a smoothed contour.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+import plotly.graph_objects as go
+from plotly.subplots import make_subplots
+
+from ternary.metrics import decided_accuracy, uncertain_rate
+from viz.colors import class_color, tint
+
+__all__ = ["UNCERTAIN_NAME", "decision_regions_figure", "grid_axes", "uncertain_rectangles"]
+
+#: Legend name of the hatched overlay (the paper's wording).
+UNCERTAIN_NAME = "boundary-uncertain (blended prediction)"
+#: Confidence levels of the background tint: the colour gets stronger in steps
+#: as the predicted class's probability rises from 1/K to 1.
+_LEVELS = 4
+_TINT_RANGE = (0.16, 0.48)
+_HATCH = dict(shape="/", fgcolor="rgba(20, 20, 20, 0.75)", bgcolor="rgba(0, 0, 0, 0)", size=7,
+              solidity=0.18)
+
+
+def grid_axes(X2, resolution=300, padding=0.05):
+    """The grid's x and y coordinates: ``resolution`` points spanning each column
+    of ``X2`` widened by ``padding`` times its range on both sides.
+
+    A constant column gets a unit-wide span so the grid never collapses.
+    """
+    X2 = np.asarray(X2, dtype=np.float64)
+    axes = []
+    for j in range(2):
+        lo, hi = float(np.min(X2[:, j])), float(np.max(X2[:, j]))
+        span = hi - lo
+        if span <= 0:
+            lo, hi, span = lo - 0.5, hi + 0.5, 1.0
+        axes.append(np.linspace(lo - padding * span, hi + padding * span, int(resolution)))
+    return axes[0], axes[1]
+
+
+def _edges(centers):
+    """Cell edges around evenly or unevenly spaced centres (half a step beyond the ends)."""
+    centers = np.asarray(centers, dtype=np.float64)
+    if centers.size == 1:
+        return np.array([centers[0] - 0.5, centers[0] + 0.5])
+    mid = (centers[:-1] + centers[1:]) / 2.0
+    return np.concatenate(([2 * centers[0] - mid[0]], mid, [2 * centers[-1] - mid[-1]]))
+
+
+def uncertain_rectangles(x_edges, y_edges, mask) -> list[tuple[float, float, float, float]]:
+    """Cover the True cells of ``mask`` exactly with axis-aligned rectangles.
+
+    Parameters
+    ----------
+    x_edges : array of length ``n_x + 1``
+    y_edges : array of length ``n_y + 1``
+    mask : bool array of shape ``(n_y, n_x)``; cell ``[i, j]`` spans
+        ``[x_edges[j], x_edges[j+1]] × [y_edges[i], y_edges[i+1]]``
+
+    Returns
+    -------
+    list of ``(x0, x1, y0, y1)``, pairwise disjoint, whose union is exactly the
+    True cells. Runs of True cells in a row become one rectangle, and identical
+    runs in consecutive rows are merged, which keeps the count small for zones
+    that are bands along axis-parallel splits.
+    """
+    mask = np.asarray(mask, dtype=bool)
+    x_edges = np.asarray(x_edges, dtype=np.float64)
+    y_edges = np.asarray(y_edges, dtype=np.float64)
+    n_y, n_x = mask.shape
+    if x_edges.shape[0] != n_x + 1 or y_edges.shape[0] != n_y + 1:
+        raise ValueError(
+            f"Need {n_x + 1} x edges and {n_y + 1} y edges for a mask of shape {mask.shape}; "
+            f"got {x_edges.shape[0]} and {y_edges.shape[0]}.")
+    # run starts/ends per row from the sign changes of a zero-padded mask
+    padded = np.zeros((n_y, n_x + 2), dtype=np.int8)
+    padded[:, 1:-1] = mask
+    change = np.diff(padded, axis=1)
+    rows_s, starts = np.nonzero(change == 1)
+    rows_e, ends = np.nonzero(change == -1)  # exclusive end column
+    # nonzero scans row-major, so starts and ends pair up in order
+    rectangles = []
+    open_runs: dict[tuple[int, int], int] = {}  # (start, end) -> first row, for the previous row
+    row_runs: dict[int, list[tuple[int, int]]] = {}
+    for r, s, e in zip(rows_s.tolist(), starts.tolist(), ends.tolist(), strict=True):
+        row_runs.setdefault(r, []).append((s, e))
+    for r in range(n_y + 1):
+        runs = set(row_runs.get(r, ()))
+        still_open = {}
+        for run, first in open_runs.items():
+            if run in runs:
+                still_open[run] = first
+            else:
+                s, e = run
+                rectangles.append((x_edges[s], x_edges[e], y_edges[first], y_edges[r]))
+        for run in runs:
+            if run not in still_open:
+                still_open[run] = r
+        open_runs = still_open
+    return [tuple(float(v) for v in rect) for rect in rectangles]
+
+
+def _rectangle_path(rectangles):
+    """x and y arrays drawing each rectangle as a closed polygon, split by None."""
+    if not rectangles:
+        return [], []
+    rect = np.asarray(rectangles, dtype=object)
+    x0, x1, y0, y1 = rect[:, 0], rect[:, 1], rect[:, 2], rect[:, 3]
+    nones = np.full(len(rectangles), None, dtype=object)
+    xs = np.stack([x0, x1, x1, x0, x0, nones], axis=1).ravel()
+    ys = np.stack([y0, y0, y1, y1, y0, nones], axis=1).ravel()
+    return xs[:-1].tolist(), ys[:-1].tolist()
+
+
+def _predict_grid(model, grid, columns):
+    """Probabilities and verdicts (None for a model without verdicts) in one call."""
+    if columns is not None:
+        grid = pd.DataFrame(grid, columns=columns)
+    if hasattr(model, "predict_proba_verdict"):
+        proba, verdict = model.predict_proba_verdict(grid)
+        return np.asarray(proba), np.asarray(verdict)
+    return np.asarray(model.predict_proba(grid)), None
+
+
+def _background(proba, xs, ys, n_classes, class_names, *, name):
+    """A heatmap coloured by predicted class, tinted by its probability."""
+    pred = np.argmax(proba, axis=1)
+    conf = proba[np.arange(proba.shape[0]), pred]
+    floor = 1.0 / max(n_classes, 1)
+    # probability from 1/K..1 mapped to _LEVELS tint steps
+    frac = np.clip((conf - floor) / max(1.0 - floor, 1e-12), 0.0, 1.0)
+    level = np.minimum((frac * _LEVELS).astype(np.intp), _LEVELS - 1)
+    z = (pred * _LEVELS + level).reshape(len(ys), len(xs))
+    n_bins = n_classes * _LEVELS
+    colorscale = []
+    for b in range(n_bins):
+        k, lv = divmod(b, _LEVELS)
+        strength = _TINT_RANGE[0] + (_TINT_RANGE[1] - _TINT_RANGE[0]) * lv / max(_LEVELS - 1, 1)
+        color = tint(class_color(k), strength)
+        colorscale += [[b / n_bins, color], [(b + 1) / n_bins, color]]
+    labels = np.asarray([str(c) for c in class_names], dtype=object)
+    custom = np.stack([labels[pred], np.round(conf, 3)], axis=-1).reshape(len(ys), len(xs), 2)
+    return go.Heatmap(
+        x=xs, y=ys, z=z, zmin=-0.5, zmax=n_bins - 0.5, colorscale=colorscale, showscale=False,
+        customdata=custom, name=name, showlegend=False,
+        hovertemplate="predicted %{customdata[0]}<br>p = %{customdata[1]}<extra></extra>")
+
+
+def _hatch_trace(rectangles, *, showlegend, legendgroup="uncertain"):
+    xs, ys = _rectangle_path(rectangles)
+    return go.Scatter(
+        x=xs, y=ys, mode="lines", fill="toself", fillcolor="rgba(0, 0, 0, 0)",
+        fillpattern=_HATCH, line=dict(width=0, color="rgba(0, 0, 0, 0)"), hoverinfo="skip",
+        name=UNCERTAIN_NAME, legendgroup=legendgroup, showlegend=showlegend)
+
+
+def _point_traces(X2, y_codes, class_names, *, showlegend):
+    traces = []
+    for k, name in enumerate(class_names):
+        sel = y_codes == k
+        if not sel.any():
+            continue
+        traces.append(go.Scatter(
+            x=X2[sel, 0], y=X2[sel, 1], mode="markers", name=f"class {name}", legendgroup=f"class{k}",
+            showlegend=showlegend,
+            marker=dict(color=class_color(k), size=6, line=dict(color="#222222", width=0.8)),
+            hovertemplate=f"class {name}<br>(%{{x:.4g}}, %{{y:.4g}})<extra></extra>"))
+    return traces
+
+
+def _scores(model, X2, y, columns):
+    """Decided accuracy and uncertain rate of ``model`` on the given points."""
+    data = pd.DataFrame(X2, columns=columns) if columns is not None else X2
+    if hasattr(model, "predict_with_verdict"):
+        pred, verdict = model.predict_with_verdict(data)
+    else:
+        pred = model.predict(data)
+        verdict = np.ones(len(pred), dtype=np.int8)
+    return decided_accuracy(y, pred, verdict), uncertain_rate(verdict)
+
+
+def _columns_for(model):
+    names = getattr(model, "feature_names_in_", None)
+    return None if names is None else list(names)
+
+
+def decision_regions_figure(model, X2, y, *, feature_names=("x1", "x2"), class_names=None,
+                            resolution=300, cart_model=None, title=None, padding=0.05,
+                            height=520) -> go.Figure:
+    """Decision regions of a 2-feature model, boundary-uncertain cells hatched.
+
+    Parameters
+    ----------
+    model : fitted classifier on exactly the two columns of ``X2``
+        A `ternary.TernaryTreeClassifier` (hatching from its verdicts) or any
+        classifier with ``predict_proba`` (no hatching).
+    X2 : array-like of shape (n_samples, 2), the training points to draw
+    y : array-like of shape (n_samples,), their labels (in ``model.classes_``)
+    feature_names : pair of str, axis titles; when ``X2`` is a DataFrame and
+        the default is left, its column names are used
+    class_names : sequence of str, optional, names for ``model.classes_``
+    resolution : int, grid points per axis (the grid is ``resolution²``)
+    cart_model : fitted classifier, optional; when given the figure has two
+        panels, CART (left, no hatching) and ``model`` (right), same axes
+    title : str, optional; by default decided accuracy and uncertain % on
+        ``X2``/``y``
+    padding : float, margin around the data as a fraction of each range
+    height : int, figure height in pixels
+
+    Returns
+    -------
+    plotly.graph_objects.Figure
+
+    Notes
+    -----
+    The grid is `grid_axes` (``resolution`` evenly spaced points per axis);
+    each point is the centre of a heatmap cell, and the hatched rectangles
+    (`uncertain_rectangles`) cover exactly the cells whose verdict is 0.
+    """
+    resolution = int(resolution)
+    if resolution < 2:
+        raise ValueError(f"resolution must be at least 2; got {resolution}.")
+    if isinstance(X2, pd.DataFrame) and tuple(feature_names) == ("x1", "x2"):
+        feature_names = tuple(str(c) for c in X2.columns)
+    X2 = np.asarray(X2, dtype=np.float64)
+    if X2.ndim != 2 or X2.shape[1] != 2:
+        raise ValueError(f"X2 must have exactly 2 columns; got shape {X2.shape}.")
+    y = np.asarray(y)
+    classes = np.asarray(model.classes_)
+    if class_names is None:
+        class_names = [str(c) for c in classes]
+    if len(class_names) != len(classes):
+        raise ValueError(f"class_names has {len(class_names)} names for {len(classes)} classes.")
+    y_codes = np.searchsorted(classes, y)
+    y_codes[(y_codes >= len(classes)) | (classes[np.minimum(y_codes, len(classes) - 1)] != y)] = -1
+
+    xs, ys = grid_axes(X2, resolution, padding)
+    gx, gy = np.meshgrid(xs, ys)  # row i = ys[i]
+    grid = np.column_stack([gx.ravel(), gy.ravel()])
+    x_edges, y_edges = _edges(xs), _edges(ys)
+
+    proba, verdict = _predict_grid(model, grid, _columns_for(model))
+    acc, rate = _scores(model, X2, y, _columns_for(model))
+    panels = [(model, proba, verdict, acc, rate)]
+    if cart_model is not None:
+        cart_proba, _ = _predict_grid(cart_model, grid, _columns_for(cart_model))
+        cart_acc, _ = _scores(cart_model, X2, y, _columns_for(cart_model))
+        panels.insert(0, (cart_model, cart_proba, None, cart_acc, 0.0))
+
+    def describe(acc, rate, hatched):
+        text = f"decided accuracy {100 * acc:.1f}%"
+        return text + (f", boundary-uncertain {100 * rate:.1f}%" if hatched else "")
+
+    if cart_model is not None:
+        fig = make_subplots(rows=1, cols=2, shared_xaxes=True, shared_yaxes=True,
+                            horizontal_spacing=0.04,
+                            subplot_titles=(f"CART — accuracy {100 * cart_acc:.1f}%",
+                                            "Ternary tree — " + describe(acc, rate, verdict is not None)))
+    else:
+        fig = go.Figure()
+    uncertain_legend = True
+    for col, (_m, p, v, _, _) in enumerate(panels, start=1):
+        where = dict(row=1, col=col) if cart_model is not None else {}
+        fig.add_trace(_background(p, xs, ys, len(classes), class_names,
+                                  name="CART" if (cart_model is not None and col == 1) else "model"),
+                      **where)
+        if v is not None:
+            mask = (v == 0).reshape(len(ys), len(xs))
+            rects = uncertain_rectangles(x_edges, y_edges, mask)
+            if rects:
+                fig.add_trace(_hatch_trace(rects, showlegend=uncertain_legend), **where)
+                uncertain_legend = False
+        for trace in _point_traces(X2, y_codes, class_names, showlegend=(col == len(panels))):
+            fig.add_trace(trace, **where)
+
+    if title is None:
+        base = "Decision regions" if cart_model is not None else "Ternary tree — " + describe(
+            acc, rate, verdict is not None)
+        title = base
+    x_range = [float(x_edges[0]), float(x_edges[-1])]
+    y_range = [float(y_edges[0]), float(y_edges[-1])]
+    fig.update_xaxes(range=x_range, title_text=feature_names[0], constrain="domain")
+    fig.update_yaxes(range=y_range, constrain="domain")
+    fig.update_yaxes(title_text=feature_names[1], row=1, col=1) if cart_model is not None else \
+        fig.update_yaxes(title_text=feature_names[1])
+    fig.update_layout(title=dict(text=title), height=int(height), template="plotly_white",
+                      legend=dict(orientation="h", yanchor="top", y=-0.12, xanchor="left", x=0),
+                      margin=dict(l=60, r=20, t=70, b=60))
+    return fig

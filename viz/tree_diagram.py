@@ -1,0 +1,193 @@
+"""Graphviz DOT of a ternary tree, annotated like the paper's Figs. 3 and 4.
+
+Split nodes show feature, θ, δ (red), the blend range [θ−δ, θ+δ] (grey
+italic) and n; leaves show class, confidence and n, tinted by class.
+Hard-middle trees draw the middle edge dashed orange and shade every node
+reached through it; grafted nodes have their own colour. A legend node
+explains the colours and, for the binary routings, the three-zone rule.
+
+`tree_dot` returns text; `tree_svg` renders it only when the ``dot`` binary
+is available.
+"""
+
+from __future__ import annotations
+
+from html import escape
+
+import numpy as np
+
+from viz.colors import DELTA_TEXT_COLOR, GRAFTED_COLOR, UNCERTAIN_COLOR, class_color, tint
+from viz.labels import node_label_items, resolve_names
+
+__all__ = ["tree_dot", "tree_svg"]
+
+_SPLIT_FILL = "#f7f7f7"
+_MIDDLE_FILL = tint(UNCERTAIN_COLOR, 0.35)
+_GRAFT_FILL = tint(GRAFTED_COLOR, 0.25)
+_HIGHLIGHT = "#C0392B"
+_MAX_LEGEND_CLASSES = 10
+
+
+def _routing_of(model, tree):
+    routing = getattr(model, "routing", None)
+    if routing is None:
+        routing = "hard_middle" if np.any(tree.children_middle >= 0) else "probabilistic"
+    return routing
+
+
+def _html_label(items) -> str:
+    """HTML-like label: bold feature/class, red δ, grey italic blend range."""
+    parts = []
+    for role, text in items:
+        t = escape(text)
+        if role in ("feature", "class"):
+            t = f"<B>{t}</B>"
+        elif role == "delta":
+            t = f'<FONT COLOR="{DELTA_TEXT_COLOR}">{t}</FONT>'
+        elif role == "blend":
+            t = f'<FONT COLOR="#6b6b6b"><I>{t}</I></FONT>'
+        parts.append(t)
+    return "<" + "<BR/>".join(parts) + ">"
+
+
+def _legend(routing, class_names, leaf_classes, any_middle, any_grafted, highlight) -> str:
+    rows = []
+
+    def swatch(fill, text, border="#444444", style=""):
+        cell = f'<TD BGCOLOR="{fill}" COLOR="{border}" BORDER="1" WIDTH="18"></TD>'
+        rows.append(f'<TR>{cell}<TD ALIGN="LEFT">{style}{escape(text)}{"</I>" if style else ""}</TD></TR>')
+
+    swatch(_SPLIT_FILL, "Split node (θ = threshold, δ = uncertainty half-width, "
+                        "blend range = [θ−δ, θ+δ])")
+    for k in leaf_classes[:_MAX_LEGEND_CLASSES]:
+        swatch(tint(class_color(k), 0.3), f"Leaf: {class_names[k]}", border=class_color(k))
+    if len(leaf_classes) > _MAX_LEGEND_CLASSES:
+        rows.append(f'<TR><TD></TD><TD ALIGN="LEFT">… {len(leaf_classes) - _MAX_LEGEND_CLASSES} '
+                    'more classes</TD></TR>')
+    if routing == "hard_middle":
+        if any_middle:
+            swatch(_MIDDLE_FILL, "Node reached via the boundary-uncertain (middle) branch")
+        rows.append(f'<TR><TD><FONT COLOR="{UNCERTAIN_COLOR}"><B>- - -</B></FONT></TD>'
+                    '<TD ALIGN="LEFT">middle branch: θ−δ &lt; x ≤ θ+δ (boundary-uncertain)</TD></TR>')
+    else:
+        blend = ("both subtrees, blended: p = w<SUB>L</SUB>p<SUB>L</SUB> + w<SUB>R</SUB>p<SUB>R</SUB>"
+                 if routing == "probabilistic" else "both subtrees, CART routing below (deferred)")
+        rows.append('<TR><TD COLSPAN="2" ALIGN="LEFT"><B>'
+                    f'{escape(routing.replace("_", " ").capitalize())} routing rules:</B></TD></TR>')
+        for rule, what in (("x ≤ θ−δ", "decisive left subtree"),
+                           ("θ−δ &lt; x ≤ θ+δ", blend),
+                           ("x &gt; θ+δ", "decisive right subtree")):
+            rows.append(f'<TR><TD ALIGN="LEFT">{rule}</TD><TD ALIGN="LEFT">{what}</TD></TR>')
+    if any_grafted:
+        swatch(_GRAFT_FILL, "Grafted node (Webb 1997)", border=GRAFTED_COLOR)
+    if highlight:
+        swatch("#ffffff", "Selected node", border=_HIGHLIGHT)
+    table = ('<<TABLE BORDER="1" COLOR="#999999" CELLBORDER="0" CELLSPACING="3" CELLPADDING="2">'
+             + "".join(rows) + "</TABLE>>")
+    return table
+
+
+def tree_dot(model, *, feature_names=None, class_names=None, highlight_node=None, max_depth=None,
+             rounded=True) -> str:
+    """The tree as Graphviz DOT text.
+
+    Parameters
+    ----------
+    model : fitted TernaryTreeClassifier (or a bare TernaryTree)
+    feature_names, class_names : sequences of str, optional
+        Default to the estimator's ``feature_names_in_`` / ``classes_``.
+    highlight_node : int, optional, a node drawn with a thick red border
+    max_depth : int, optional; deeper nodes are replaced by "(…)"
+    rounded : bool, rounded node boxes
+
+    Returns
+    -------
+    str, a ``digraph`` that ``dot`` can lay out
+
+    Examples
+    --------
+    >>> from sklearn.datasets import load_iris
+    >>> from ternary import TernaryTreeClassifier
+    >>> X, y = load_iris(return_X_y=True)
+    >>> dot = tree_dot(TernaryTreeClassifier(max_depth=2).fit(X, y))
+    >>> dot.startswith("digraph")
+    True
+    """
+    tree = model.tree_ if hasattr(model, "tree_") else model
+    features, classes = resolve_names(model, feature_names, class_names)
+    routing = _routing_of(model, tree)
+    through_middle = tree.reached_through_middle()
+    depth = tree.node_depth()
+    if highlight_node is not None and not 0 <= int(highlight_node) < tree.node_count:
+        raise ValueError(f"highlight_node must be in [0, {tree.node_count - 1}]; got {highlight_node}.")
+    style = "rounded,filled" if rounded else "filled"
+    lines = [
+        "digraph TernaryTree {",
+        '  graph [rankdir=TB, ordering=out, nodesep=0.25, ranksep=0.5, fontname="Helvetica", charset="UTF-8"];',
+        f'  node [shape=box, style="{style}", fontname="Helvetica", fontsize=10, '
+        f'color="#444444", fillcolor="{_SPLIT_FILL}"];',
+        '  edge [fontname="Helvetica", fontsize=9, color="#444444", arrowsize=0.7];',
+    ]
+    leaf_classes = set()
+    drawn = []
+    for node in tree.preorder():
+        if max_depth is not None and depth[node] > max_depth:
+            continue
+        drawn.append(node)
+        is_leaf = bool(tree.is_leaf[node])
+        attrs = {"label": _html_label(node_label_items(model, node, features, classes))}
+        fill, border, pen = _SPLIT_FILL, "#444444", 1.0
+        if is_leaf:
+            k = int(np.argmax(tree.value[node]))
+            leaf_classes.add(k)
+            fill, border = tint(class_color(k), 0.3), class_color(k)
+        if through_middle[node]:
+            fill = _MIDDLE_FILL
+        if tree.grafted[node]:
+            fill, border, pen = _GRAFT_FILL, GRAFTED_COLOR, 2.0
+        if highlight_node is not None and node == int(highlight_node):
+            border, pen = _HIGHLIGHT, 3.0
+        attrs.update(fillcolor=f'"{fill}"', color=f'"{border}"', penwidth=f"{pen:g}",
+                     tooltip=f'"node {node}"')
+        lines.append(f"  {node} [" + ", ".join(f"{k}={v}" for k, v in attrs.items()) + "];")
+
+    hidden = 0
+    for node in drawn:
+        if tree.is_leaf[node]:
+            continue
+        zone = tree.delta[node] > 0
+        binary_labels = ("≤ θ−δ", "&gt; θ+δ") if zone else ("≤ θ", "&gt; θ")
+        if routing != "hard_middle":
+            binary_labels = ("≤ θ", "&gt; θ")
+        edges = [(tree.children_left[node], binary_labels[0], False),
+                 (tree.children_middle[node], "zone", True),
+                 (tree.children_right[node], binary_labels[1], False)]
+        for child, label, is_middle in edges:
+            if child < 0:
+                continue
+            target = int(child)
+            if max_depth is not None and depth[child] > max_depth:
+                hidden += 1
+                target = f"hidden{hidden}"
+                lines.append(f'  {target} [label="(…)", shape=plaintext, style=""];')
+            if is_middle:
+                lines.append(f'  {node} -> {target} [label=<{label}>, style=dashed, '
+                             f'color="{UNCERTAIN_COLOR}", fontcolor="{UNCERTAIN_COLOR}", penwidth=1.8];')
+            else:
+                lines.append(f"  {node} -> {target} [label=<{label}>];")
+
+    legend = _legend(routing, classes, sorted(leaf_classes), bool(through_middle.any()),
+                     bool(tree.grafted.any()), highlight_node is not None)
+    lines += ["  subgraph cluster_legend {", '    label="Legend"; fontsize=10; color="#bbbbbb";',
+              f"    legend [shape=plaintext, style=\"\", label={legend}];", "  }", "}"]
+    return "\n".join(lines) + "\n"
+
+
+def tree_svg(dot: str) -> bytes | None:
+    """Render DOT text to SVG bytes, or None when Graphviz's ``dot`` is not installed."""
+    import graphviz
+
+    try:
+        return graphviz.Source(dot).pipe(format="svg")
+    except graphviz.ExecutableNotFound:
+        return None
