@@ -340,10 +340,10 @@ class TernaryTreeClassifier(ClassifierMixin, BaseEstimator):
         return int(stump.tree_.feature[0]), float(stump.tree_.threshold[0])
 
     # ------------------------------------------------------------------ predict
-    def _route(self, X):
+    def _route(self, X, proba=True):
         check_is_fitted(self, "tree_")
         X = validate_data(self, X, reset=False, dtype=np.float32)
-        return traverse(self.tree_, X, self.routing)
+        return traverse(self.tree_, X, self.routing, proba=proba)
 
     def predict_proba_verdict(self, X):
         """Class probabilities and verdicts from one walk of the tree.
@@ -366,7 +366,7 @@ class TernaryTreeClassifier(ClassifierMixin, BaseEstimator):
 
     def predict_verdict(self, X):
         """Eq. 8 of the paper: 1 (True, decided) or 0 (Undec, boundary-uncertain), as int8."""
-        return self._route(X)[1]
+        return self._route(X, proba=False)[1]
 
     def predict_with_verdict(self, X):
         """``(predict(X), predict_verdict(X))`` from one walk of the tree."""

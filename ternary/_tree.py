@@ -135,7 +135,7 @@ class TernaryTree:
                 f"max_depth={self.max_depth}, n_classes={self.n_classes})")
 
 
-def traverse(tree: TernaryTree, X: np.ndarray, routing: str):
+def traverse(tree: TernaryTree, X: np.ndarray, routing: str, *, proba: bool = True):
     """Route every row of ``X`` through ``tree``.
 
     Parameters
@@ -154,10 +154,153 @@ def traverse(tree: TernaryTree, X: np.ndarray, routing: str):
 
     Returns
     -------
-    proba : ndarray of shape (n_samples, n_classes), rows sum to 1
+    proba : ndarray of shape (n_samples, n_classes), rows sum to 1; None when
+        ``proba=False`` (the verdicts alone are cheaper)
     verdict : ndarray of int8, 1 = decided, 0 = boundary-uncertain (it entered
         an uncertainty zone at some node it reached)
     """
+    if routing != "hard_middle" and X.dtype == np.float32:
+        routers = _compiled_routers(tree, X.shape[1])
+        if routers is not None:
+            # A row is decided iff no node on its CART path has it inside the zone, i.e.
+            # iff routing with every threshold at θ−δ and with every threshold at θ+δ ends in
+            # the same leaf (paths that part at a node never meet again). scikit-learn's
+            # compiled `apply` answers both; only the uncertain rows need the blending walk.
+            lower, upper = routers
+            leaf = lower.apply(X)
+            decided = leaf == upper.apply(X)
+            if not proba:
+                return None, decided.astype(np.int8)
+            blended = tree.value[leaf]
+            uncertain = np.flatnonzero(~decided)
+            if uncertain.size:
+                blend = _blend_by_paths if tree.n_leaves <= _MAX_PATH_LEAVES else _walk_proba
+                blended[uncertain] = blend(tree, X[uncertain], routing)
+            return blended, decided.astype(np.int8)
+    return _walk(tree, X, routing)
+
+
+#: Up to this many leaves the blend is computed leaf path by leaf path over all rows at once
+#: (a depth-6 tree has 64); bigger trees use the sparse walk, whose cost follows the rows.
+_MAX_PATH_LEAVES = 64
+_ROW_CHUNK = 65_536
+
+
+def _leaf_paths(tree: TernaryTree):
+    """For every leaf, the (internal node, went left) pairs on the way from the root."""
+    paths, stack = [], [(0, [])]
+    while stack:
+        node, path = stack.pop()
+        if tree.children_left[node] == LEAF:
+            paths.append((node, path))
+            continue
+        stack.append((tree.children_right[node], path + [(node, False)]))
+        stack.append((tree.children_left[node], path + [(node, True)]))
+    return paths
+
+
+def _walk_proba(tree, X, routing):
+    return _walk(tree, X, routing)[0]
+
+
+def _blend_by_paths(tree: TernaryTree, X: np.ndarray, routing: str) -> np.ndarray:
+    """Blended probabilities of binary-tree routings as a sum over leaf paths.
+
+    A leaf's weight is the product of the branch weights along its path:
+    ``w_L = clip((θ+δ−x)/(2δ), 0, 1)`` or ``1 − w_L`` (probabilistic); with deferred
+    routing the factors after the first zone on the path are CART's hard 0/1.
+    """
+    internal = np.flatnonzero(tree.children_left != LEAF)
+    column = {node: j for j, node in enumerate(internal)}
+    t = tree.threshold[internal]
+    d = tree.delta[internal]
+    lo, hi = t - d, t + d
+    paths = _leaf_paths(tree)
+    out = np.zeros((X.shape[0], tree.n_classes))
+    lo_, hi_, t_ = lo[:, None], hi[:, None], t[:, None]
+    with np.errstate(divide="ignore", over="ignore"):
+        inv_two_d = np.where(d > 0, 0.5 / np.where(d > 0, d, 1.0), 0.0)
+    # no zone, or one too thin to divide by: route like CART
+    hard_nodes = np.flatnonzero((d <= 0) | ~np.isfinite(inv_two_d))
+    inv_two_d = np.where(np.isfinite(inv_two_d), inv_two_d, 0.0)[:, None]
+    for start in range(0, X.shape[0], _ROW_CHUNK):
+        # one row per internal node, so every per-node vector below is contiguous
+        G = np.ascontiguousarray(X[start:start + _ROW_CHUNK][:, tree.feature[internal]].T,
+                                 dtype=np.float64)
+        # with δ > 0, clip((θ+δ−x)/(2δ), 0, 1) is 1 left of the zone and 0 right of it
+        w_left = np.subtract(hi_, G)
+        w_left *= inv_two_d
+        np.clip(w_left, 0.0, 1.0, out=w_left)
+        if hard_nodes.size:
+            w_left[hard_nodes] = G[hard_nodes] <= t_[hard_nodes]
+        in_zone = (G > lo_) & (G <= hi_) if routing == "deferred" else None
+        w_right = 1.0 - w_left
+        hard_left = G <= t_ if routing == "deferred" else None
+        block = out[start:start + G.shape[1]]
+        for leaf, path in paths:
+            w = np.ones(G.shape[1])
+            entered = np.zeros(G.shape[1], dtype=bool) if hard_left is not None else None
+            for node, went_left in path:
+                j = column[node]
+                factor = w_left[j] if went_left else w_right[j]
+                if entered is not None:
+                    hard = hard_left[j] if went_left else ~hard_left[j]
+                    factor = np.where(entered, hard, factor)
+                    entered |= in_zone[j]
+                w *= factor
+            for k in range(tree.n_classes):
+                if tree.value[leaf, k]:
+                    block[:, k] += w * tree.value[leaf, k]
+    return out / out.sum(axis=1, keepdims=True)
+
+
+def _compiled_routers(tree: TernaryTree, n_features: int):
+    """scikit-learn ``Tree`` objects with every threshold moved to θ−δ and to θ+δ.
+
+    Built through the pickling state of scikit-learn's compiled tree, so the
+    routing runs in its C loop. Returns None when that private layout is not
+    available (another scikit-learn version); callers then walk in numpy.
+    """
+    try:
+        from sklearn.tree._tree import Tree
+
+        template = _node_template()
+        routers = []
+        for sign in (-1.0, 1.0):
+            nodes = np.zeros(tree.node_count, dtype=template)
+            nodes["left_child"] = tree.children_left
+            nodes["right_child"] = tree.children_right
+            nodes["feature"] = tree.feature
+            nodes["threshold"] = np.where(tree.children_left == LEAF, tree.threshold,
+                                          tree.threshold + sign * tree.delta)
+            nodes["impurity"] = tree.impurity
+            nodes["n_node_samples"] = tree.n_node_samples
+            nodes["weighted_n_node_samples"] = tree.weighted_n_node_samples
+            compiled = Tree(n_features, np.array([tree.n_classes], dtype=np.intp), 1)
+            compiled.__setstate__({"max_depth": tree.max_depth, "node_count": tree.node_count,
+                                   "nodes": nodes,
+                                   "values": np.ascontiguousarray(tree.value[:, None, :])})
+            routers.append(compiled)
+        return tuple(routers)
+    except Exception:  # noqa: BLE001 - any layout change means: use the numpy walk
+        return None
+
+
+_TEMPLATE = []
+
+
+def _node_template():
+    """The dtype of scikit-learn's compiled tree nodes, read off a fitted stump once."""
+    if not _TEMPLATE:
+        from sklearn.tree import DecisionTreeClassifier
+
+        stump = DecisionTreeClassifier(max_depth=1).fit([[0.0], [1.0]], [0, 1])
+        _TEMPLATE.append(stump.tree_.__getstate__()["nodes"].dtype)
+    return _TEMPLATE[0]
+
+
+def _walk(tree: TernaryTree, X: np.ndarray, routing: str):
+    """The reference walk in numpy: every routing, any tree."""
     n = X.shape[0]
     proba = np.zeros((n, tree.n_classes))
     uncertain = np.zeros(n, dtype=bool)

@@ -110,3 +110,36 @@ def test_value_rows_are_normalised():
 def test_empty_input(routing):
     proba, verdict = traverse(two_level_tree(middle=True), np.empty((0, 1)), routing)
     assert proba.shape == (0, 2) and verdict.shape == (0,)
+
+
+# ------------------------------------------------------------------ fast path = reference walk
+from hypothesis import given, settings  # noqa: E402
+from hypothesis import strategies as st  # noqa: E402
+
+from ternary import TernaryTreeClassifier  # noqa: E402
+from ternary._tree import _compiled_routers, _walk  # noqa: E402
+
+
+def test_compiled_routers_are_available():
+    # without them every prediction silently takes the slower numpy walk
+    assert _compiled_routers(two_level_tree(), 1) is not None
+
+
+@settings(max_examples=40, deadline=None)
+@given(seed=st.integers(0, 10_000), depth=st.sampled_from([1, 3, 4, None]),
+       method=st.sampled_from(["margin", "quality_plateau", "class_overlap", "gain_ratio"]),
+       routing=st.sampled_from(["probabilistic", "deferred"]), scale=st.floats(0.0, 3.0))
+def test_compiled_fast_path_equals_the_reference_walk(seed, depth, method, routing, scale):
+    rng = np.random.RandomState(seed)
+    X = np.round(rng.normal(size=(150, 3)), 2)
+    y = (X[:, 0] + X[:, 1] ** 2 + rng.normal(scale=0.5, size=150) > 0.5).astype(int)
+    clf = TernaryTreeClassifier(delta_method=method, routing=routing, max_depth=depth,
+                                delta_scale=scale, random_state=0).fit(X, y)
+    grid = rng.normal(size=(400, 3)).astype(np.float32)
+    grid[:150] = X[:150]  # training values sit exactly on zone edges and thresholds
+    proba, verdict = traverse(clf.tree_, grid, routing)
+    ref_proba, ref_verdict = _walk(clf.tree_, grid, routing)
+    np.testing.assert_array_equal(verdict, ref_verdict)
+    np.testing.assert_allclose(proba, ref_proba, atol=1e-12)
+    only_verdict = traverse(clf.tree_, grid, routing, proba=False)[1]
+    np.testing.assert_array_equal(only_verdict, verdict)
