@@ -1,7 +1,80 @@
-"""Entry point of the ternary app: `streamlit run app.py`."""
+"""Entry point of the ternary app: ``streamlit run app.py``.
 
+Declares the pages once with ``st.navigation``, draws the dataset picker every
+page shares, and holds the Home page.
+"""
+
+import pandas as pd
 import streamlit as st
 
-st.set_page_config(page_title="ternary", layout="wide")
-st.title("Ternary decision trees")
-st.write("Decision trees that say where they are unsure.")
+import appkit
+
+st.set_page_config(page_title="ternary — decision trees that say where they are unsure",
+                   page_icon="🌳", layout="wide")
+
+
+def home() -> None:
+    st.title("Ternary decision trees")
+    st.markdown(
+        "A ternary decision tree is a CART tree whose every split *x ≤ θ* carries an "
+        "**uncertainty zone** θ − δ < x ≤ θ + δ, with a half-width δ computed from the training "
+        "rows that reach that node. A row that lands inside a zone still gets a class, blended "
+        "from both sides of the split, but it is flagged **boundary-uncertain**; every other row "
+        "is **decided**. The tree thus says *where* it is unsure, and its accuracy on the decided "
+        "rows is typically higher than plain CART's (Smits 2026); grafting (Webb 1997) can "
+        "further repair regions a tree labels wrongly.")
+    with appkit.page_guard("loading the dataset"):
+        ds, _ = appkit.current_dataset()
+        st.subheader(f"Dataset: {ds.name}")
+        cols = st.columns(4)
+        helps = {
+            "Rows": "Number of examples.",
+            "Features": "Number of numeric feature columns (after encoding).",
+            "Classes": "Number of distinct labels.",
+            "Bayes error": "The lowest error any classifier can reach on this distribution; "
+                           "known for the synthetic sets only. A well-calibrated zone would "
+                           "flag about this share of the rows.",
+        }
+        for col, (label, value) in zip(cols, appkit.dataset_summary(ds).items(), strict=True):
+            col.metric(label, value, help=helps[label])
+        counts = pd.Series(ds.y).astype(str).value_counts().sort_index()
+        st.caption("Rows per class: " + ", ".join(f"{k}: {v}" for k, v in counts.items()))
+        if ds.report:
+            with st.expander("How this dataset was built"):
+                st.markdown("\n".join(f"- {line}" for line in ds.report))
+        with st.expander("First rows"):
+            preview = ds.X.head(10).copy()
+            preview["label"] = ds.y[:10]
+            st.dataframe(preview, hide_index=True)
+    st.subheader("Where to go")
+    st.page_link(PAGES["regions"], icon="🗺️",
+                 label="Decision regions — see where the tree is unsure, and how often it is "
+                       "right where it is sure")
+    st.page_link(PAGES["tree"], icon="🌳",
+                 label="Tree diagram — every split with its θ and δ; inspect one node")
+    st.page_link(PAGES["coverage"], icon="📈",
+                 label="Accuracy vs. coverage — all δ methods cross-validated, as in Fig. 2 "
+                       "of the paper")
+    st.page_link(PAGES["grafting"], icon="🪴",
+                 label="Grafting — CART against CART with Webb's grafts")
+    st.page_link(PAGES["data"], icon="📂",
+                 label="Your data — upload a CSV or ARFF file, or fetch one from OpenML")
+    st.caption("Pick the dataset in the sidebar; every page uses it.")
+
+
+PAGES = {
+    "home": st.Page(home, title="Home", icon="🏠", default=True),
+    "regions": st.Page("app_pages/1_decision_regions.py", title="Decision regions", icon="🗺️"),
+    "tree": st.Page("app_pages/2_tree_diagram.py", title="Tree diagram", icon="🌳"),
+    "coverage": st.Page("app_pages/3_accuracy_coverage.py", title="Accuracy vs. coverage",
+                        icon="📈"),
+    "grafting": st.Page("app_pages/4_grafting.py", title="Grafting", icon="🪴"),
+    "data": st.Page("app_pages/5_your_data.py", title="Your data", icon="📂"),
+}
+
+page = st.navigation(list(PAGES.values()))
+appkit.init_state()
+appkit.keep_state()
+with appkit.page_guard("drawing the dataset picker"):
+    appkit.dataset_sidebar()
+page.run()
