@@ -1,0 +1,152 @@
+"""ternary.explain.explain_node recomputes what each δ method saw at a node."""
+
+import numpy as np
+import pandas as pd
+import pytest
+from sklearn.datasets import load_breast_cancer, load_iris, load_wine, make_moons
+
+from ternary import TernaryTreeClassifier
+from ternary.explain import EXPLAINED_METHODS, explain_node
+
+DETERMINISTIC = ("margin", "quality_plateau", "gain_ratio", "class_overlap")
+
+
+def _datasets():
+    X, y = make_moons(300, noise=0.3, random_state=0)
+    yield "moons", X, y
+    for name, loader in (("iris", load_iris), ("wine", load_wine), ("cancer", load_breast_cancer)):
+        X, y = loader(return_X_y=True)
+        yield name, X, y
+
+
+def _split_nodes(model):
+    return [n for n in model.tree_.preorder() if not model.tree_.is_leaf[n]]
+
+
+@pytest.mark.parametrize("routing", ["probabilistic", "hard_middle", "deferred"])
+@pytest.mark.parametrize("method", DETERMINISTIC)
+def test_recomputed_delta_equals_the_tree_delta(method, routing):
+    checked = 0
+    for _, X, y in _datasets():
+        model = TernaryTreeClassifier(delta_method=method, routing=routing, max_depth=3,
+                                      random_state=0).fit(X, y)
+        for node in _split_nodes(model):
+            e = explain_node(model, X, y, node)
+            assert e.final_delta[method] == model.tree_.delta[node]
+            assert e.delta == model.tree_.delta[node]
+            checked += 1
+    assert checked >= 12
+
+
+def test_node_rows_match_the_tree():
+    X, y = load_wine(return_X_y=True)
+    for routing in ("probabilistic", "hard_middle"):
+        model = TernaryTreeClassifier(delta_method="margin", routing=routing, max_depth=3,
+                                      random_state=0).fit(X, y)
+        t = model.tree_
+        for node in _split_nodes(model):
+            e = explain_node(model, X, y, node)
+            assert e.n == t.n_node_samples[node]
+            assert e.class_counts.sum() == e.n
+            # the tree's class distribution is the rows' class share
+            np.testing.assert_allclose(e.class_counts / e.n, t.value[node])
+            assert e.feature == t.feature[node] and e.threshold == t.threshold[node]
+            assert np.all(np.diff(e.values) >= 0)
+
+
+def test_intermediate_quantities_reproduce_each_raw_delta():
+    X, y = load_breast_cancer(return_X_y=True)
+    model = TernaryTreeClassifier(delta_method="margin", max_depth=3, random_state=0).fit(X, y)
+    for node in _split_nodes(model):
+        e = explain_node(model, X, y, node)
+        # quality plateau: half the span of the plateau
+        if e.plateau_low is not None:
+            assert (e.plateau_high - e.plateau_low) / 2 == pytest.approx(e.raw_delta["quality_plateau"])
+            assert e.plateau_low <= e.threshold <= e.plateau_high
+        # class overlap: half the widest overlap
+        if e.overlap_pair is not None:
+            assert (e.overlap_high - e.overlap_low) / 2 == pytest.approx(e.raw_delta["class_overlap"])
+        else:
+            assert e.raw_delta["class_overlap"] == 0.0
+        # gain ratio: α·range/(1+GR)
+        g = e.gain_ratio
+        assert g["alpha_range"] / (1 + g["gain_ratio"]) == pytest.approx(e.raw_delta["gain_ratio"])
+        # bootstrap: population std of the same seeded thresholds
+        if e.n >= 10 and e.bootstrap_thresholds.size >= 2:
+            assert np.std(e.bootstrap_thresholds) == pytest.approx(e.raw_delta["node_bootstrap"])
+        # margin: distance to the nearest cross-class row
+        m = e.margin
+        distances = [abs(v - e.threshold) for v in (m["nearest_left_class_right_of"],
+                                                   m["nearest_right_class_left_of"]) if v is not None]
+        expected = min(distances) if distances else m["gap"]
+        assert expected == pytest.approx(e.raw_delta["margin"])
+        # final = min(raw, cap) · scale
+        for method in EXPLAINED_METHODS:
+            assert e.final_delta[method] == pytest.approx(min(e.raw_delta[method], e.cap))
+        assert e.cap == pytest.approx(0.25 * (e.values.max() - e.values.min()))
+
+
+def test_the_cap_and_scale_apply_like_the_estimator():
+    X, y = load_iris(return_X_y=True)
+    model = TernaryTreeClassifier(delta_method="gain_ratio", alpha=3.0, max_delta_fraction=0.1,
+                                  delta_scale=0.5, max_depth=2, random_state=0).fit(X, y)
+    e = explain_node(model, X, y, 0)
+    assert e.raw_delta["gain_ratio"] > e.cap  # large α hits the cap
+    assert e.final_delta["gain_ratio"] == pytest.approx(0.5 * e.cap)
+    assert e.final_delta["gain_ratio"] == model.tree_.delta[0]
+
+
+def test_weights_dataframes_and_string_labels():
+    X, y = load_wine(return_X_y=True)
+    frame = pd.DataFrame(X, columns=[f"f{i}" for i in range(X.shape[1])])
+    labels = np.array(["a", "b", "c"])[y]
+    weights = np.random.RandomState(0).uniform(0.5, 2.0, size=len(y))
+    model = TernaryTreeClassifier(delta_method="margin", class_weight="balanced", max_depth=3,
+                                  random_state=0).fit(frame, labels, sample_weight=weights)
+    for node in _split_nodes(model):
+        e = explain_node(model, frame, labels, node, sample_weight=weights)
+        assert e.final_delta["margin"] == model.tree_.delta[node]
+        assert e.feature_name == f"f{model.tree_.feature[node]}"
+
+
+def test_bootstrap_is_reproducible_with_its_seed():
+    X, y = make_moons(300, noise=0.3, random_state=0)
+    model = TernaryTreeClassifier(delta_method="node_bootstrap", max_depth=2, random_state=0).fit(X, y)
+    a = explain_node(model, X, y, 0, random_state=3)
+    b = explain_node(model, X, y, 0, random_state=3)
+    np.testing.assert_array_equal(a.bootstrap_thresholds, b.bootstrap_thresholds)
+    assert a.bootstrap_thresholds.size == model.n_bootstraps_
+    assert not a.deterministic
+    # the fitted δ and the seeded estimate agree in size (same rows, same B)
+    assert 0 < a.final_delta["node_bootstrap"] < 10 * model.tree_.delta[0] + 1e-9
+
+
+def test_leaves_and_bad_ids_raise_clear_errors():
+    X, y = load_iris(return_X_y=True)
+    model = TernaryTreeClassifier(max_depth=2, random_state=0).fit(X, y)
+    leaf = int(np.flatnonzero(model.tree_.is_leaf)[0])
+    with pytest.raises(ValueError, match="leaf"):
+        explain_node(model, X, y, leaf)
+    with pytest.raises(ValueError, match="out of range"):
+        explain_node(model, X, y, model.tree_.node_count)
+    with pytest.raises(ValueError, match="out of range"):
+        explain_node(model, X, y, -1)
+    with pytest.raises(ValueError, match="integer"):
+        explain_node(model, X, y, 0.5)
+    with pytest.raises(ValueError, match="shape"):
+        explain_node(model, X[:, :2], y, 0)
+    with pytest.raises(ValueError, match="labels"):
+        explain_node(model, X, y + 10, 0)
+
+
+def test_delta_table_and_inputs_unchanged():
+    X, y = load_iris(return_X_y=True)
+    X_before, y_before = X.copy(), y.copy()
+    model = TernaryTreeClassifier(delta_method="class_overlap", max_depth=2, random_state=0).fit(X, y)
+    e = explain_node(model, X, y, 0)
+    np.testing.assert_array_equal(X, X_before)
+    np.testing.assert_array_equal(y, y_before)
+    table = e.delta_table()
+    assert list(table.delta_method) == list(EXPLAINED_METHODS)
+    assert table.loc[table.model_method, "final_delta"].item() == model.tree_.delta[0]
+    assert e.delta_for("none") == 0.0 and e.delta_for() == model.tree_.delta[0]

@@ -1,0 +1,216 @@
+"""Decision-region figure: the hatching is the verdict, cell for cell."""
+
+import warnings
+
+import numpy as np
+import pandas as pd
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from hypothesis.extra.numpy import arrays
+from sklearn.datasets import make_blobs, make_moons
+from sklearn.tree import DecisionTreeClassifier
+
+from ternary import TernaryTreeClassifier
+from viz.regions import UNCERTAIN_NAME, decision_regions_figure, uncertain_rectangles
+
+RES = 60
+
+
+@pytest.fixture(scope="module")
+def moons():
+    return make_moons(400, noise=0.3, random_state=0)
+
+
+def _independent_grid(X, resolution, padding=0.05):
+    """The documented grid, rebuilt here: evenly spaced over the padded data range."""
+    axes = []
+    for j in range(2):
+        lo, hi = X[:, j].min(), X[:, j].max()
+        span = hi - lo
+        axes.append(np.linspace(lo - padding * span, hi + padding * span, resolution))
+    xs, ys = axes
+    gx, gy = np.meshgrid(xs, ys)
+    return xs, ys, np.column_stack([gx.ravel(), gy.ravel()])
+
+
+def _hatched(fig):
+    return [t for t in fig.data if t.type == "scatter" and t.fillpattern is not None
+            and t.fillpattern.shape]
+
+
+def _rectangles_from_trace(trace):
+    xs, ys = list(trace.x), list(trace.y)
+    rects, cur_x, cur_y = [], [], []
+    for x, y in zip(xs + [None], ys + [None], strict=True):
+        if x is None:
+            if cur_x:
+                rects.append((min(cur_x), max(cur_x), min(cur_y), max(cur_y)))
+                assert len(cur_x) == 5 and cur_x[0] == cur_x[-1] and cur_y[0] == cur_y[-1]
+            cur_x, cur_y = [], []
+        else:
+            cur_x.append(x)
+            cur_y.append(y)
+    return rects
+
+
+def _covered_cells(rects, xs, ys):
+    """How many rectangles contain each grid point (as an (n_y, n_x) count)."""
+    cover = np.zeros((len(ys), len(xs)), dtype=int)
+    for x0, x1, y0, y1 in rects:
+        cols = (xs > x0) & (xs < x1)
+        rows = (ys > y0) & (ys < y1)
+        cover[np.ix_(rows, cols)] += 1
+    return cover
+
+
+@pytest.mark.parametrize("method,routing", [("quality_plateau", "probabilistic"),
+                                            ("margin", "hard_middle"),
+                                            ("node_bootstrap", "deferred"),
+                                            ("gain_ratio", "probabilistic")])
+def test_hatched_region_is_exactly_the_uncertain_grid_cells(moons, method, routing):
+    X, y = moons
+    model = TernaryTreeClassifier(delta_method=method, routing=routing, max_depth=3,
+                                  random_state=0).fit(X, y)
+    fig = decision_regions_figure(model, X, y, resolution=RES)
+    xs, ys, grid = _independent_grid(X, RES)
+    uncertain = (model.predict_verdict(grid) == 0).reshape(RES, RES)
+    assert uncertain.any() and not uncertain.all()  # the test must be able to fail both ways
+    hatched = _hatched(fig)
+    assert len(hatched) == 1
+    assert hatched[0].fillpattern.shape == "/"
+    assert hatched[0].fill == "toself"
+    assert hatched[0].name == UNCERTAIN_NAME
+    cover = _covered_cells(_rectangles_from_trace(hatched[0]), xs, ys)
+    assert cover.max() == 1  # rectangles never overlap
+    np.testing.assert_array_equal(cover == 1, uncertain)
+
+
+def test_background_colours_every_grid_point_by_the_predicted_class(moons):
+    X, y = moons
+    model = TernaryTreeClassifier(delta_method="margin", max_depth=3, random_state=0).fit(X, y)
+    fig = decision_regions_figure(model, X, y, resolution=RES)
+    heat = [t for t in fig.data if t.type == "heatmap"]
+    assert len(heat) == 1
+    z = np.asarray(heat[0].z, dtype=float)
+    assert z.shape == (RES, RES)
+    assert np.all(np.isfinite(z))
+    xs, ys, grid = _independent_grid(X, RES)
+    np.testing.assert_allclose(heat[0].x, xs)
+    np.testing.assert_allclose(heat[0].y, ys)
+    # the colour bin's class block is the predicted class
+    n_bins = len(heat[0].colorscale) // 2
+    levels = n_bins // model.n_classes_
+    predicted = model.predict(grid).reshape(RES, RES)
+    np.testing.assert_array_equal(z.astype(int) // levels, predicted)
+    # each class's bins are tints of one hue: darker bins for higher confidence
+    assert heat[0].zmin == -0.5 and heat[0].zmax == n_bins - 0.5
+
+
+def test_no_hatching_without_a_zone(moons):
+    X, y = moons
+    model = TernaryTreeClassifier(delta_method="none", max_depth=3).fit(X, y)
+    fig = decision_regions_figure(model, X, y, resolution=RES)
+    assert _hatched(fig) == []
+    assert "boundary-uncertain 0.0%" in fig.layout.title.text
+
+
+def test_plain_sklearn_model_gets_regions_without_hatching(moons):
+    X, y = moons
+    model = DecisionTreeClassifier(max_depth=3, random_state=0).fit(X, y)
+    fig = decision_regions_figure(model, X, y, resolution=RES)
+    assert _hatched(fig) == []
+    assert len([t for t in fig.data if t.type == "heatmap"]) == 1
+
+
+def test_cart_panel_on_the_left_without_hatching(moons):
+    X, y = moons
+    model = TernaryTreeClassifier(delta_method="quality_plateau", max_depth=3, random_state=0).fit(X, y)
+    cart = DecisionTreeClassifier(max_depth=3, random_state=0).fit(X, y)
+    fig = decision_regions_figure(model, X, y, resolution=RES, cart_model=cart)
+    heat = [t for t in fig.data if t.type == "heatmap"]
+    assert [h.xaxis for h in heat] == ["x", "x2"]
+    assert all(t.xaxis == "x2" for t in _hatched(fig))
+    assert list(fig.layout.xaxis.range) == list(fig.layout.xaxis2.range)
+    assert list(fig.layout.yaxis.range) == list(fig.layout.yaxis2.range)
+    # CART's background is CART's prediction
+    _, _, grid = _independent_grid(X, RES)
+    n_bins = len(heat[0].colorscale) // 2
+    np.testing.assert_array_equal(np.asarray(heat[0].z).astype(int) // (n_bins // 2),
+                                  cart.predict(grid).reshape(RES, RES))
+
+
+def test_title_reports_decided_accuracy_and_uncertain_rate(moons):
+    X, y = moons
+    model = TernaryTreeClassifier(delta_method="margin", max_depth=3, random_state=0).fit(X, y)
+    fig = decision_regions_figure(model, X, y, resolution=20)
+    pred, verdict = model.predict(X), model.predict_verdict(X)
+    decided = verdict == 1
+    acc = np.mean(pred[decided] == y[decided])
+    rate = np.mean(~decided)
+    assert f"{100 * acc:.1f}%" in fig.layout.title.text
+    assert f"{100 * rate:.1f}%" in fig.layout.title.text
+    assert decision_regions_figure(model, X, y, resolution=20, title="mine").layout.title.text == "mine"
+
+
+def test_legend_has_each_class_and_the_hatched_zone():
+    X, y = make_blobs(300, centers=3, cluster_std=2.5, random_state=1)
+    model = TernaryTreeClassifier(delta_method="margin", max_depth=3, random_state=0).fit(X, y)
+    fig = decision_regions_figure(model, X, y, resolution=40, class_names=["a", "b", "c"])
+    legend = [t.name for t in fig.data if t.showlegend is not False and t.type == "scatter"]
+    assert legend == [UNCERTAIN_NAME, "class a", "class b", "class c"]
+    points = [t for t in fig.data if t.type == "scatter" and t.mode == "markers"]
+    assert sum(len(t.x) for t in points) == len(X)
+    # a class's points have that class's colour, and differ between classes
+    assert len({t.marker.color for t in points}) == 3
+
+
+def test_dataframe_input_uses_column_names_and_raises_no_feature_name_warning():
+    X, y = make_moons(200, noise=0.3, random_state=2)
+    frame = pd.DataFrame(X, columns=["length", "width"])
+    model = TernaryTreeClassifier(max_depth=2, random_state=0).fit(frame, y)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        fig = decision_regions_figure(model, frame, y, resolution=20)
+    assert fig.layout.xaxis.title.text == "length"
+    assert fig.layout.yaxis.title.text == "width"
+
+
+def test_wrong_shapes_are_rejected(moons):
+    X, y = moons
+    model = TernaryTreeClassifier(max_depth=2).fit(X, y)
+    with pytest.raises(ValueError, match="2 columns"):
+        decision_regions_figure(model, np.column_stack([X, X[:, 0]]), y)
+    with pytest.raises(ValueError, match="resolution"):
+        decision_regions_figure(model, X, y, resolution=1)
+    with pytest.raises(ValueError, match="class_names"):
+        decision_regions_figure(model, X, y, class_names=["only one"])
+
+
+@settings(max_examples=40, deadline=None)
+@given(arrays(bool, st.tuples(st.integers(1, 12), st.integers(1, 12))))
+def test_rectangles_cover_exactly_the_true_cells(mask):
+    n_y, n_x = mask.shape
+    x_edges = np.cumsum(np.r_[0.0, np.linspace(0.5, 1.5, n_x)])  # uneven widths
+    y_edges = np.arange(n_y + 1, dtype=float) * 0.7
+    rects = uncertain_rectangles(x_edges, y_edges, mask)
+    centres_x = (x_edges[:-1] + x_edges[1:]) / 2
+    centres_y = (y_edges[:-1] + y_edges[1:]) / 2
+    cover = _covered_cells(rects, centres_x, centres_y)
+    assert cover.max(initial=0) <= 1
+    np.testing.assert_array_equal(cover == 1, mask)
+    # every rectangle lies on cell edges
+    for x0, x1, y0, y1 in rects:
+        assert x0 in x_edges and x1 in x_edges and y0 in y_edges and y1 in y_edges
+
+
+def test_rectangles_merge_a_vertical_band_into_one():
+    mask = np.zeros((10, 8), dtype=bool)
+    mask[:, 3:5] = True
+    rects = uncertain_rectangles(np.arange(9.0), np.arange(11.0), mask)
+    assert rects == [(3.0, 5.0, 0.0, 10.0)]
+
+
+def test_rectangles_reject_mismatched_edges():
+    with pytest.raises(ValueError, match="edges"):
+        uncertain_rectangles(np.arange(3.0), np.arange(3.0), np.zeros((2, 3), dtype=bool))
