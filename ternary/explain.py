@@ -67,6 +67,9 @@ class NodeExplanation:
         value_range, alpha_range
     raw_delta, final_delta : dict method → float
     cap : float, ``max_delta_fraction · range`` of the node's column
+    grafted : bool, the node was added by grafting; its tree δ was computed
+        from its evidence region (`ternary.graft`), not from the rows reaching
+        it, so ``final_delta`` need not equal ``delta`` there
     """
 
     node: int
@@ -103,6 +106,7 @@ class NodeExplanation:
     raw_delta: dict = field(default_factory=dict)
     final_delta: dict = field(default_factory=dict)
     cap: float = 0.0
+    grafted: bool = False
 
     @property
     def deterministic(self) -> bool:
@@ -172,7 +176,8 @@ def explain_node(model, X, y, node, *, sample_weight=None, random_state=0) -> No
     -----
     For deterministic methods ``final_delta[model.delta_method]`` equals the
     tree's δ (on the same data); node_bootstrap draws a fresh seeded sample,
-    so its δ is a like-for-like estimate, not the fitted value.
+    so its δ is a like-for-like estimate, not the fitted value. Grafted split
+    nodes are the other exception (see ``NodeExplanation.grafted``).
     """
     check_is_fitted(model, "tree_")
     tree = model.tree_
@@ -256,4 +261,4 @@ def explain_node(model, X, y, node, *, sample_weight=None, random_state=0) -> No
         overlap_pair=overlap_pair, overlap_low=overlap_low, overlap_high=overlap_high,
         margin=margin_support(node_rows), bootstrap_thresholds=boot, bootstrap_seed=int(random_state),
         gain_ratio=gain_parts, raw_delta=raw, final_delta=final,
-        cap=params.max_delta_fraction * node_rows.value_range)
+        cap=params.max_delta_fraction * node_rows.value_range, grafted=bool(tree.grafted[node]))

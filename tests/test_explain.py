@@ -150,3 +150,21 @@ def test_delta_table_and_inputs_unchanged():
     assert list(table.delta_method) == list(EXPLAINED_METHODS)
     assert table.loc[table.model_method, "final_delta"].item() == model.tree_.delta[0]
     assert e.delta_for("none") == 0.0 and e.delta_for() == model.tree_.delta[0]
+
+
+def test_grafted_nodes_are_flagged():
+    pytest.importorskip("ternary.graft")
+    X, y = make_moons(300, noise=0.3, random_state=0)
+    model = TernaryTreeClassifier(delta_method="margin", graft="all", max_depth=3,
+                                  random_state=0).fit(X, y)
+    t = model.tree_
+    grafted_splits = [n for n in _split_nodes(model) if t.grafted[n]]
+    original_splits = [n for n in _split_nodes(model) if not t.grafted[n]]
+    if not grafted_splits:
+        pytest.skip("grafting added no split node on this sample")
+    for node in grafted_splits:
+        e = explain_node(model, X, y, node)
+        assert e.grafted and e.delta == t.delta[node]
+    for node in original_splits:
+        e = explain_node(model, X, y, node)
+        assert not e.grafted and e.final_delta["margin"] == t.delta[node]

@@ -160,3 +160,24 @@ def test_tree_dot_leaves_the_model_untouched(cancer):
     tree_dot(model, highlight_node=0, max_depth=1)
     for name, arr in before.items():
         np.testing.assert_array_equal(getattr(model.tree_, name), arr)
+
+
+def test_plain_cart_tree_has_no_delta_lines_or_routing_rules(cancer):
+    model = _fit(cancer, "probabilistic", method="none")
+    assert not np.any(model.tree_.delta > 0)
+    dot = tree_dot(model)
+    assert "δ =" not in dot and "blend" not in dot and "routing rules" not in dot
+    assert f"θ = {format_number(model.tree_.threshold[0])}" in _node_line(dot, 0)
+    assert "Split node (θ = threshold)" in dot
+
+
+def test_a_really_grafted_tree_colours_exactly_its_grafted_nodes():
+    pytest.importorskip("ternary.graft")
+    X, y = load_iris(return_X_y=True)
+    model = TernaryTreeClassifier(delta_method="none", graft="all", max_depth=2, random_state=0).fit(X, y)
+    grafted = np.flatnonzero(model.tree_.grafted)
+    if grafted.size == 0:
+        pytest.skip("grafting added nothing on this sample")
+    dot = tree_dot(model)
+    for node in model.tree_.preorder():
+        assert (f'color="{GRAFTED_COLOR}"' in _node_line(dot, node)) == bool(model.tree_.grafted[node])

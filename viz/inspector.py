@@ -89,7 +89,7 @@ def _panel_quality_plateau(fig, e, delta):
         fig.add_trace(_band(e.plateau_low, e.plateau_high, lo, hi, name="plateau [θlo, θhi]",
                             fill="rgba(0, 158, 115, 0.18)"))
         fig.add_trace(go.Scatter(x=[e.plateau_low, e.plateau_high], y=[e.plateau_floor] * 2,
-                                 mode="markers+text", text=["θlo", "θhi"], textposition="top center",
+                                 mode="markers+text", text=["θlo", "θhi"], textposition=["top left", "top right"],
                                  marker=dict(color="#009E73", size=10, symbol="line-ns-open",
                                              line=dict(width=3)),
                                  name="θlo, θhi", hovertemplate="%{text} = %{x:.4g}<extra></extra>"))
@@ -295,6 +295,8 @@ def node_inspector_figure(explanation, *, method=None, feature_name=None, class_
     cap_note = ""
     if method != "none" and e.raw_delta.get(method, 0.0) > e.cap:
         cap_note = f" (raw {format_number(e.raw_delta[method])} capped)"
+    if e.grafted and method == e.method:
+        note += "; grafted node: the tree's δ was computed on its evidence region (Webb 1997)"
     title = (f"Node {e.node}: {e.feature_name} ≤ θ = {format_number(e.threshold)}, n = {e.n} — "
              f"{method} δ = {format_number(delta)}{cap_note} [{source}]"
              f"<br><sup>{note}</sup>")

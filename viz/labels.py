@@ -74,7 +74,9 @@ def node_label_items(model, node, feature_names=None, class_names=None) -> list[
     """``(role, text)`` pairs describing ``node``.
 
     Roles: ``"feature"``, ``"threshold"``, ``"delta"``, ``"blend"``, ``"n"`` for
-    a split; ``"class"``, ``"confidence"``, ``"n"`` for a leaf.
+    a split; ``"class"``, ``"confidence"``, ``"n"`` for a leaf. The δ line is
+    left out when no node of the tree has a zone (plain CART), the blend range
+    when this node's δ is 0.
     """
     tree = _tree_of(model)
     node = int(node)
@@ -90,8 +92,10 @@ def node_label_items(model, node, feature_names=None, class_names=None) -> list[
     f = int(tree.feature[node])
     theta, delta = float(tree.threshold[node]), float(tree.delta[node])
     items = [("feature", features[f] if f < len(features) else f"x[{f}]"),
-             ("threshold", f"θ = {format_number(theta)}"),
-             ("delta", f"δ = {format_number(delta)}")]
+             ("threshold", f"θ = {format_number(theta)}")]
+    # a tree without any zone is plain CART: "δ = 0" on every node would be noise
+    if np.any(tree.delta > 0):
+        items.append(("delta", f"δ = {format_number(delta)}"))
     if delta > 0:
         items.append(("blend", f"blend: [{format_number(theta - delta)}, {format_number(theta + delta)}]"))
     items.append(n_line)

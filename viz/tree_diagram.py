@@ -50,7 +50,7 @@ def _html_label(items) -> str:
     return "<" + "<BR/>".join(parts) + ">"
 
 
-def _legend(routing, class_names, leaf_classes, any_middle, any_grafted, highlight) -> str:
+def _legend(routing, class_names, leaf_classes, any_middle, any_grafted, highlight, any_zone) -> str:
     rows = []
 
     def swatch(fill, text, border="#444444", style=""):
@@ -58,7 +58,7 @@ def _legend(routing, class_names, leaf_classes, any_middle, any_grafted, highlig
         rows.append(f'<TR>{cell}<TD ALIGN="LEFT">{style}{escape(text)}{"</I>" if style else ""}</TD></TR>')
 
     swatch(_SPLIT_FILL, "Split node (θ = threshold, δ = uncertainty half-width, "
-                        "blend range = [θ−δ, θ+δ])")
+                        "blend range = [θ−δ, θ+δ])" if any_zone else "Split node (θ = threshold)")
     for k in leaf_classes[:_MAX_LEGEND_CLASSES]:
         swatch(tint(class_color(k), 0.3), f"Leaf: {class_names[k]}", border=class_color(k))
     if len(leaf_classes) > _MAX_LEGEND_CLASSES:
@@ -69,7 +69,7 @@ def _legend(routing, class_names, leaf_classes, any_middle, any_grafted, highlig
             swatch(_MIDDLE_FILL, "Node reached via the boundary-uncertain (middle) branch")
         rows.append(f'<TR><TD><FONT COLOR="{UNCERTAIN_COLOR}"><B>- - -</B></FONT></TD>'
                     '<TD ALIGN="LEFT">middle branch: θ−δ &lt; x ≤ θ+δ (boundary-uncertain)</TD></TR>')
-    else:
+    elif any_zone:
         blend = ("both subtrees, blended: p = w<SUB>L</SUB>p<SUB>L</SUB> + w<SUB>R</SUB>p<SUB>R</SUB>"
                  if routing == "probabilistic" else "both subtrees, CART routing below (deferred)")
         rows.append('<TR><TD COLSPAN="2" ALIGN="LEFT"><B>'
@@ -177,7 +177,7 @@ def tree_dot(model, *, feature_names=None, class_names=None, highlight_node=None
                 lines.append(f"  {node} -> {target} [label=<{label}>];")
 
     legend = _legend(routing, classes, sorted(leaf_classes), bool(through_middle.any()),
-                     bool(tree.grafted.any()), highlight_node is not None)
+                     bool(tree.grafted.any()), highlight_node is not None, bool(np.any(tree.delta > 0)))
     lines += ["  subgraph cluster_legend {", '    label="Legend"; fontsize=10; color="#bbbbbb";',
               f"    legend [shape=plaintext, style=\"\", label={legend}];", "  }", "}"]
     return "\n".join(lines) + "\n"
