@@ -163,6 +163,30 @@ def _quality(left: np.ndarray, total: np.ndarray, criterion: str) -> np.ndarray:
     return parent - (w_left * _impurity(left, criterion) + w_right * _impurity(right, criterion)) / w_total
 
 
+def _split_proxy(left: np.ndarray, total: np.ndarray, criterion: str) -> np.ndarray:
+    """A score with the same argmax over splits as Q, cheaper to evaluate.
+
+    Q = imp(parent) − children's weighted impurity / W, and the children's term
+    reduces to ``−Σ L²/w_L − Σ R²/w_R`` (Gini, up to constants) or
+    ``w_L log w_L − Σ L log L + (same for R)`` (entropy), as scikit-learn's
+    splitter uses too. ``left`` is (..., G, K); ``total`` is (..., K).
+    """
+    right = total[..., None, :] - left
+    w_left = left.sum(axis=-1)
+    w_right = right.sum(axis=-1)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        if criterion == "gini":
+            return (np.einsum("...k,...k->...", left, left) / w_left
+                    + np.einsum("...k,...k->...", right, right) / w_right)
+        return (_xlogx(left).sum(axis=-1) + _xlogx(right).sum(axis=-1)
+                - _xlogx(w_left) - _xlogx(w_right))
+
+
+def _xlogx(x):
+    positive = x > 0
+    return np.where(positive, x * np.log(np.where(positive, x, 1.0)), 0.0)
+
+
 def _midpoint(a, b):
     # scikit-learn's formula; it avoids overflow and matches its thresholds bit for bit
     return a / 2.0 + b / 2.0
@@ -303,16 +327,14 @@ def bootstrap_thresholds(rows: NodeRows, criterion="gini", n_bootstraps=20, rand
         idx = np.where(present, np.arange(G)[None, :], G)
         next_present = np.minimum.accumulate(idx[:, ::-1], axis=1)[:, ::-1]
         next_present = np.concatenate([next_present[:, 1:], np.full((b, 1), G)], axis=1)
-        valid = present & (next_present < G) & (n_left >= min_samples_leaf) & (n - n_left >= min_samples_leaf)
+        valid = (present & (next_present < G) & (n_left >= min_samples_leaf)
+                 & (n - n_left >= min_samples_leaf))
+        score = np.where(valid, _split_proxy(left, total, criterion), -np.inf)
+        best = np.argmax(score, axis=1)
         for i in range(b):
-            cand = np.flatnonzero(valid[i])
-            if cand.size == 0:
+            g = best[i]
+            if not valid[i, g] or _quality(left[i, g], total[i], criterion) <= 0:
                 continue
-            q = _quality(left[i, cand], total[i], criterion)
-            j = int(np.argmax(q))
-            if q[j] <= 0:
-                continue
-            g = cand[j]
             found.append(_midpoint(group_values[g], group_values[next_present[i, g]]))
     return np.asarray(found, dtype=np.float64)
 

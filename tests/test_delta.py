@@ -146,7 +146,7 @@ def test_zero_weight_rows_are_absent():
         assert node_delta(with_zero, params) == node_delta(without, params)
 
 
-def _naive_bootstrap(r, n_bootstraps, seed):
+def _naive_bootstrap(r, n_bootstraps, seed, criterion="gini"):
     """Resample explicitly and brute-force CART's best threshold on each resample."""
     rng = np.random.RandomState(seed)
     draws = rng.randint(0, r.n, size=(n_bootstraps, r.n))
@@ -160,11 +160,14 @@ def _naive_bootstrap(r, n_bootstraps, seed):
             left = y[v <= t]
             right = y[v > t]
 
-            def gini(z):
+            def impurity(z):
                 p = np.bincount(z, minlength=r.n_classes) / z.size
-                return 1 - np.sum(p**2)
+                if criterion == "gini":
+                    return 1 - np.sum(p**2)
+                p = p[p > 0]
+                return -np.sum(p * np.log2(p))
 
-            q = gini(y) - (left.size * gini(left) + right.size * gini(right)) / y.size
+            q = impurity(y) - (left.size * impurity(left) + right.size * impurity(right)) / y.size
             if q > best_q + 1e-15:
                 best, best_q = t, q
         if best is not None:
@@ -172,15 +175,17 @@ def _naive_bootstrap(r, n_bootstraps, seed):
     return np.array(found)
 
 
-def test_bootstrap_thresholds_match_explicit_resampling():
-    rng = np.random.RandomState(0)
+@pytest.mark.parametrize("criterion", ["gini", "entropy"])
+@pytest.mark.parametrize("seed", [0, 1, 2])
+def test_bootstrap_thresholds_match_explicit_resampling(criterion, seed):
+    rng = np.random.RandomState(seed)
     values = np.round(rng.normal(size=60), 1)  # ties on purpose
-    y = (values + rng.normal(scale=0.7, size=60) > 0).astype(int)
-    r = rows(values, y, 0.0)
-    fast = bootstrap_thresholds(r, "gini", 20, np.random.RandomState(7))
-    slow = _naive_bootstrap(r, 20, 7)
+    y = (values + rng.normal(scale=0.7, size=60) > 0).astype(int) + (values > 1.2)
+    r = rows(values, y, 0.0, n_classes=3)
+    fast = bootstrap_thresholds(r, criterion, 20, np.random.RandomState(7))
+    slow = _naive_bootstrap(r, 20, 7, criterion)
     np.testing.assert_allclose(fast, slow)
-    assert delta_node_bootstrap(r, "gini", 20, np.random.RandomState(7)) == pytest.approx(np.std(slow))
+    assert delta_node_bootstrap(r, criterion, 20, np.random.RandomState(7)) == pytest.approx(np.std(slow))
 
 
 def test_bootstrap_is_deterministic_and_small_nodes_get_zero():
