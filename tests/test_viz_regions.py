@@ -214,3 +214,27 @@ def test_rectangles_merge_a_vertical_band_into_one():
 def test_rectangles_reject_mismatched_edges():
     with pytest.raises(ValueError, match="edges"):
         uncertain_rectangles(np.arange(3.0), np.arange(3.0), np.zeros((2, 3), dtype=bool))
+
+
+def test_many_points_switch_to_webgl_and_all_are_drawn():
+    X, y = make_moons(12_000, noise=0.3, random_state=0)
+    model = TernaryTreeClassifier(delta_method="gain_ratio", max_depth=3, random_state=0).fit(X, y)
+    fig = decision_regions_figure(model, X, y, resolution=30)
+    points = [t for t in fig.data if t.type == "scattergl"]
+    assert len(points) == 2 and sum(len(t.x) for t in points) == len(X)
+    assert len(_hatched(fig)) == 1  # the hatching stays an SVG scatter with a pattern
+
+
+def test_string_labels_and_unknown_labels():
+    X, y = make_moons(200, noise=0.3, random_state=0)
+    labels = np.array(["left", "right"])[y]
+    model = TernaryTreeClassifier(max_depth=2, random_state=0).fit(X, labels)
+    fig = decision_regions_figure(model, X, labels, resolution=20)
+    points = [t for t in fig.data if t.type == "scatter" and t.mode == "markers"]
+    assert [t.name for t in points] == ["class left", "class right"]
+    assert [len(t.x) for t in points] == [int(np.sum(labels == "left")), int(np.sum(labels == "right"))]
+    # a label the model never saw is not drawn as any class
+    odd = labels.copy()
+    odd[:5] = "zzz"
+    fig = decision_regions_figure(model, X, odd, resolution=20)
+    assert sum(len(t.x) for t in fig.data if t.type == "scatter" and t.mode == "markers") == 195

@@ -24,6 +24,7 @@ UNCERTAIN_NAME = "boundary-uncertain (blended prediction)"
 #: as the predicted class's probability rises from 1/K to 1.
 _LEVELS = 4
 _TINT_RANGE = (0.16, 0.48)
+_WEBGL_POINTS = 10_000
 _HATCH = dict(shape="/", fgcolor="rgba(20, 20, 20, 0.75)", bgcolor="rgba(0, 0, 0, 0)", size=7,
               solidity=0.18)
 
@@ -168,7 +169,9 @@ def _point_traces(X2, y_codes, class_names, *, showlegend):
         sel = y_codes == k
         if not sel.any():
             continue
-        traces.append(go.Scatter(
+        # WebGL keeps tens of thousands of points responsive in the browser
+        scatter = go.Scattergl if X2.shape[0] > _WEBGL_POINTS else go.Scatter
+        traces.append(scatter(
             x=X2[sel, 0], y=X2[sel, 1], mode="markers", name=f"class {name}", legendgroup=f"class{k}",
             showlegend=showlegend,
             marker=dict(color=class_color(k), size=6, line=dict(color="#222222", width=0.8)),
