@@ -342,7 +342,7 @@ class _Best:
         self.depth[idx] = depth
 
 
-def _search_node(best, node, depth, rows, X, y, w, K, leaves, low, up, min_c, max_c):
+def _search_node(best, node, depth, rows, X, y, w, K, leaves, low, up, min_c, max_c, features):
     """Offer every leaf below ``node`` its best "≤" and ">" cut at this ancestor.
 
     The node's rows are sorted once per attribute and turned into cumulative
@@ -352,10 +352,10 @@ def _search_node(best, node, depth, rows, X, y, w, K, leaves, low, up, min_c, ma
     the same ``upperlim`` share one running maximum over cuts moving
     downwards. All such segments of all attributes are evaluated in one
     vectorised pass, so each leaf costs O(1) after O(rows · attributes ·
-    classes) work per ancestor.
+    classes) work per ancestor. Only the attributes in ``features`` are searched.
     """
-    m, F = rows.size, X.shape[1]
-    Xn = X[rows]
+    m, F = rows.size, features.size
+    Xn = X[np.ix_(rows, features)]
     order = np.argsort(Xn, axis=0, kind="stable")
     vals = np.take_along_axis(Xn, order, axis=0)  # (m, F), each column ascending
     run_end = np.ones((m, F), dtype=bool)  # last row of a run of equal values
@@ -370,36 +370,40 @@ def _search_node(best, node, depth, rows, X, y, w, K, leaves, low, up, min_c, ma
     j1 = np.empty_like(j0)  # first row with x_a ≥ min(min_c, upperlim)
     jh = np.empty_like(j0)  # first row with x_a > upperlim
     jl = np.empty_like(j0)  # first row with x_a ≥ max_c and x_a > lowerlim
-    for a in range(F):
-        col = vals[:, a]
+    for j, a in enumerate(features):
+        col = vals[:, j]
         lo, hi = low[leaves, a], up[leaves, a]
-        j0[:, a] = np.searchsorted(col, lo, side="right")
-        j1[:, a] = np.searchsorted(col, np.minimum(min_c[leaves, a], hi), side="left")
-        jh[:, a] = np.searchsorted(col, hi, side="right")
-        jl[:, a] = np.maximum(np.searchsorted(col, max_c[leaves, a], side="left"), j0[:, a])
-    feature = np.broadcast_to(np.arange(F), (n_leaves, F))
+        j0[:, j] = np.searchsorted(col, lo, side="right")
+        j1[:, j] = np.searchsorted(col, np.minimum(min_c[leaves, a], hi), side="left")
+        jh[:, j] = np.searchsorted(col, hi, side="right")
+        jl[:, j] = np.maximum(np.searchsorted(col, max_c[leaves, a], side="left"), j0[:, j])
+    column = np.broadcast_to(np.arange(F), (n_leaves, F))  # position in ``features``
     leaf_of = np.broadcast_to(leaves[:, None], (n_leaves, F))
 
     # "≤": candidate rows p in [j0, j1) ending a run; region rows j0..p
     ok = j1 > j0
     if ok.any():
-        _offer_segments(best, _LE, node, depth, leaf_of[ok], feature[ok], anchor=j0[ok],
-                        last=j1[ok] - 1 - j0[ok], m=m, cum=cum, run_end=run_end, vals=vals)
+        _offer_segments(best, _LE, node, depth, leaf_of[ok], column[ok], anchor=j0[ok],
+                        last=j1[ok] - 1 - j0[ok], m=m, cum=cum, run_end=run_end, vals=vals,
+                        features=features)
     # ">": candidate rows p in [jl, jh − 2] ending a run; region rows p+1..jh−1 (non-empty)
     ok = jh - 1 > jl
     if ok.any():
-        _offer_segments(best, _GT, node, depth, leaf_of[ok], feature[ok], anchor=jh[ok],
-                        last=jh[ok] - 2 - jl[ok], m=m, cum=cum, run_end=run_end, vals=vals)
+        _offer_segments(best, _GT, node, depth, leaf_of[ok], column[ok], anchor=jh[ok],
+                        last=jh[ok] - 2 - jl[ok], m=m, cum=cum, run_end=run_end, vals=vals,
+                        features=features)
 
 
-def _offer_segments(best, side, node, depth, leaves, feature, anchor, last, m, cum, run_end, vals):
+def _offer_segments(best, side, node, depth, leaves, column, anchor, last, m, cum, run_end, vals,
+                    features):
     """Evaluate the candidate segments of one side and offer each leaf its best cut.
 
     ``anchor`` is the fixed end of each (leaf, attribute) region (its first
     row for "≤", one past its last row for ">"); ``last`` is the number of
-    candidates minus one, counted from the anchor outwards.
+    candidates minus one, counted from the anchor outwards; ``column`` indexes
+    ``features`` (and the columns of ``cum``, ``run_end`` and ``vals``).
     """
-    key = feature * (m + 1) + anchor
+    key = column * (m + 1) + anchor
     groups, pair_group = np.unique(key, return_inverse=True)
     length = np.zeros(groups.size, dtype=np.intp)
     np.maximum.at(length, pair_group, last + 1)
@@ -419,12 +423,27 @@ def _offer_segments(best, side, node, depth, leaves, feature, anchor, last, m, c
     b = arg[start[pair_group] + last]
     keep = valid[b]
     if not keep.all():
-        leaves, feature, b = leaves[keep], feature[keep], b[keep]
-    best.offer(leaves, feature, side, lap[b], total[b], k[b], region[b], vals[p[b], a[b]],
-               node, depth)
+        leaves, column, b = leaves[keep], column[keep], b[keep]
+    best.offer(leaves, features[column], side, lap[b], total[b], k[b], region[b],
+               vals[p[b], a[b]], node, depth)
 
 
 # --------------------------------------------------------------------------- the graft
+
+
+def _feature_indices(continuous_features, n_features):
+    if continuous_features is None:
+        return np.arange(n_features)
+    sel = np.asarray(continuous_features)
+    if sel.dtype == bool:
+        if sel.shape != (n_features,):
+            raise ValueError(f"continuous_features as a mask needs {n_features} entries; got "
+                             f"shape {sel.shape}.")
+        return np.flatnonzero(sel)
+    sel = np.unique(sel.astype(np.intp).ravel())
+    if sel.size and (sel[0] < 0 or sel[-1] >= n_features):
+        raise ValueError(f"continuous_features indices must lie in 0..{n_features - 1}.")
+    return sel
 
 
 def _check_inputs(tree, X, y, mode, alpha, sample_weight):
@@ -455,7 +474,7 @@ def _check_inputs(tree, X, y, mode, alpha, sample_weight):
 
 
 def graft_tree(tree, X, y_codes, mode="all", alpha=0.05, sample_weight=None, delta_params=None,
-               random_state=None, feature_names=None):
+               random_state=None, feature_names=None, *, continuous_features=None):
     """Graft new splits and leaves onto a fitted binary tree (Webb 1997, C4.5+).
 
     See the module docstring for the algorithm and every reading of the paper.
@@ -481,6 +500,10 @@ def graft_tree(tree, X, y_codes, mode="all", alpha=0.05, sample_weight=None, del
         For δ methods that resample (node_bootstrap).
     feature_names : sequence of str, optional
         Used in the report; defaults to ``x0, x1, …``.
+    continuous_features : array-like of bool (n_features,) or of int, optional
+        The attributes grafting may cut on (Webb grafts on continuous attributes
+        only); default all of them. Pass a mask to leave out, say, one-hot
+        columns made from nominal attributes.
 
     Returns
     -------
@@ -496,10 +519,11 @@ def graft_tree(tree, X, y_codes, mode="all", alpha=0.05, sample_weight=None, del
         leaf preorder, and within a leaf in grafting order (best first).
     """
     X, y, w = _check_inputs(tree, X, y_codes, mode, alpha, sample_weight)
-    if mode == "none" or tree.node_count < 2 or not np.any(w > 0):
+    K, F = tree.n_classes, X.shape[1]
+    features = _feature_indices(continuous_features, F)
+    if mode == "none" or tree.node_count < 2 or not np.any(w > 0) or features.size == 0:
         return _copy(tree), _empty_report()
     rng = check_random_state(random_state)
-    K, F = tree.n_classes, X.shape[1]
     keep = np.flatnonzero(w > 0)
     # counts are in units of an average row, so unit weights give plain counts
     ws = np.zeros_like(w)
@@ -557,7 +581,7 @@ def graft_tree(tree, X, y_codes, mode="all", alpha=0.05, sample_weight=None, del
         rows = cases(node)
         if rows.size:
             _search_node(best, node, int(depth[node]), rows, X, y, ws, K,
-                         np.array(below[node], dtype=np.intp), low, up, min_c, max_c)
+                         np.array(below[node], dtype=np.intp), low, up, min_c, max_c, features)
 
     # step 2: better than the leaf, and significantly so
     p_value = np.ones_like(best.lap)

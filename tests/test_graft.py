@@ -195,7 +195,7 @@ def test_webb_example_one_keeps_only_the_best_graft():
 # --------------------------------------------------------------------------- reference
 
 
-def reference_grafts(tree, X, y, mode, alpha):
+def reference_grafts(tree, X, y, mode, alpha, features=None):
     """Steps 1–3 straight from the definitions, by brute force (unit weights)."""
     K, F = tree.n_classes, X.shape[1]
     X = X.astype(np.float64)
@@ -223,7 +223,7 @@ def reference_grafts(tree, X, y, mode, alpha):
             ancestors.append(int(node))
             node = parent[node]
         tuples = []
-        for a in range(F):
+        for a in range(F) if features is None else features:
             xc = X[rows_l[y[rows_l] == c], a]
             for side in ("<=", ">"):
                 best = None
@@ -263,9 +263,9 @@ def reference_grafts(tree, X, y, mode, alpha):
     return out
 
 
-def check_against_reference(tree, X, y, mode, alpha):
-    _, report = graft_tree(tree, X, y, mode=mode, alpha=alpha)
-    expected = reference_grafts(tree, X, y, mode, alpha)
+def check_against_reference(tree, X, y, mode, alpha, features=None):
+    _, report = graft_tree(tree, X, y, mode=mode, alpha=alpha, continuous_features=features)
+    expected = reference_grafts(tree, X, y, mode, alpha, features)
     got = list(zip(report["leaf"], report["ancestor"], report["feature"], report["cut"],
                    report["side"], report["class"], strict=True))
     want = [(t["leaf"], t["ancestor"], t["feature"], t["cut"], t["side"], t["klass"]) for t in expected]
@@ -382,6 +382,20 @@ def test_invariants_on_noisy_data(noisy_data, mode, max_depth):
     new, report = check_invariants(tree, X, codes, mode, 0.05)
     assert len(report) > 0  # the case is not vacuous
     check_against_reference(tree, X, codes, mode, 0.05)
+
+
+def test_continuous_features_limits_the_cut_attributes(noisy_data):
+    X, y = noisy_data
+    tree, codes = fitted_tree(X, y, max_depth=None)
+    _, report = graft_tree(tree, X, codes, mode="all", alpha=0.05,
+                           continuous_features=[False, True, False])
+    assert len(report) > 0 and set(report["feature"]) == {1}
+    check_against_reference(tree, X, codes, "all", 0.05, features=[1])
+    check_against_reference(tree, X, codes, "all", 0.05, features=[0, 2])
+    empty, none = graft_tree(tree, X, codes, continuous_features=np.zeros(3, dtype=bool))
+    assert none.empty and empty.node_count == tree.node_count
+    with pytest.raises(ValueError, match="continuous_features"):
+        graft_tree(tree, X, codes, continuous_features=[True, False])
 
 
 def test_one_never_grafts_more_than_all(noisy_data):
