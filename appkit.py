@@ -133,7 +133,7 @@ DEFAULTS = {
     "cv_folds": 5,
     "cv_max_depth": 4,
     "cv_seed": 42,
-    "show_paper": True,
+    "show_paper": False,
     "upload_missing": "impute",
 }
 #: keys whose widgets are drawn on some pages only, kept alive across pages
@@ -319,6 +319,8 @@ def peek_columns(data: bytes, filename: str) -> list[str]:
     loader's job.
     """
     try:
+        if _head_text(data) is None:  # binary: the loader will say what it is
+            return []
         head = bytes(data[:200_000]).decode("utf-8", errors="replace")
         if filename.lower().endswith(".arff"):
             names = []

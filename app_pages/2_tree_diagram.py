@@ -30,20 +30,22 @@ with appkit.page_guard("drawing the tree"):
     names = list(sp.X_train.columns.astype(str))
     nodes = appkit.internal_nodes(model)
 
-    left, right = st.columns([3, 2])
-    with right:
-        st.subheader("Node inspector")
-        if not nodes:
-            st.info("The tree is a single leaf: there is no split to inspect.")
-            node = None
-        else:
-            if s.get("inspect_node") not in nodes:
-                s["inspect_node"] = nodes[0]
+    # the diagram goes on top but is drawn last, once the inspected node is known
+    diagram = st.container()
+    st.subheader("Node inspector")
+    if not nodes:
+        st.info("The tree is a single leaf: there is no split to inspect.")
+        node = None
+    else:
+        if s.get("inspect_node") not in nodes:
+            s["inspect_node"] = nodes[0]
+        pick, view = st.columns([1, 2])
+        with pick:
             node = st.selectbox(
                 "Node", nodes, key="inspect_node",
                 format_func=lambda n: appkit.node_caption(model, n, names),
-                help="A split node of the tree. Its training rows, θ and zone are shown below; "
-                     "it is outlined in the diagram.")
+                help="A split node of the tree. Its training rows, θ and zone are shown here; "
+                     "it is outlined in red in the diagram.")
             method = st.selectbox(
                 "What would this δ method say here?", appkit.DELTA_METHODS[:-1],
                 index=list(appkit.DELTA_METHODS).index(params["delta_method"])
@@ -51,31 +53,32 @@ with appkit.page_guard("drawing the tree"):
                 format_func=appkit.METHOD_LABELS.get, key="inspect_method",
                 help="Compute δ at this node with another method, on the same rows, "
                      "to compare the zones the five methods would draw.")
+            explanation = appkit.node_explanation(model, sp.X_train, sp.y_train, model_key,
+                                                  int(node))
+            st.caption("δ at this node by each method: raw, then clamped to the cap and "
+                       "scaled; model_method marks the tree's own.")
+            st.dataframe(explanation.delta_table(), hide_index=True, width="stretch")
+        with view:
             fig = appkit.node_figure(model, sp.X_train, sp.y_train, model_key, int(node),
                                      method)
             st.plotly_chart(fig, width="stretch", key="node_chart")
-            explanation = appkit.node_explanation(model, sp.X_train, sp.y_train, model_key,
-                                                  int(node))
-            st.caption("δ at this node by each method (raw, then clamped to the cap and "
-                       "scaled); ✓ marks the tree's own method.")
-            st.dataframe(explanation.delta_table(), hide_index=True, width="stretch")
-    with left:
+
+    with diagram:
         dot = appkit.tree_dot(model, model_key, tuple(names), tuple(map(str, model.classes_)),
                               node)
         st.graphviz_chart(dot, width="stretch")
         st.caption(f"{model.tree_.node_count} nodes, {model.tree_.n_leaves} leaves, depth "
                    f"{model.get_depth()}, fitted on {len(sp.y_train)} training rows.")
-
-    st.subheader("Downloads")
-    c1, c2 = st.columns(2)
-    base = f"tree_{ds.name.replace(' ', '_')}"
-    c1.download_button("Download DOT", dot.encode(), file_name=f"{base}.dot",
-                       mime="text/vnd.graphviz",
-                       help="Graphviz source of the diagram; render it with `dot -Tpdf`.")
-    svg = appkit.tree_svg(dot)
-    if svg is not None:
-        c2.download_button("Download SVG", svg, file_name=f"{base}.svg", mime="image/svg+xml",
-                           help="The diagram as a vector image for slides and papers.")
-    else:
-        c2.info("SVG export needs the Graphviz `dot` program, which is not installed here "
-                "(`apt-get install graphviz`). The DOT file is still available.")
+        c1, c2 = st.columns(2)
+        base = f"tree_{ds.name.replace(' ', '_')}"
+        c1.download_button("Download DOT", dot.encode(), file_name=f"{base}.dot",
+                           mime="text/vnd.graphviz",
+                           help="Graphviz source of the diagram; render it with `dot -Tpdf`.")
+        svg = appkit.tree_svg(dot)
+        if svg is not None:
+            c2.download_button("Download SVG", svg, file_name=f"{base}.svg",
+                               mime="image/svg+xml",
+                               help="The diagram as a vector image for slides and papers.")
+        else:
+            c2.info("SVG export needs the Graphviz `dot` program, which is not installed here "
+                    "(`apt-get install graphviz`). The DOT file is still available.")

@@ -1,0 +1,384 @@
+"""The Streamlit app, driven headlessly with streamlit.testing's AppTest.
+
+Every page is opened with its defaults, then the interactions a user makes are
+replayed (δ method, sliders, grafting, dataset, node picker, run buttons,
+upload) and the page is checked for the elements and values they must produce.
+"""
+
+from __future__ import annotations
+
+import shutil
+import sys
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+pytest.importorskip("streamlit")
+from streamlit.testing.v1 import AppTest  # noqa: E402
+
+ROOT = Path(__file__).resolve().parents[1]
+if str(ROOT) not in sys.path:
+    sys.path.insert(0, str(ROOT))
+
+import appkit  # noqa: E402
+from ternary.experiment import DEFAULT_COMBOS, combo_label  # noqa: E402
+
+APP = str(ROOT / "app.py")
+PAGES = {
+    "regions": "app_pages/1_decision_regions.py",
+    "tree": "app_pages/2_tree_diagram.py",
+    "coverage": "app_pages/3_accuracy_coverage.py",
+    "grafting": "app_pages/4_grafting.py",
+    "data": "app_pages/5_your_data.py",
+}
+
+
+def open_app(page: str | None = None) -> AppTest:
+    at = AppTest.from_file(APP, default_timeout=60).run()
+    assert_clean(at)
+    if page is not None:
+        at.switch_page(PAGES[page]).run()
+        assert_clean(at)
+    return at
+
+
+def assert_clean(at: AppTest) -> None:
+    """No uncaught exception, and no error box (page_guard turns exceptions into those)."""
+    assert not at.exception, [e.value for e in at.exception]
+    assert not at.error, [e.value for e in at.error]
+
+
+def metrics(at: AppTest) -> dict[str, str]:
+    return {m.label: m.value for m in at.metric}
+
+
+def slider_keys(at: AppTest) -> set[str]:
+    return {s.key for s in at.slider}
+
+
+def pct(text: str) -> float:
+    return float(text.rstrip("%")) / 100
+
+
+# ----------------------------------------------------------------------------- home
+def test_home_starts_on_two_moons_and_links_every_page():
+    at = open_app()
+    assert at.selectbox(key="dataset").value == "two moons"
+    # the README promises the default: two moons, 500 rows, noise 0.3
+    assert at.slider(key="n_samples").value == 500
+    assert at.slider(key="noise").value == pytest.approx(0.3)
+    m = metrics(at)
+    assert (m["Rows"], m["Features"], m["Classes"]) == ("500", "2", "2")
+    assert m["Bayes error"] == "unknown"
+    assert len(at.get("page_link")) == 5
+    # three sentences of explanation before anything else
+    assert "uncertainty zone" in at.markdown[0].value
+
+
+def test_every_control_explains_itself():
+    at = open_app("regions")
+    widgets = [*at.selectbox, *at.slider, *at.radio, *at.number_input]
+    assert len(widgets) >= 9
+    for w in widgets:
+        assert w.help, f"{w.key} has no help text"
+
+
+# ----------------------------------------------------------------------------- every page
+@pytest.mark.parametrize("page, plotly, graphviz", [
+    ("regions", 1, 0), ("tree", 1, 1), ("coverage", 0, 0), ("grafting", 2, 1), ("data", 0, 0)])
+def test_page_renders_with_defaults(page, plotly, graphviz):
+    at = open_app(page)
+    assert len(at.get("plotly_chart")) == plotly
+    assert len(at.get("graphviz_chart")) == graphviz
+    # the shared dataset picker is on every page
+    assert at.sidebar.selectbox(key="dataset").value == "two moons"
+
+
+# ----------------------------------------------------------------------------- decision regions
+def test_method_sliders_appear_only_for_their_method():
+    at = open_app("regions")
+    own = {"quality_plateau": "epsilon", "gain_ratio": "alpha", "class_overlap": "q",
+           "node_bootstrap": "n_bootstraps"}
+    assert not slider_keys(at) & set(own.values())  # margin has no parameter
+    for method, key in own.items():
+        at.selectbox(key="delta_method").set_value(method).run()
+        assert_clean(at)
+        assert slider_keys(at) & set(own.values()) == {key}
+        assert len(at.get("plotly_chart")) == 1
+
+
+def test_metrics_change_with_the_delta_method():
+    at = open_app("regions")
+    margin = metrics(at)
+    assert set(margin) == {"Decided accuracy", "Boundary-uncertain", "Accuracy, all test rows",
+                           "CART accuracy", "η (efficiency vs CART)"}
+    at.selectbox(key="delta_method").set_value("class_overlap").run()
+    assert_clean(at)
+    overlap = metrics(at)
+    assert overlap["Boundary-uncertain"] != margin["Boundary-uncertain"]
+    # the CART baseline does not depend on the δ method
+    assert overlap["CART accuracy"] == margin["CART accuracy"]
+    # δ = 0 everywhere is CART itself: nothing flagged, decided accuracy = CART's, η undefined
+    at.selectbox(key="delta_method").set_value("none").run()
+    none = metrics(at)
+    assert none["Boundary-uncertain"] == "0.0%"
+    assert none["Decided accuracy"] == none["CART accuracy"] == none["Accuracy, all test rows"]
+    assert none["η (efficiency vs CART)"] == "—"
+
+
+def test_delta_scale_slider_rerenders_the_page():
+    at = open_app("regions")
+    at.slider(key="delta_scale").set_value(0.0).run()
+    assert_clean(at)
+    off = metrics(at)
+    assert off["Boundary-uncertain"] == "0.0%"
+    assert off["Decided accuracy"] == off["CART accuracy"]
+    assert at.info  # nothing flagged: the table is replaced by a note
+    at.slider(key="delta_scale").set_value(2.0).run()
+    wide = metrics(at)
+    at.slider(key="delta_scale").set_value(1.0).run()
+    normal = metrics(at)
+    # a wider zone around every split cannot flag fewer test rows
+    assert pct(wide["Boundary-uncertain"]) >= pct(normal["Boundary-uncertain"]) > 0
+    assert len(at.get("plotly_chart")) == 1
+
+
+def test_flagged_table_lists_exactly_the_uncertain_test_rows():
+    at = open_app("regions")
+    m = metrics(at)
+    table = at.dataframe[0].value
+    n_test = int(np.ceil(0.3 * 500))
+    assert len(table) == round(pct(m["Boundary-uncertain"]) * n_test)
+    proba = table[[c for c in table.columns if c.startswith("P(")]].to_numpy()
+    np.testing.assert_allclose(proba.sum(axis=1), 1.0, atol=1e-3)
+    assert {"predicted", "true"} <= set(table.columns)
+    assert any(b.label.startswith("Download flagged") for b in at.get("download_button"))
+
+
+def test_grafting_toggle_and_its_hard_middle_explanation():
+    at = open_app("regions")
+    at.radio(key="graft").set_value("all").run()
+    assert_clean(at)
+    assert len(at.get("plotly_chart")) == 1
+    at.selectbox(key="routing").set_value("hard_middle").run()
+    assert_clean(at)
+    assert at.radio(key="graft").disabled
+    assert any("hard-middle" in c.value for c in at.sidebar.caption)
+
+
+def test_changing_dataset_changes_features_and_summary():
+    at = open_app("regions")
+    at.selectbox(key="dataset").set_value("iris").run()
+    assert_clean(at)
+    fx = at.selectbox(key="feature_x")
+    assert len(fx.options) == 4 and fx.value == fx.options[0]
+    assert at.selectbox(key="feature_y").value == fx.options[1]
+    assert len(at.get("plotly_chart")) == 1
+    at.switch_page(PAGES["regions"]).run()  # stays put
+    at.selectbox(key="feature_y").set_value(fx.options[3]).run()
+    assert_clean(at)
+    at.selectbox(key="dataset").set_value("wine").run()
+    assert_clean(at)
+    assert len(at.selectbox(key="feature_x").options) == 13
+
+
+def test_model_settings_survive_a_trip_through_other_pages():
+    at = open_app("regions")
+    at.selectbox(key="delta_method").set_value("quality_plateau").run()
+    at.slider(key="epsilon").set_value(0.2).run()
+    at.switch_page(PAGES["coverage"]).run()
+    assert_clean(at)
+    at.switch_page(PAGES["tree"]).run()
+    assert_clean(at)
+    assert at.selectbox(key="delta_method").value == "quality_plateau"
+    assert at.slider(key="epsilon").value == pytest.approx(0.2)
+
+
+# ----------------------------------------------------------------------------- tree diagram
+def test_tree_page_node_picker_and_inspector():
+    at = open_app("tree")
+    picker = at.selectbox(key="inspect_node")
+    nodes = list(picker.options)
+    assert len(nodes) >= 2 and nodes[0].startswith("node 0:") and "≤" in nodes[0]
+    dot = at.get("graphviz_chart")[0].proto.spec
+    assert dot.startswith("digraph")
+    second = int(nodes[1].split(":")[0].removeprefix("node "))
+    picker.select_index(1).run()
+    assert_clean(at)
+    assert at.selectbox(key="inspect_node").value == second
+    assert at.get("graphviz_chart")[0].proto.spec != dot  # the outline moved
+    for method in ("quality_plateau", "class_overlap", "node_bootstrap"):
+        at.selectbox(key="inspect_method").set_value(method).run()
+        assert_clean(at)
+        assert len(at.get("plotly_chart")) == 1
+    # the δ table lists the five methods
+    assert len(at.dataframe[0].value) == 5
+    labels = [b.label for b in at.get("download_button")]
+    assert "Download DOT" in labels
+    if shutil.which("dot"):
+        assert "Download SVG" in labels
+    else:
+        assert any("apt-get install graphviz" in i.value for i in at.info)
+
+
+def test_tree_page_can_fit_on_all_features():
+    at = open_app()
+    at.selectbox(key="dataset").set_value("breast cancer").run()
+    at.switch_page(PAGES["tree"]).run()
+    assert_clean(at)
+    assert at.radio(key="tree_features").value == "all features"
+    caption = next(c.value for c in at.caption if "training rows" in c.value)
+    assert "398 training rows" in caption  # 569 rows, 30 % held out
+    at.radio(key="tree_features").set_value("the two plotted features").run()
+    assert_clean(at)
+    assert at.selectbox(key="feature_x").value == "mean radius"
+
+
+# ----------------------------------------------------------------------------- accuracy-coverage
+def test_coverage_page_runs_all_combinations_and_a_sweep():
+    at = open_app("coverage")
+    assert len(at.get("plotly_chart")) == 0  # heavy work waits for the button
+    at.slider(key="cv_folds").set_value(3).run()
+    at.button(key="run_cv").click().run()
+    assert_clean(at)
+    assert len(at.get("plotly_chart")) == 1
+    summary = at.dataframe[0].value
+    # the paper's 11 combinations: 5 δ methods × 2 routings, plus CART
+    assert sorted(summary["combo"]) == sorted(combo_label(c) for c in DEFAULT_COMBOS)
+    assert len(at.get("download_button")) == 2
+
+    at.button(key="run_sweep").click().run()
+    assert_clean(at)
+    assert len(at.get("plotly_chart")) == 2
+    sweep = at.dataframe[1].value
+    np.testing.assert_allclose(sorted(sweep["delta_scale"]), np.linspace(0.0, 2.0, 5))
+    # δ scale 0 turns the zones off: nothing is flagged
+    assert sweep.loc[sweep["delta_scale"] == 0.0, "uncertain_rate"].item() == 0.0
+
+
+def test_sweep_parameters_follow_the_method():
+    at = open_app("coverage")
+    assert at.selectbox(key="sweep_param").options == ["δ scale"]  # margin has no own parameter
+    at.selectbox(key="sweep_method").set_value("quality_plateau").run()
+    assert_clean(at)
+    assert at.selectbox(key="sweep_param").options == ["ε (quality plateau)", "δ scale"]
+
+
+# ----------------------------------------------------------------------------- grafting
+def test_grafting_page_compares_cart_and_grafted_tree():
+    at = open_app("grafting")
+    table = at.dataframe[0].value
+    assert list(table["model"]) == ["CART", "CART + grafting (all)"]
+    cart, grafted = table.iloc[0], table.iloc[1]
+    assert cart["grafted nodes"] == 0
+    # grafting only adds structure
+    assert grafted["nodes"] >= cart["nodes"] and grafted["leaves"] >= cart["leaves"]
+    at.radio(key="graft_mode").set_value("one").run()
+    assert_clean(at)
+    assert at.dataframe[0].value["model"].iloc[1] == "CART + grafting (one)"
+    at.slider(key="ccp_alpha").set_value(0.01).run()
+    assert_clean(at)
+    assert len(at.get("plotly_chart")) == 2 and len(at.get("graphviz_chart")) == 1
+    at.radio(key="graft_features").set_value("all features").run()
+    assert_clean(at)
+
+
+# ----------------------------------------------------------------------------- your data
+GOOD_CSV = ("height,weight,colour,label\n" + "".join(
+    f"{150 + i % 40},{50 + (i * 7) % 30},{'red' if i % 3 else 'blue'},{'tall' if i % 40 > 18 else 'short'}\n"
+    for i in range(80))).encode()
+
+
+def test_load_user_data_accepts_a_good_csv_and_leaves_the_bytes_alone():
+    data = bytes(GOOD_CSV)
+    ds, error = appkit.load_user_data(data, "people.csv")
+    assert error is None
+    assert ds.n_samples == 80 and ds.n_classes == 2
+    assert sorted(ds.class_names) == ["short", "tall"]
+    assert data == GOOD_CSV
+    ds, error = appkit.load_user_data(data, "people.csv", target="colour")
+    assert error is None and sorted(ds.class_names) == ["blue", "red"]
+
+
+@pytest.mark.parametrize("data, name, words", [
+    (b"\x89PNG\r\n\x1a\n\x00\x00\x00", "photo.csv", "PNG"),
+    (b"a,b\n1,2\n3\n4,5,6,7\n", "ragged.csv", ""),
+    (b"", "empty.csv", ""),
+    (b"a,b,c\n1,2,x\n", "data.xlsx", "xlsx"),
+])
+def test_load_user_data_turns_bad_files_into_messages(data, name, words):
+    ds, error = appkit.load_user_data(data, name)
+    assert ds is None
+    assert isinstance(error, str) and len(error) > 20
+    assert "Traceback" not in error
+    assert words in error
+
+
+def test_peek_columns_reads_headers_for_the_target_picker():
+    assert appkit.peek_columns(b"a;b;c\n1;2;3\n", "x.csv") == ["a", "b", "c"]
+    assert appkit.peek_columns(b"a\tb\n1\t2\n", "x.tsv") == ["a", "b"]
+    arff = b"@relation r\n@attribute 'x 1' numeric\n@attribute cls {a,b}\n@data\n1,a\n"
+    assert appkit.peek_columns(arff, "r.arff") == ["x 1", "cls"]
+    assert appkit.peek_columns(b"\xff\xfe\x00", "x.csv") == []
+
+
+@pytest.mark.skipif(not hasattr(AppTest, "file_uploader"), reason="AppTest cannot upload files")
+def test_upload_drives_every_page_and_bad_files_show_an_error():
+    at = open_app("data")
+    at.file_uploader(key="upload").set_value(("people.csv", GOOD_CSV, "text/csv")).run()
+    assert_clean(at)
+    assert at.session_state["dataset"] == appkit.USER_PREFIX + "people"
+    assert any("80 rows" in s.value for s in at.success)
+    assert at.selectbox(key="upload_target").value == "label"  # default: the last column
+    at.selectbox(key="upload_target").set_value("colour").run()
+    assert_clean(at)
+    assert sorted(at.session_state["user_dataset"].class_names) == ["blue", "red"]
+
+    at.switch_page(PAGES["regions"]).run()
+    assert_clean(at)
+    assert len(at.get("plotly_chart")) == 1
+    assert at.sidebar.selectbox(key="dataset").value == appkit.USER_PREFIX + "people"
+
+    at.switch_page(PAGES["data"]).run()
+    at.file_uploader(key="upload").set_value(("photo.csv", b"\x89PNG\r\n\x1a\n\x00\x00",
+                                               "text/csv")).run()
+    assert not at.exception
+    assert len(at.error) == 1 and "PNG" in at.error[0].value
+    # the last good dataset stays in use
+    assert at.session_state["dataset"] == appkit.USER_PREFIX + "people"
+
+
+def test_a_one_feature_dataset_gets_a_readable_error_not_a_traceback():
+    at = open_app()
+    ds, error = appkit.load_user_data(b"x,label\n" + b"".join(
+        f"{i},{i % 2}\n".encode() for i in range(40)), "one.csv")
+    assert error is None
+    at.session_state["user_dataset"] = ds
+    at.session_state["user_dataset_key"] = appkit.dataset_key(ds)
+    at.run()  # the sidebar now offers it
+    at.selectbox(key="dataset").set_value(appkit.USER_PREFIX + ds.name).run()
+    assert_clean(at)
+    assert metrics(at)["Features"] == "1"
+    at.switch_page(PAGES["regions"]).run()
+    assert not at.exception
+    assert len(at.error) == 1 and "needs two" in at.error[0].value
+
+
+# ----------------------------------------------------------------------------- error handling
+def test_page_guard_shows_a_message_and_details_instead_of_a_traceback():
+    script = f"""
+import sys
+sys.path.insert(0, {str(ROOT)!r})
+import appkit
+from ternary.data import DataError
+with appkit.page_guard("testing"):
+    raise DataError("Your file has no label column.")
+with appkit.page_guard("testing"):
+    raise RuntimeError("boom")
+"""
+    at = AppTest.from_string(script).run()
+    assert not at.exception
+    assert [e.value for e in at.error][0] == "Your file has no label column."
+    assert "boom" in at.error[1].value and "testing" in at.error[1].value
+    assert len(at.expander) == 1  # the details, folded away

@@ -1,0 +1,165 @@
+"""One real-browser run of the app: `streamlit run app.py` driven by Chromium.
+
+Starts the server on a free local port, clicks through every page in the
+sidebar navigation and checks that the charts are actually drawn (plotly's SVG,
+the Graphviz SVG) and that no error or exception box appears. Skips when
+Debian's Chromium or Playwright is not installed; the server is always stopped.
+"""
+
+from __future__ import annotations
+
+import os
+import socket
+import subprocess
+import sys
+import time
+import urllib.request
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[1]
+CHROMIUM = "/usr/bin/chromium"
+TIMEOUT_MS = 60_000
+
+pytestmark = pytest.mark.slow
+
+
+def _free_port() -> int:
+    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def _wait_healthy(url: str, proc: subprocess.Popen, timeout: float = 90.0) -> None:
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        if proc.poll() is not None:
+            raise RuntimeError(f"streamlit exited early with code {proc.returncode}")
+        try:
+            with urllib.request.urlopen(f"{url}/_stcore/health", timeout=2) as r:
+                if r.status == 200:
+                    return
+        except OSError:
+            pass
+        time.sleep(0.3)
+    raise RuntimeError(f"streamlit did not answer on {url} within {timeout:.0f} s")
+
+
+@pytest.fixture(scope="module")
+def app_url(tmp_path_factory):
+    if not Path(CHROMIUM).exists():
+        pytest.skip(f"{CHROMIUM} not found (apt-get install chromium)")
+    pytest.importorskip("playwright.sync_api", reason="playwright is not installed")
+    port = _free_port()
+    log = tmp_path_factory.mktemp("streamlit") / "server.log"
+    env = dict(os.environ, PYTHONUNBUFFERED="1")
+    with open(log, "w") as out:
+        proc = subprocess.Popen(
+            [sys.executable, "-m", "streamlit", "run", "app.py",
+             "--server.port", str(port), "--server.address", "127.0.0.1",
+             "--server.headless", "true", "--browser.gatherUsageStats", "false",
+             "--server.fileWatcherType", "none"],
+            cwd=ROOT, stdout=out, stderr=subprocess.STDOUT, env=env)
+    try:
+        url = f"http://127.0.0.1:{port}"
+        try:
+            _wait_healthy(url, proc)
+        except RuntimeError as exc:
+            pytest.fail(f"{exc}\n{log.read_text()[-3000:]}")
+        yield url
+    finally:
+        proc.terminate()
+        try:
+            proc.wait(timeout=15)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+            proc.wait(timeout=5)
+
+
+def _assert_no_errors(page) -> None:
+    assert page.locator('[data-testid="stException"]').count() == 0
+    assert page.locator('[data-testid="stAlertContentError"]').count() == 0
+    assert "Traceback" not in page.inner_text("body")
+
+
+def _wait_idle(page) -> None:
+    """Wait until the script run finished (the running indicator is gone)."""
+    page.wait_for_timeout(300)
+    page.wait_for_function(
+        "() => !document.querySelector('[data-testid=\"stStatusWidget\"]')",
+        timeout=TIMEOUT_MS)
+
+
+def _open(page, title: str) -> None:
+    page.locator('[data-testid="stSidebarNav"] a').filter(has_text=title).first.click()
+    page.wait_for_function(f"() => document.title.length > 0 && "
+                           f"document.body.innerText.includes({title!r})", timeout=TIMEOUT_MS)
+    _wait_idle(page)
+
+
+def _plotly_count(page) -> int:
+    return page.locator(".js-plotly-plot .main-svg").count()
+
+
+def test_every_page_draws_in_a_real_browser(app_url, tmp_path):
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as pw:
+        browser = pw.chromium.launch(
+            executable_path=CHROMIUM, headless=True,
+            args=["--no-sandbox", "--disable-gpu", "--disable-background-networking",
+                  "--disable-component-update", "--disable-sync", "--no-first-run"])
+        try:
+            page = browser.new_page(viewport={"width": 1440, "height": 900})
+            page.set_default_timeout(TIMEOUT_MS)
+            page.goto(app_url)
+            page.get_by_text("Ternary decision trees").first.wait_for()
+            _wait_idle(page)
+            # the default dataset: two moons, 500 rows
+            page.get_by_test_id("stMetricValue").get_by_text("500", exact=True).wait_for()
+            _assert_no_errors(page)
+
+            _open(page, "Decision regions")
+            page.locator(".js-plotly-plot .main-svg").first.wait_for()
+            page.wait_for_function(
+                "() => document.querySelectorAll('[data-testid=\"stMetricValue\"]').length == 5")
+            _assert_no_errors(page)
+
+            _open(page, "Tree diagram")
+            page.locator('[data-testid="stGraphVizChart"] svg').first.wait_for()
+            page.locator(".js-plotly-plot .main-svg").first.wait_for()  # node inspector
+            assert page.locator('[data-testid="stGraphVizChart"] svg g.node').count() >= 3
+            _assert_no_errors(page)
+
+            _open(page, "Accuracy vs. coverage")
+            page.get_by_role("button", name="Run cross-validation").click()
+            page.locator(".js-plotly-plot .main-svg").first.wait_for()
+            _wait_idle(page)
+            _assert_no_errors(page)
+
+            _open(page, "Grafting")
+            page.locator('[data-testid="stGraphVizChart"] svg').first.wait_for()
+            page.wait_for_function(
+                "() => document.querySelectorAll('.js-plotly-plot').length >= 2")
+            assert _plotly_count(page) >= 2
+            _assert_no_errors(page)
+
+            _open(page, "Your data")
+            csv = tmp_path / "patients.csv"
+            csv.write_text("age,dose,outcome\n" + "".join(
+                f"{20 + i % 50},{(i * 13) % 17},{'ok' if i % 50 > 20 else 'bad'}\n"
+                for i in range(120)))
+            page.locator('[data-testid="stFileUploaderDropzoneInput"]').set_input_files(str(csv))
+            page.get_by_text("Loaded patients").first.wait_for()
+            _wait_idle(page)
+            _assert_no_errors(page)
+
+            # the upload now drives the other pages
+            _open(page, "Decision regions")
+            page.locator(".js-plotly-plot .main-svg").first.wait_for()
+            picker = page.locator('[data-testid="stSidebar"] input[aria-label="Dataset"]')
+            assert picker.input_value() == "Your data: patients"
+            _assert_no_errors(page)
+        finally:
+            browser.close()
