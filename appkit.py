@@ -486,9 +486,12 @@ def model_sidebar(*, split: bool = True) -> None:
                                  "order, bootstrap). Same seed, same result.")
 
 
-def model_params() -> dict:
-    """Estimator keyword arguments from the shared model settings."""
-    s = st.session_state
+def model_params(state=None) -> dict:
+    """Estimator keyword arguments from the shared model settings.
+
+    ``state`` defaults to ``st.session_state``; pass `DEFAULTS` for the defaults.
+    """
+    s = st.session_state if state is None else state
     routing = s.get("routing", DEFAULTS["routing"])
     return {
         "delta_method": s.get("delta_method", DEFAULTS["delta_method"]),
