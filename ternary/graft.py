@@ -75,7 +75,8 @@ Readings and choices pinned here
   weights are rescaled to average 1, so with unit weights all counts are
   plain counts (and ``prob`` is the exact binomial tail); with
   ``class_weight`` or ``sample_weight`` the counts are weighted, ``c`` is the
-  class the tree predicts at ``l``, and `binomial_tail` uses the continuous
+  weighted majority (the class the tree predicts at ``l`` when it was grown
+  with the same weights), and `binomial_tail` uses the continuous
   (regularised incomplete beta) extension for fractional counts.
 * **Only binary trees.** Every attribute is treated as continuous (all
   features here are numeric); hard-middle trees are rejected, since their
