@@ -758,6 +758,20 @@ def chow_curve(_ds: Dataset, key: tuple, cv: int, max_depth: int, seed: int) -> 
     return experiment.chow_curve_cv(_ds.X, _ds.y, cv=cv, max_depth=max_depth, seed=seed)
 
 
+def cv_problem(ds: Dataset, folds: int) -> str | None:
+    """Why ``folds``-fold stratified CV cannot run on ``ds`` (a class too small), or None."""
+    labels, counts = np.unique(ds.y, return_counts=True)
+    small = [(str(lab), int(n)) for lab, n in zip(labels, counts, strict=True) if n < folds]
+    if not small:
+        return None
+    listed = ", ".join(f"{lab!r} ({n} row{'s' if n != 1 else ''})" for lab, n in small[:5])
+    smallest = min(n for _, n in small)
+    advice = (f"Set Folds to {smallest} or fewer in the sidebar, or "
+              if smallest >= 2 else "")
+    return (f"{folds}-fold cross-validation needs at least {folds} rows of every class; "
+            f"too few in {listed}. {advice}merge or drop the rare classes in your file.")
+
+
 def summarize(results: pd.DataFrame, bayes_error: float | None) -> pd.DataFrame:
     from ternary import experiment
 

@@ -41,6 +41,10 @@ with appkit.page_guard("running the cross-validation"):
     settings = (key, int(s["cv_folds"]), int(s["cv_max_depth"]), int(s["cv_seed"]))
     paper = appkit.paper_cc18_means() if s["show_paper"] else None
 
+    problem = appkit.cv_problem(ds, int(s["cv_folds"]))
+    if problem:
+        st.error(problem, icon="⚠️")
+        st.stop()
     tab_all, tab_sweep = st.tabs(["All 11 combinations", "Parameter sweep"])
     with tab_all:
         if st.button("Run cross-validation", type="primary", key="run_cv",

@@ -183,6 +183,17 @@ def test_changing_dataset_changes_features_and_summary():
     assert len(at.selectbox(key="feature_x").options) == 13
 
 
+def test_every_builtin_dataset_draws_on_the_model_pages():
+    at = open_app()
+    for name in appkit.BUILTIN_NAMES:
+        at.selectbox(key="dataset").set_value(name).run()
+        assert_clean(at)
+        for page, plotly in (("regions", 1), ("tree", 1), ("grafting", 2)):
+            at.switch_page(PAGES[page]).run()
+            assert_clean(at)
+            assert len(at.get("plotly_chart")) == plotly, (name, page)
+
+
 def test_model_settings_survive_a_trip_through_other_pages():
     at = open_app("regions")
     at.selectbox(key="delta_method").set_value("quality_plateau").run()
@@ -382,3 +393,54 @@ with appkit.page_guard("testing"):
     assert [e.value for e in at.error][0] == "Your file has no label column."
     assert "boom" in at.error[1].value and "testing" in at.error[1].value
     assert len(at.expander) == 1  # the details, folded away
+
+
+def test_coverage_page_explains_classes_too_small_for_the_folds():
+    rare = "".join(f"{i},{(i * 5) % 11},{'rare' if i < 3 else ('a' if i % 2 else 'b')}\n"
+                   for i in range(60))
+    ds, error = appkit.load_user_data(("x,z,label\n" + rare).encode(), "rare.csv")
+    assert error is None
+    at = open_app()
+    at.session_state["user_dataset"] = ds
+    at.session_state["user_dataset_key"] = appkit.dataset_key(ds)
+    at.run()
+    at.selectbox(key="dataset").set_value(appkit.USER_PREFIX + ds.name).run()
+    at.switch_page(PAGES["coverage"]).run()
+    assert not at.exception
+    assert len(at.error) == 1
+    assert "'rare' (3 rows)" in at.error[0].value and "Folds to 3" in at.error[0].value
+    assert not at.button  # nothing to run until the settings allow it
+    at.slider(key="cv_folds").set_value(3).run()
+    assert_clean(at)
+    at.button(key="run_cv").click().run()
+    assert_clean(at)
+    assert len(at.get("plotly_chart")) == 1
+
+
+def test_openml_fetch_flow_without_network(monkeypatch):
+    from ternary import data as tdata
+
+    asked = []
+
+    def fake_openml(key, *, cache_dir=None, target=None):
+        asked.append((key, target))
+        if key == 999999:
+            raise tdata.DataError("OpenML has no dataset 999999.")
+        ds = tdata.load_builtin("iris")
+        ds.name = "iris (OpenML 61)"
+        return ds
+
+    monkeypatch.setattr(tdata, "load_openml", fake_openml)
+    assert appkit.load_openml_data("  ") == (None, "Type an OpenML dataset id (e.g. 61) or "
+                                                   "name (e.g. iris).")
+    at = open_app("data")
+    at.radio(key="data_source").set_value("OpenML").run()
+    at.text_input(key="openml_query").input("999999").run()
+    at.button[0].click().run()
+    assert not at.exception
+    assert [e.value for e in at.error] == ["OpenML has no dataset 999999."]
+    at.text_input(key="openml_query").input("61").run()
+    at.button[0].click().run()
+    assert_clean(at)
+    assert asked == [(999999, None), (61, None)]  # ids are passed as integers
+    assert at.session_state["dataset"] == appkit.USER_PREFIX + "iris (OpenML 61)"
