@@ -73,7 +73,7 @@ with appkit.page_guard("running the cross-validation"):
             st.caption("Means over the folds (± std of decided accuracy). η = (decided accuracy "
                        "− CART accuracy) / uncertain rate; gain_vs_chow = decided accuracy "
                        "minus CART's when it flags as many rows by its own confidence.")
-            st.dataframe(summary, hide_index=True, width="stretch")
+            st.dataframe(summary.round(4), hide_index=True, width="stretch")
             c1, c2 = st.columns(2)
             stem = ds.name.replace(" ", "_")
             c1.download_button("Download summary (CSV)", summary.to_csv(index=False).encode(),
@@ -131,7 +131,7 @@ with appkit.page_guard("running the cross-validation"):
             chow = appkit.chow_curve(ds, key_, cv, depth, seed)
             st.plotly_chart(appkit.coverage_figure(base, baseline, chow, paper, sweep=trace),
                             width="stretch", key="sweep_chart")
-            st.dataframe(sweep_summary, hide_index=True, width="stretch")
+            st.dataframe(sweep_summary.round(4), hide_index=True, width="stretch")
             st.download_button("Download sweep (CSV)", sweep_summary.to_csv(index=False).encode(),
                                file_name=f"sweep_{r_method}_{r_param}.csv", mime="text/csv",
                                help="One row per swept value.")

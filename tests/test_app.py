@@ -44,9 +44,11 @@ def open_app(page: str | None = None) -> AppTest:
 
 
 def assert_clean(at: AppTest) -> None:
-    """No uncaught exception, and no error box (page_guard turns exceptions into those)."""
+    """No uncaught exception, no error box (page_guard turns exceptions into those), and
+    no warning (Streamlit warns there when a widget's state is set twice)."""
     assert not at.exception, [e.value for e in at.exception]
     assert not at.error, [e.value for e in at.error]
+    assert not at.warning, [w.value for w in at.warning]
 
 
 def metrics(at: AppTest) -> dict[str, str]:
@@ -192,6 +194,14 @@ def test_every_builtin_dataset_draws_on_the_model_pages():
             at.switch_page(PAGES[page]).run()
             assert_clean(at)
             assert len(at.get("plotly_chart")) == plotly, (name, page)
+
+
+def test_same_feature_on_both_axes_is_corrected_with_a_warning():
+    at = open_app("regions")
+    at.selectbox(key="feature_y").set_value("x1").run()
+    assert not at.exception and not at.error
+    assert len(at.warning) == 1 and "'x2'" in at.warning[0].value
+    assert len(at.get("plotly_chart")) == 1
 
 
 def test_model_settings_survive_a_trip_through_other_pages():
