@@ -18,6 +18,7 @@ import hashlib
 import inspect
 import io
 import re
+import threading
 import traceback
 from collections import OrderedDict
 from contextlib import contextmanager
@@ -712,28 +713,30 @@ def paper_cc18_means() -> pd.DataFrame:
 
 
 @st.cache_resource(show_spinner=False)
-def _result_store() -> OrderedDict:
+def _result_store() -> tuple[OrderedDict, threading.Lock]:
     """Result tables of the long runs, shared by all sessions (most recent last).
 
     The long runs report progress to a bar on the page, and Streamlit cannot
     replay page elements touched from inside an ``st.cache_data`` function; so
     they are cached here by hand, keyed like ``st.cache_data`` would key them.
     """
-    return OrderedDict()
+    return OrderedDict(), threading.Lock()
 
 
 _STORE_SIZE = 32
 
 
 def _stored(key: tuple, compute) -> pd.DataFrame:
-    store = _result_store()
-    if key in store:
-        store.move_to_end(key)
-        return store[key].copy()
-    result = compute()
-    store[key] = result
-    while len(store) > _STORE_SIZE:
-        store.popitem(last=False)
+    store, lock = _result_store()
+    with lock:
+        if key in store:
+            store.move_to_end(key)
+            return store[key].copy()
+    result = compute()  # outside the lock: other sessions keep reading meanwhile
+    with lock:
+        store[key] = result
+        while len(store) > _STORE_SIZE:
+            store.popitem(last=False)
     return result.copy()
 
 

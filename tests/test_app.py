@@ -454,3 +454,18 @@ def test_openml_fetch_flow_without_network(monkeypatch):
     assert_clean(at)
     assert asked == [(999999, None), (61, None)]  # ids are passed as integers
     assert at.session_state["dataset"] == appkit.USER_PREFIX + "iris (OpenML 61)"
+
+
+def test_cv_results_are_cached_and_handed_out_as_copies():
+    from ternary import data as tdata
+
+    ds = tdata.load_builtin("iris")
+    key = appkit.dataset_key(ds) + ("test-cache",)
+    calls = []
+    first = appkit.cv_results(ds, key, 3, 2, 0, progress=lambda d, t, m="": calls.append(d))
+    assert calls[-1] == 11 * 3  # 11 combinations × 3 folds, reported as they finish
+    first.loc[:, "accuracy"] = -1.0  # a page scribbling on its copy...
+    calls.clear()
+    again = appkit.cv_results(ds, key, 3, 2, 0, progress=lambda d, t, m="": calls.append(d))
+    assert calls == []  # ...served from the cache, no refit
+    assert (again["accuracy"] >= 0).all()  # ...does not reach the cache
