@@ -128,3 +128,15 @@ def test_inputs_are_not_modified(summary):
     accuracy_coverage_figure(summary, baseline_accuracy=BASELINE, chow_curve=chow)
     pd.testing.assert_frame_equal(summary, before[0])
     pd.testing.assert_frame_equal(chow, before[1])
+
+
+def test_cart_point_is_labelled_as_cart():
+    import pandas as pd
+
+    from viz.coverage import accuracy_coverage_figure
+
+    summary = pd.DataFrame({"delta_method": ["none", "margin"], "routing": ["probabilistic"] * 2,
+                            "decided_accuracy": [0.80, 0.84], "uncertain_rate": [0.0, 0.2]})
+    names = [trace.name for trace in accuracy_coverage_figure(summary, baseline_accuracy=0.8).data]
+    assert "CART (δ = 0)" in names and "margin / probabilistic" in names
+    assert "none / probabilistic" not in names

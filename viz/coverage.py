@@ -133,11 +133,11 @@ def accuracy_coverage_figure(summary, *, baseline_accuracy, chow_curve=None, pap
             x=rate, y=acc, mode="markers+text", error_y=error,
             marker=dict(symbol=_symbol(routing), color=method_color(method), size=13,
                         line=dict(color="#222222", width=1)),
-            text=[f"{method}" for _ in rate],
+            text=["CART" if method == "none" else method for _ in rate],
             # labels of points near the right edge go left so the plot does not clip them
             textposition=["top left" if r > 0.8 * x_max else "top right" for r in rate],
             textfont=dict(size=10),
-            name=f"{method} / {routing}", customdata=eta,
+            name="CART (δ = 0)" if method == "none" else f"{method} / {routing}", customdata=eta,
             hovertemplate=f"{method} / {routing}<br>uncertain %{{x:.1%}}<br>decided accuracy "
                           "%{y:.4f}<br>η = %{customdata:.3f}<extra></extra>"))
 
