@@ -90,7 +90,7 @@ COMBO_SETS: dict[str, list[dict[str, Any]]] = {
 }
 
 _METRICS = ("decided_accuracy", "uncertain_rate", "accuracy", "decided_f1", "fit_seconds",
-            "n_leaves", "chow_decided_accuracy", "cart_accuracy")
+            "n_leaves", "chow_decided_accuracy", "cart_accuracy", "chow_decided_accuracy_ties_mean")
 # columns that are neither a metric nor a swept estimator parameter
 _BOOKKEEPING = frozenset({"combo", "fold", "dataset", "cv", "seed", "bayes_error"})
 _FIXED_PARAMS = ("delta_method", "routing", "graft")
@@ -189,21 +189,64 @@ def _label_predictions(proba: np.ndarray, y_true: np.ndarray, classes) -> np.nda
     return classes[np.argmax(proba, axis=1)]
 
 
-def _chow_order(proba: np.ndarray) -> np.ndarray:
-    # least confident first; the stable sort breaks ties by row order, so among
-    # rows of equal confidence the earlier ones are flagged first
-    return np.argsort(np.max(proba, axis=1), kind="stable")
+def _chow_scores(correct: np.ndarray, confidence: np.ndarray, counts: np.ndarray,
+                 ties: str) -> np.ndarray:
+    """Decided accuracy after flagging ``counts[j]`` least confident rows, for every j."""
+    n = correct.shape[0]
+    order = np.argsort(confidence, kind="stable")
+    ordered = correct[order].astype(np.float64)
+    # correct rows among ordered[k:], for every k
+    tail = np.concatenate([np.cumsum(ordered[::-1])[::-1], [0.0]])
+    counts = np.asarray(counts, dtype=np.intp)
+    kept = n - counts
+    if ties == "row_order":
+        kept_correct = tail[counts]
+    elif ties == "mean":
+        # the cut falls inside a group of equal confidence: flag a uniformly random
+        # subset of that group, in expectation (each of its rows is kept with the
+        # same probability), so the result does not depend on row order
+        conf = confidence[order]
+        start = np.searchsorted(conf, conf, side="left")  # first row of each tie group
+        stop = np.searchsorted(conf, conf, side="right")
+        kept_correct = tail[counts].copy()
+        inside = (counts > 0) & (counts < n)
+        last = np.where(inside, counts - 1, 0)  # the last flagged row
+        lo, hi = start[last], stop[last]
+        group_size = hi - lo
+        group_correct = tail[lo] - tail[hi]
+        kept_in_group = hi - counts
+        kept_correct = np.where(
+            inside, tail[hi] + group_correct * kept_in_group / np.maximum(group_size, 1),
+            kept_correct)
+    else:
+        raise ValueError(f"ties must be 'row_order' or 'mean'; got {ties!r}.")
+    with np.errstate(invalid="ignore", divide="ignore"):
+        return np.where(kept > 0, kept_correct / np.maximum(kept, 1), np.nan)
 
 
-def chow_decided_accuracy(y_true, proba, n_flagged: int, classes=None) -> float:
+def _check_proba(y_true, proba):
+    y_true = np.asarray(y_true)
+    proba = np.asarray(proba, dtype=np.float64)
+    if proba.ndim != 2 or proba.shape[0] != y_true.shape[0]:
+        raise ValueError(f"proba must have shape (n_samples, n_classes) with n_samples = "
+                         f"{y_true.shape[0]}; got {proba.shape}.")
+    return y_true, proba
+
+
+def chow_decided_accuracy(y_true, proba, n_flagged: int, classes=None,
+                          ties: str = "row_order") -> float:
     """Decided accuracy of a classifier that flags its ``n_flagged`` least confident rows.
 
     Chow's (1970) reject rule: the rows with the lowest maximum class
-    probability are flagged, the rest are scored. Rows tied at the same
-    confidence are flagged in row order (a stable sort), so when the cut falls
-    inside a tie the flagged set, and hence the number, depends on row order:
-    a depth-4 CART has at most 16 distinct leaf probabilities, so ties are the
-    rule, not the exception.
+    probability are flagged, the rest are scored. A depth-4 CART has at most
+    16 distinct leaf probabilities, so the cut usually falls inside a group of
+    rows with equal confidence, and which of them are flagged is then
+    arbitrary: the flagged set is ambiguous. ``ties="row_order"`` (the
+    default) flags them in row order (a stable sort): deterministic, but if the
+    rows are sorted by class (many ARFF files are, and test folds keep file
+    order) it is biased. ``ties="mean"`` gives the expected decided accuracy
+    when the tied rows to flag are drawn at random, which does not depend on
+    row order.
 
     Parameters
     ----------
@@ -214,6 +257,7 @@ def chow_decided_accuracy(y_true, proba, n_flagged: int, classes=None) -> float:
         Label of each proba column (an estimator's ``classes_``). By default
         ``0 … n_classes−1`` for integer labels in that range, else the sorted
         distinct labels of ``y_true``.
+    ties : {"row_order", "mean"}, default="row_order"
 
     Returns
     -------
@@ -221,25 +265,22 @@ def chow_decided_accuracy(y_true, proba, n_flagged: int, classes=None) -> float:
 
     >>> chow_decided_accuracy([0, 1, 1], [[0.9, 0.1], [0.6, 0.4], [0.2, 0.8]], 1)
     1.0
+    >>> chow_decided_accuracy([0, 1], [[0.6, 0.4], [0.6, 0.4]], 1, ties="mean")
+    0.5
     """
-    y_true = np.asarray(y_true)
-    proba = np.asarray(proba, dtype=np.float64)
-    if proba.ndim != 2 or proba.shape[0] != y_true.shape[0]:
-        raise ValueError(f"proba must have shape (n_samples, n_classes) with n_samples = "
-                         f"{y_true.shape[0]}; got {proba.shape}.")
+    y_true, proba = _check_proba(y_true, proba)
     n = y_true.shape[0]
     if not 0 <= n_flagged <= n:
         raise ValueError(f"n_flagged must be between 0 and {n}; got {n_flagged}.")
     correct = _label_predictions(proba, y_true, classes) == y_true
-    kept = _chow_order(proba)[int(n_flagged):]
-    return float(np.mean(correct[kept])) if kept.size else float("nan")
+    return float(_chow_scores(correct, proba.max(axis=1), np.array([int(n_flagged)]), ties)[0])
 
 
 def _default_rates() -> np.ndarray:
     return np.round(np.arange(0.0, 0.9001, 0.01), 2)
 
 
-def chow_curve(y_true, proba, rates=None, classes=None) -> pd.DataFrame:
+def chow_curve(y_true, proba, rates=None, classes=None, ties: str = "row_order") -> pd.DataFrame:
     """CART's accuracy–coverage curve under Chow's reject rule.
 
     For each rate r the ``round(r · n)`` least confident rows are flagged and the
@@ -251,28 +292,23 @@ def chow_curve(y_true, proba, rates=None, classes=None) -> pd.DataFrame:
     proba : array-like of shape (n_samples, n_classes)
     rates : array-like of floats in [0, 1], default 0, 0.01, …, 0.90
     classes : array-like, optional, the label of each proba column
+    ties : {"row_order", "mean"}, default="row_order"
 
     Returns
     -------
     pandas.DataFrame with columns ``uncertain_rate`` (the fraction actually
     flagged, ``round(r · n) / n``) and ``decided_accuracy``.
     """
-    y_true = np.asarray(y_true)
-    proba = np.asarray(proba, dtype=np.float64)
+    y_true, proba = _check_proba(y_true, proba)
     rates = _default_rates() if rates is None else np.asarray(rates, dtype=np.float64).ravel()
-    if np.any((rates < 0) | (rates > 1)) or np.any(np.isnan(rates)):
+    if np.any(np.isnan(rates)) or np.any((rates < 0) | (rates > 1)):
         raise ValueError("rates must lie in [0, 1].")
     n = y_true.shape[0]
     if n == 0:
         raise ValueError("chow_curve needs at least one row.")
     correct = _label_predictions(proba, y_true, classes) == y_true
-    ordered = correct[_chow_order(proba)].astype(np.float64)
-    # accuracy of ordered[k:] for every k at once
-    tail_correct = np.concatenate([np.cumsum(ordered[::-1])[::-1], [0.0]])
     counts = np.rint(rates * n).astype(np.intp)
-    kept = n - counts
-    with np.errstate(invalid="ignore", divide="ignore"):
-        accuracy = np.where(kept > 0, tail_correct[counts] / np.maximum(kept, 1), np.nan)
+    accuracy = _chow_scores(correct, proba.max(axis=1), counts, ties)
     return pd.DataFrame({"uncertain_rate": counts / n, "decided_accuracy": accuracy})
 
 
@@ -405,6 +441,8 @@ def _iter_cv_rows(X, y, combos, *, cv, max_depth, seed, scale, n_jobs, tree_para
         row["fold"] = f
         row.update(scores)
         row["chow_decided_accuracy"] = chow_decided_accuracy(y_test, proba, n_flagged, classes)
+        row["chow_decided_accuracy_ties_mean"] = chow_decided_accuracy(
+            y_test, proba, n_flagged, classes, ties="mean")
         row["cart_accuracy"] = cart_acc
         yield i, f, row
 
@@ -457,7 +495,9 @@ def run_cv(X, y, combos=None, cv=5, max_depth=4, seed=42, scale=True, n_jobs=1, 
         (NaN when every test row is flagged), ``uncertain_rate``, ``accuracy``
         (all rows), ``decided_f1`` (macro), ``fit_seconds``, ``n_leaves``,
         ``chow_decided_accuracy`` (CART flagging as many rows by Chow's rule,
-        see `chow_decided_accuracy`) and ``cart_accuracy`` (CART on all rows).
+        ties by row order, see `chow_decided_accuracy`), ``cart_accuracy``
+        (CART on all rows) and ``chow_decided_accuracy_ties_mean`` (Chow with
+        the tied rows at the cut drawn at random, in expectation).
 
     Raises
     ------
@@ -489,7 +529,7 @@ def _frame(rows: list[dict], combos) -> pd.DataFrame:
     return pd.DataFrame(rows, columns=columns)
 
 
-def chow_curve_cv(X, y, cv=5, max_depth=4, seed=42, scale=True, rates=None,
+def chow_curve_cv(X, y, cv=5, max_depth=4, seed=42, scale=True, rates=None, ties="row_order",
                   **tree_params) -> pd.DataFrame:
     """CART's Chow curve on the folds `run_cv` uses, averaged over the folds.
 
@@ -510,7 +550,7 @@ def chow_curve_cv(X, y, cv=5, max_depth=4, seed=42, scale=True, rates=None,
     for train, test in folds:
         X_train, X_test = _fold_arrays(X, train, test, scale)
         proba, classes = _fit_cart(params, X_train, y[train], X_test)
-        curve = chow_curve(y[test], proba, rates=rates, classes=classes)
+        curve = chow_curve(y[test], proba, rates=rates, classes=classes, ties=ties)
         curve["point"] = np.arange(len(curve))
         curves.append(curve)
     pooled = pd.concat(curves).groupby("point", sort=True)
@@ -568,8 +608,8 @@ def summarize(results: pd.DataFrame, bayes_error: float | None = None,
     ``uncertain_rate``, ``uncertain_pct``, ``accuracy``, ``decided_f1``,
     ``cart_accuracy``, ``efficiency`` (η = (decided − CART accuracy) /
     uncertain rate, NaN at rate 0), ``chow_decided_accuracy``,
-    ``gain_vs_chow`` (decided − Chow), ``ub_ratio`` (when a Bayes error is
-    known), ``fit_seconds``, ``n_leaves``, and with several datasets ``wins``,
+    ``gain_vs_chow`` (decided − Chow), ``chow_decided_accuracy_ties_mean``,
+    ``ub_ratio`` (when a Bayes error is known), ``fit_seconds``, ``n_leaves``, and with several datasets ``wins``,
     ``ties``, ``losses`` and ``wilcoxon_p`` (NaN with fewer than two non-zero
     differences).
     """
@@ -637,7 +677,8 @@ def summarize(results: pd.DataFrame, bayes_error: float | None = None,
 
     columns = ["combo", *params, "n_datasets", "decided_accuracy", "decided_accuracy_std",
                "uncertain_rate", "uncertain_pct", "accuracy", "decided_f1", "cart_accuracy",
-               "efficiency", "chow_decided_accuracy", "gain_vs_chow", "ub_ratio", "fit_seconds",
+               "efficiency", "chow_decided_accuracy", "gain_vs_chow",
+               "chow_decided_accuracy_ties_mean", "ub_ratio", "fit_seconds",
                "n_leaves", "wins", "ties", "losses", "wilcoxon_p"]
     table = pd.DataFrame(rows)
     table = table[[c for c in columns if c in table.columns]]

@@ -54,6 +54,24 @@ def _chow_by_hand(y_true, proba, classes, k):
     return np.mean(pred[kept] == y_true[kept]) if kept.size else np.nan
 
 
+def _chow_random_ties_by_hand(y_true, proba, classes, k):
+    """Expected decided accuracy when the tied rows at the cut are flagged at random:
+    each row is kept with probability 1 above the cut value, 0 below it, and
+    (tied rows kept) / (tied rows) at it."""
+    n = len(y_true)
+    if k >= n:
+        return np.nan
+    confidence = proba.max(axis=1)
+    correct = classes[proba.argmax(axis=1)] == y_true
+    if k == 0:
+        return correct.mean()
+    cut = np.sort(confidence)[k - 1]
+    below, tied = np.sum(confidence < cut), np.sum(confidence == cut)
+    p_keep = np.where(confidence > cut, 1.0, 0.0)
+    p_keep[confidence == cut] = (tied - (k - below)) / tied
+    return np.sum(p_keep * correct) / (n - k)
+
+
 # ------------------------------------------------------------------------------ combos
 def test_default_combos_are_the_papers_eleven():
     methods = {"margin", "node_bootstrap", "quality_plateau", "gain_ratio", "class_overlap"}
@@ -112,6 +130,8 @@ def test_run_cv_matches_a_hand_run_of_the_same_folds():
             k = int(np.sum(verdict == 0))
             assert got["chow_decided_accuracy"] == pytest.approx(
                 _chow_by_hand(y[test], cart_proba, cart.classes_, k))
+            assert got["chow_decided_accuracy_ties_mean"] == pytest.approx(
+                _chow_random_ties_by_hand(y[test], cart_proba, cart.classes_, k))
             assert got["fit_seconds"] >= 0
     # the δ methods do flag rows here, otherwise the comparison above proves little
     assert rows.loc[rows["delta_method"] == "margin", "uncertain_rate"].mean() > 0
@@ -200,6 +220,13 @@ def test_chow_decided_accuracy_by_hand():
     assert chow_decided_accuracy(y, proba, 3) == pytest.approx(2 / 3)
     assert chow_decided_accuracy(y, proba, 4) == pytest.approx(1 / 2)
     assert np.isnan(chow_decided_accuracy(y, proba, 6))
+    # tie-averaged: flagging 2 = row 4 plus one of rows 1 (wrong) and 2 (right) at random,
+    # kept rows 0, 3, 5 (2 right) and the other tied row (right with probability 1/2)
+    assert chow_decided_accuracy(y, proba, 2, ties="mean") == pytest.approx(2.5 / 4)
+    # a cut between tie groups is unambiguous: both rules agree
+    for k in (0, 1, 3, 4, 5):
+        assert chow_decided_accuracy(y, proba, k, ties="mean") == pytest.approx(
+            chow_decided_accuracy(y, proba, k))
     # string labels with the estimator's classes_
     labels = np.array(["no", "yes"])[y]
     assert chow_decided_accuracy(labels, proba, 2, classes=["no", "yes"]) == pytest.approx(3 / 4)
@@ -228,6 +255,27 @@ def test_chow_flags_exactly_the_rows_below_a_confidence_cut(n, k, seed, cut_quan
     np.testing.assert_allclose(got, expected, equal_nan=True)
     curve = chow_curve(y, proba, rates=[0.0], classes=np.arange(k))
     assert curve["decided_accuracy"].iloc[0] == pytest.approx(np.mean(proba.argmax(1) == y))
+
+
+@settings(max_examples=30, deadline=None)
+@given(st.lists(st.sampled_from([0.6, 0.7, 0.9]), min_size=1, max_size=6),
+       st.lists(st.booleans(), min_size=6, max_size=6), st.integers(0, 6))
+def test_chow_mean_ties_is_the_average_over_row_orders(confidence, labels, k):
+    # binary problem, every row predicted class 0; label True = class 1 (wrong)
+    n = len(confidence)
+    k = min(k, n)
+    conf = np.array(confidence)
+    proba = np.column_stack([conf, 1 - conf])
+    y = np.array(labels[:n], dtype=int)
+    results = []
+    for perm in itertools.permutations(range(n)):
+        perm = list(perm)
+        results.append(chow_decided_accuracy(y[perm], proba[perm], k, classes=[0, 1]))
+    got = chow_decided_accuracy(y, proba, k, classes=[0, 1], ties="mean")
+    if k == n:
+        assert np.isnan(got)
+    else:
+        assert got == pytest.approx(np.mean(results))
 
 
 def test_chow_curve_cv_uses_run_cv_folds():
