@@ -31,7 +31,7 @@ Choices, stated once:
 
 Usage::
 
-    python benchmarks/bench_graft.py              # full run (about 15 minutes on 2 cores)
+    python benchmarks/bench_graft.py              # full run (about 10 minutes on 2 cores)
     python benchmarks/bench_graft.py --quick      # 4 small datasets, 1 run
     python benchmarks/bench_graft.py --runs 3 --datasets iris,glass,sonar
 """
@@ -281,7 +281,7 @@ def report(records, ccp, notes, weka, weka_runs, runs, names, elapsed, n_jobs, w
     L += [f"Ran {runs} run(s) of stratified 10-fold CV on {len(order)} dataset(s), "
           f"n_jobs={n_jobs}, in {elapsed / 60:.1f} min on {platform.machine()} "
           f"({os.cpu_count()} CPUs, Python {platform.python_version()}); graft_alpha = "
-          f"{GRAFT_ALPHA}. Command: `python benchmarks/bench_graft.py {' '.join(sys.argv[1:])}`.",
+          f"{GRAFT_ALPHA}. Command: `{' '.join(['python benchmarks/bench_graft.py'] + sys.argv[1:])}`.",
           "", "Trees are scikit-learn CART (binary, Gini, min_samples_leaf=1), not C4.5; "
           "pruning is cost-complexity pruning with one ccp_alpha per dataset (5-fold CV on "
           "the whole dataset). Grafting cuts on the ARFF's numeric attributes only, as Webb's "
