@@ -103,7 +103,9 @@ class TernaryTreeClassifier(ClassifierMixin, BaseEstimator):
     feature_names_in_ : ndarray of str, only when fitted on a DataFrame with string columns
     n_bootstraps_ : int, the resolved B
     tree_ : TernaryTree, the flat per-node arrays
-    graft_report_ : pandas.DataFrame or None, one row per graft (None without grafting)
+    graft_report_ : pandas.DataFrame or None
+        One row per graft (see `ternary.graft.graft_tree`), with the grafted class both as
+        a code (``class``) and as a label (``class_label``); None without grafting.
 
     Examples
     --------
@@ -198,19 +200,23 @@ class TernaryTreeClassifier(ClassifierMixin, BaseEstimator):
             epsilon=float(self.epsilon), alpha=float(self.alpha), q=float(self.q),
             n_bootstraps=self.n_bootstraps_, min_samples_leaf=int(self.min_samples_leaf),
             max_delta_fraction=float(self.max_delta_fraction), delta_scale=float(self.delta_scale))
+        # one stream for every random draw after CART's own (node bootstrap, stumps, grafts)
+        rng = check_random_state(self.random_state)
         if self.routing == "hard_middle":
-            self.tree_ = self._grow_hard_middle(X, y_enc, weights, params)
+            self.tree_ = self._grow_hard_middle(X, y_enc, weights, params, rng)
         else:
-            self.tree_ = self._grow_binary(X, y_enc, weights, params)
+            self.tree_ = self._grow_binary(X, y_enc, weights, params, rng)
         self.graft_report_ = None
         if self.graft != "none":
             from ternary.graft import graft_tree
 
-            self.tree_, self.graft_report_ = graft_tree(
+            self.tree_, report = graft_tree(
                 self.tree_, X, y_enc, mode=self.graft, alpha=self.graft_alpha,
-                sample_weight=weights, delta_params=params,
-                random_state=check_random_state(self.random_state),
+                sample_weight=weights, delta_params=params, random_state=rng,
                 feature_names=getattr(self, "feature_names_in_", None))
+            report.insert(report.columns.get_loc("class") + 1, "class_label",
+                          self.classes_[report["class"].to_numpy(dtype=np.intp)])
+            self.graft_report_ = report
         return self
 
     def _effective_weights(self, y, sample_weight, n):
@@ -230,7 +236,7 @@ class TernaryTreeClassifier(ClassifierMixin, BaseEstimator):
             raise ValueError("The sample weights sum to zero; at least one row needs a positive weight.")
         return weights
 
-    def _grow_binary(self, X, y_enc, weights, params):
+    def _grow_binary(self, X, y_enc, weights, params, rng):
         cart = DecisionTreeClassifier(
             criterion=self.criterion, max_depth=self.max_depth,
             min_samples_split=self.min_samples_split, min_samples_leaf=self.min_samples_leaf,
@@ -246,7 +252,6 @@ class TernaryTreeClassifier(ClassifierMixin, BaseEstimator):
             threshold=t.threshold, value=value, n_node_samples=t.n_node_samples,
             weighted_n_node_samples=t.weighted_n_node_samples, impurity=t.impurity)
         if params.method != "none":
-            rng = check_random_state(self.random_state)
             for node, rows in iter_node_rows(tree, X):
                 if tree.children_left[node] == LEAF:
                     continue
@@ -256,9 +261,8 @@ class TernaryTreeClassifier(ClassifierMixin, BaseEstimator):
                 tree.delta[node] = node_delta(node_rows, params, rng)
         return tree
 
-    def _grow_hard_middle(self, X, y_enc, weights, params):
+    def _grow_hard_middle(self, X, y_enc, weights, params, rng):
         """Grow a three-way tree: left ≤ θ−δ, right > θ+δ, a middle subtree between."""
-        rng = check_random_state(self.random_state)
         K = self.n_classes_
         min_weight_leaf = self.min_weight_fraction_leaf * weights.sum()
         nodes = []  # dicts, in preorder

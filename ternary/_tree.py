@@ -128,7 +128,11 @@ class TernaryTree:
         return mask
 
     def copy(self) -> TernaryTree:
-        return TernaryTree(**{name: getattr(self, name).copy() for name in self._ARRAYS})
+        """An independent copy, bit for bit (no renormalisation of ``value``)."""
+        new = TernaryTree.__new__(TernaryTree)
+        for name in self._ARRAYS:
+            setattr(new, name, getattr(self, name).copy())
+        return new
 
     def __repr__(self) -> str:
         return (f"TernaryTree(node_count={self.node_count}, n_leaves={self.n_leaves}, "

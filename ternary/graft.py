@@ -265,13 +265,6 @@ def _node_bounds(tree: TernaryTree, n_features: int):
     return low, up
 
 
-def _copy(tree: TernaryTree) -> TernaryTree:
-    """``tree.copy()`` with the class distributions bit for bit (the constructor renormalises)."""
-    out = tree.copy()
-    out.value = tree.value.copy()
-    return out
-
-
 def _empty_report() -> pd.DataFrame:
     dtypes = {"leaf": "int64", "ancestor": "int64", "feature": "int64", "feature_name": "object",
               "cut": "float64", "side": "object", "class": "int64", "laplace_cut": "float64",
@@ -523,7 +516,7 @@ def graft_tree(tree, X, y_codes, mode="all", alpha=0.05, sample_weight=None, del
     K, F = tree.n_classes, X.shape[1]
     features = _feature_indices(continuous_features, F)
     if mode == "none" or tree.node_count < 2 or not np.any(w > 0) or features.size == 0:
-        return _copy(tree), _empty_report()
+        return tree.copy(), _empty_report()
     rng = check_random_state(random_state)
     keep = np.flatnonzero(w > 0)
     # counts are in units of an average row, so unit weights give plain counts
@@ -562,7 +555,7 @@ def graft_tree(tree, X, y_codes, mode="all", alpha=0.05, sample_weight=None, del
         min_c.append(xc.min(axis=0))
         max_c.append(xc.max(axis=0))
     if not leaf_ids:
-        return _copy(tree), _empty_report()
+        return tree.copy(), _empty_report()
     leaf_class = np.array(leaf_class)
     leaf_lap = np.array(leaf_lap)
     low, up, min_c, max_c = map(np.array, (low, up, min_c, max_c))
@@ -637,7 +630,7 @@ def graft_tree(tree, X, y_codes, mode="all", alpha=0.05, sample_weight=None, del
                 "n_region": float(best.total[i, a, s]), "n_class": float(pos[i, a, s])})
         builder.set_leaf_samples(leaf, remaining, w)
     if not records:
-        return _copy(tree), _empty_report()
+        return tree.copy(), _empty_report()
     report = pd.DataFrame.from_records(records, columns=list(GRAFT_REPORT_COLUMNS))
     return builder.build(), report.astype(_empty_report().dtypes.to_dict())
 

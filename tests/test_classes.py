@@ -329,3 +329,15 @@ def test_larger_delta_scale_never_shrinks_the_uncertain_set(spec, method, routin
                 for s in (small, big)]
     uncertain_small, uncertain_big = verdicts[0] == 0, verdicts[1] == 0
     assert np.all(uncertain_big[uncertain_small])
+
+
+def test_graft_report_names_the_class_label():
+    X, y = make_moons(400, noise=0.35, random_state=0)
+    labels = np.array(["blue", "red"])[y]
+    clf = TernaryTreeClassifier(delta_method="none", max_depth=3, graft="all", graft_alpha=0.2,
+                                random_state=0).fit(X, labels)
+    report = clf.graft_report_
+    assert len(report) > 0
+    np.testing.assert_array_equal(report["class_label"], clf.classes_[report["class"]])
+    assert set(report["class_label"]) <= {"blue", "red"}
+    assert clf.tree_.grafted.sum() == 2 * len(report)  # a split and a leaf per graft

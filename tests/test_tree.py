@@ -143,3 +143,12 @@ def test_compiled_fast_path_equals_the_reference_walk(seed, depth, method, routi
     np.testing.assert_allclose(proba, ref_proba, atol=1e-12)
     only_verdict = traverse(clf.tree_, grid, routing, proba=False)[1]
     np.testing.assert_array_equal(only_verdict, verdict)
+
+
+def test_copy_is_bit_exact():
+    tree = two_level_tree()
+    tree.value[0] = [1 / 3, 2 / 3]
+    copy = tree.copy()
+    for name in TernaryTree._ARRAYS:
+        np.testing.assert_array_equal(getattr(copy, name), getattr(tree, name))
+        assert getattr(copy, name) is not getattr(tree, name)
