@@ -14,7 +14,6 @@ import re
 import socket
 import subprocess
 import sys
-import time
 from pathlib import Path
 
 import numpy as np
@@ -282,17 +281,15 @@ def test_csv_numeric_header_is_warned_about():
     assert "every column name is a number" in report_text(ds)
 
 
-def test_csv_20k_rows_load_fast():
+def test_csv_20k_rows_round_trip():
+    # speed is measured in benchmarks/bench_data.py, not asserted here
     rng = np.random.default_rng(0)
     frame = pd.DataFrame(rng.normal(size=(20_000, 20)), columns=[f"f{i}" for i in range(20)])
     frame["y"] = rng.integers(0, 2, 20_000)
-    data = frame.to_csv(index=False).encode()
-    load_csv(data)  # warm-up: first call pays for imports
-    start = time.perf_counter()
-    ds = load_csv(data)
-    elapsed = time.perf_counter() - start
+    ds = load_csv(frame.to_csv(index=False).encode())
     assert ds.X.shape == (20_000, 20)
-    assert elapsed < 1.0, f"20k x 20 CSV took {elapsed:.2f} s"
+    np.testing.assert_allclose(ds.X.to_numpy(), frame.iloc[:, :20].to_numpy())
+    np.testing.assert_array_equal(ds.y, frame["y"].to_numpy())
 
 
 # ---------------------------------------------------------------------------
@@ -770,11 +767,10 @@ def test_tolerant_parser_agrees_with_liac_on_shared_files(shared_datasets, file)
                 assert a == b
 
 
-def test_every_shared_arff_file_loads_quickly(shared_datasets):
+def test_every_shared_arff_file_loads(shared_datasets):
     table = _readme_table(shared_datasets)
     files = sorted(shared_datasets.glob("*.arff")) + sorted(shared_datasets.glob("webb1997/*.arff"))
     assert files, "the shared folder holds no ARFF files"
-    start = time.perf_counter()
     for path in files:
         ds = load_arff(path)
         key = path.relative_to(shared_datasets).as_posix()
@@ -782,8 +778,6 @@ def test_every_shared_arff_file_loads_quickly(shared_datasets):
         assert (ds.X.dtypes == np.float64).all(), key
         if key in table:
             assert (ds.n_samples, ds.n_classes) == table[key], key
-    elapsed = time.perf_counter() - start
-    assert elapsed < 60, f"loading {len(files)} ARFF files took {elapsed:.1f} s"
 
 
 # ---------------------------------------------------------------------------
