@@ -70,7 +70,7 @@ def _legend(routing, class_names, leaf_classes, any_middle, any_grafted, highlig
         rows.append(f'<TR><TD><FONT COLOR="{UNCERTAIN_COLOR}"><B>- - -</B></FONT></TD>'
                     '<TD ALIGN="LEFT">middle branch: θ−δ &lt; x ≤ θ+δ (boundary-uncertain)</TD></TR>')
     elif any_zone:
-        blend = ("both subtrees, blended: p = w<SUB>L</SUB>p<SUB>L</SUB> + w<SUB>R</SUB>p<SUB>R</SUB>"
+        blend = ("both subtrees, blended: p = w_L·p_L + w_R·p_R"
                  if routing == "probabilistic" else "both subtrees, CART routing below (deferred)")
         rows.append('<TR><TD COLSPAN="2" ALIGN="LEFT"><B>'
                     f'{escape(routing.replace("_", " ").capitalize())} routing rules:</B></TD></TR>')
