@@ -345,7 +345,8 @@ def _stratified_folds(y: np.ndarray, cv: int, seed) -> list[tuple[np.ndarray, np
         raise ValueError("y holds a single class; a classifier needs at least two.")
     rare = counts < cv
     if rare.any():
-        shown = ", ".join(f"{_plain(lab)!r} ({n} rows)" for lab, n in zip(labels[rare], counts[rare], strict=True))
+        shown = ", ".join(f"{_plain(lab)!r} ({n} rows)"
+                          for lab, n in zip(labels[rare], counts[rare], strict=True))
         fix = (f"use cv={int(counts.min())} or fewer, or " if counts.min() >= 2 else "")
         raise ValueError(
             f"Stratified {cv}-fold cross-validation needs at least {cv} rows of every class; "
@@ -405,7 +406,8 @@ def _iter_cv_rows(X, y, combos, *, cv, max_depth, seed, scale, n_jobs, tree_para
     X, y = _as_arrays(X, y)
     combos = _resolve_combos(combos)
     folds = _stratified_folds(y, cv, seed)
-    base = {**_ESTIMATOR_DEFAULTS, "max_depth": max_depth, "random_state": seed, "n_bootstraps": "auto"}
+    base = {**_ESTIMATOR_DEFAULTS, "max_depth": max_depth, "random_state": seed,
+            "n_bootstraps": "auto"}
     base.update(tree_params)
     params = [{**base, **combo} for combo in combos]
     for p in params:  # fail on a bad parameter now rather than in a worker
@@ -753,12 +755,22 @@ class _ResultStore:
                                                           lineterminator="\n")
         return text.splitlines(keepends=True)
 
+    def _mode(self) -> int:
+        try:
+            return self.path.stat().st_mode & 0o777
+        except OSError:
+            umask = os.umask(0)
+            os.umask(umask)
+            return 0o666 & ~umask
+
     def _write(self) -> None:
         header = pd.DataFrame(columns=self.columns).to_csv(index=False, lineterminator="\n")
         directory = self.path.parent if str(self.path.parent) else Path(".")
         directory.mkdir(parents=True, exist_ok=True)
         fd, tmp = tempfile.mkstemp(prefix=f".{self.path.name}.", suffix=".tmp", dir=directory)
         try:
+            # mkstemp makes the file private (0600); give it the mode a plain open() would
+            os.chmod(tmp, self._mode())
             with os.fdopen(fd, "w", encoding="utf-8", newline="") as handle:
                 handle.write(header)
                 handle.writelines(self.lines)

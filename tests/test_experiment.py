@@ -9,6 +9,7 @@ enumerated from their definitions. No test touches the network.
 from __future__ import annotations
 
 import itertools
+import os
 
 import numpy as np
 import pandas as pd
@@ -422,8 +423,11 @@ def test_run_suite_interrupted_by_a_loader_keeps_finished_datasets(tmp_path):
         run_suite(datasets, out, combos=SUITE_COMBOS, cv=3)
     saved = pd.read_csv(out)
     assert set(saved["dataset"]) == {"moons"} and len(saved) == 9
-    # no temporary file is left behind
+    # no temporary file is left behind, and the file is not private like a temp file
     assert [p.name for p in tmp_path.iterdir()] == ["r.csv"]
+    umask = os.umask(0)
+    os.umask(umask)
+    assert out.stat().st_mode & 0o777 == 0o666 & ~umask
 
 
 def test_run_suite_skips_unusable_datasets_when_asked(tmp_path):
