@@ -1040,7 +1040,8 @@ def _print_summary(results: pd.DataFrame, out) -> None:
     shown = [c for c in ("combo", "n_datasets", "decided_accuracy", "decided_accuracy_std",
                          "uncertain_pct", "accuracy", "decided_f1", "efficiency",
                          "chow_decided_accuracy", "gain_vs_chow", "ub_ratio", "wins", "ties",
-                         "losses", "wilcoxon_p") if c in table.columns]
+                         "losses", "wilcoxon_p")
+             if c in table.columns and not table[c].isna().all()]
     with pd.option_context("display.width", 200, "display.max_columns", None):
         print(table[shown].to_string(index=False, float_format=lambda v: f"{v:.4f}"), file=out)
 
