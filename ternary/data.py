@@ -94,6 +94,7 @@ _CSV_NA_VALUES = sorted(
 _JUNK_FRACTION = 0.05
 # A text column whose values are all distinct is an identifier (name, id, free
 # text) rather than a feature once it has more than this many rows.
+_IDENTIFIER_SHARE = 0.95
 _IDENTIFIER_MIN_ROWS = 20
 # A float target with non-integer values and more distinct values than this is
 # a regression target, not classes.
@@ -906,6 +907,17 @@ def _unique_name(name: str, taken: set[str]) -> str:
     return out
 
 
+def _looks_like_identifier(values: np.ndarray) -> bool:
+    """A text column is an identifier when at least 95 % of its present values are distinct.
+
+    Such a column cannot generalise, and it can leak the label when its codes follow
+    the row order (splice's ``Instance_name`` is declared in class order).
+    """
+    present = pd.Series(values).dropna()
+    return (len(present) > _IDENTIFIER_MIN_ROWS
+            and present.nunique() >= _IDENTIFIER_SHARE * len(present))
+
+
 def _assemble(
     frame: pd.DataFrame,
     target: str | int | None,
@@ -952,8 +964,7 @@ def _assemble(
                               "treated as missing.")
         if c.kind == "numeric" and np.isnan(c.values).all():
             all_nan.append(col)
-        elif (c.kind == "categorical" and len(c.levels) == len(c.values)
-              and len(c.values) > _IDENTIFIER_MIN_ROWS):
+        elif c.kind == "categorical" and _looks_like_identifier(c.values):
             identifiers.append(col)
         else:
             converted.append(c)
@@ -966,7 +977,7 @@ def _assemble(
         report.append(f"Dropped {len(all_nan)} column(s) with no values at all: "
                       f"{_quote_list(all_nan)}.")
     if identifiers:
-        report.append(f"Dropped {len(identifiers)} text column(s) whose values are all "
+        report.append(f"Dropped {len(identifiers)} text column(s) whose values are (nearly) all "
                       f"different (identifiers, not features): {_quote_list(identifiers)}.")
     if not converted:
         raise DataError("No usable feature columns are left: every feature column is empty "

@@ -945,3 +945,20 @@ def test_importing_the_module_does_not_import_openml():
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
                          check=True, cwd=Path(__file__).resolve().parents[1])
     assert out.stdout.strip() == "False"
+
+
+def test_nearly_unique_nominal_attribute_is_dropped_as_identifier():
+    # 30 rows, 29 distinct names: an identifier (splice's Instance_name has 3178 of 3190)
+    names = [f"id{i}" for i in range(29)] + ["id0"]
+    rows = "\n".join(f"{n},{i % 3},{'a' if i % 2 else 'b'}" for i, n in enumerate(names))
+    header = ("@relation t\n@attribute name {" + ",".join(sorted(set(names))) + "}\n"
+              "@attribute level {0,1,2}\n@attribute class {a,b}\n@data\n")
+    ds = load_arff((header + rows).encode())
+    assert "name" not in ds.X.columns
+    assert "level" in ds.X.columns  # three levels over 30 rows is a real feature
+    assert any("identifiers" in line and "'name'" in line for line in ds.report)
+
+
+def test_splice_instance_name_does_not_leak_the_label(shared_datasets):
+    ds = load_arff(shared_datasets / "splice.arff")
+    assert not any(c.startswith("Instance_name") for c in ds.X.columns)
