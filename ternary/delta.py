@@ -36,6 +36,15 @@ Readings of the paper pinned here (its extracted formulas are partly garbled):
 
 Rows with zero weight are treated as absent everywhere, so a zero weight and
 a removed row give the same δ.
+
+The zone is half-open, ``θ−δ < x ≤ θ+δ`` (the routing rule the issue pins:
+``x ≤ θ−δ`` is decided left). Margin's δ is a distance to a training value, so a
+zone edge can sit exactly on data: when the nearest cross-class row lies right
+of θ, at ``θ+δ``, that row (and every row tied with it) is inside the zone and
+flagged; when it lies left of θ, at ``θ−δ``, it is decided. On data with many
+tied values (counts, one-hot columns) this choice moves whole groups of rows;
+the paper's published flag rates on such sets (e.g. cnae-9) suggest its code
+used a closed zone, which this library does not copy.
 """
 
 from __future__ import annotations
