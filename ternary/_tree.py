@@ -163,52 +163,43 @@ def traverse(tree: TernaryTree, X: np.ndarray, routing: str, *, proba: bool = Tr
     verdict : ndarray of int8, 1 = decided, 0 = boundary-uncertain (it entered
         an uncertainty zone at some node it reached)
     """
-    if routing != "hard_middle" and X.dtype == np.float32:
-        routers = _compiled_routers(tree, X.shape[1])
-        if routers is not None:
-            # A row is decided iff no node on its CART path has it inside the zone, i.e.
-            # iff routing with every threshold at θ−δ and with every threshold at θ+δ ends in
-            # the same leaf (paths that part at a node never meet again). scikit-learn's
-            # compiled `apply` answers both; only the uncertain rows need the blending walk.
-            lower, upper = routers
-            leaf = lower.apply(X)
-            decided = leaf == upper.apply(X)
+    if X.dtype == np.float32:
+        router = _compiled_router(tree, X.shape[1], routing)
+        if router is not None:
+            compiled, n_original = router
+            # One C-speed pass: each split first asks x ≤ θ−δ, then x ≤ θ+δ; the zone between
+            # leads to a marker leaf (binary routings) or the middle child (hard_middle).
+            leaf = compiled.apply(X)
+            if routing == "hard_middle":
+                decided = ~tree.reached_through_middle()[leaf]
+                return (tree.value[leaf] if proba else None), decided.astype(np.int8)
+            decided = leaf < n_original
             if not proba:
                 return None, decided.astype(np.int8)
-            blended = tree.value[leaf]
             uncertain = np.flatnonzero(~decided)
+            # marker leaves (ids ≥ node_count) read a row of zeros, then get blended
+            blended = np.concatenate([tree.value, np.zeros((1, tree.n_classes))])[
+                np.minimum(leaf, n_original)]
             if uncertain.size:
-                blend = _blend_by_paths if tree.n_leaves <= _MAX_PATH_LEAVES else _walk_proba
+                # only rows that met a zone on their CART path need the blend
+                blend = _blend_dense if tree.n_leaves <= _MAX_PATH_LEAVES else _walk_proba
                 blended[uncertain] = blend(tree, X[uncertain], routing)
             return blended, decided.astype(np.int8)
     return _walk(tree, X, routing)
 
 
-#: Up to this many leaves the blend is computed leaf path by leaf path over all rows at once
-#: (a depth-6 tree has 64); bigger trees use the sparse walk, whose cost follows the rows.
+#: Up to this many leaves the blend is computed densely over all rows at once (a depth-6
+#: tree has 64); bigger trees use the sparse walk, whose cost follows the rows.
 _MAX_PATH_LEAVES = 64
 _ROW_CHUNK = 65_536
-
-
-def _leaf_paths(tree: TernaryTree):
-    """For every leaf, the (internal node, went left) pairs on the way from the root."""
-    paths, stack = [], [(0, [])]
-    while stack:
-        node, path = stack.pop()
-        if tree.children_left[node] == LEAF:
-            paths.append((node, path))
-            continue
-        stack.append((tree.children_right[node], path + [(node, False)]))
-        stack.append((tree.children_left[node], path + [(node, True)]))
-    return paths
 
 
 def _walk_proba(tree, X, routing):
     return _walk(tree, X, routing)[0]
 
 
-def _blend_by_paths(tree: TernaryTree, X: np.ndarray, routing: str) -> np.ndarray:
-    """Blended probabilities of binary-tree routings as a sum over leaf paths.
+def _blend_dense(tree: TernaryTree, X: np.ndarray, routing: str) -> np.ndarray:
+    """Blended probabilities of binary-tree routings, all rows at once.
 
     A leaf's weight is the product of the branch weights along its path:
     ``w_L = clip((θ+δ−x)/(2δ), 0, 1)`` or ``1 − w_L`` (probabilistic); with deferred
@@ -219,7 +210,6 @@ def _blend_by_paths(tree: TernaryTree, X: np.ndarray, routing: str) -> np.ndarra
     t = tree.threshold[internal]
     d = tree.delta[internal]
     lo, hi = t - d, t + d
-    paths = _leaf_paths(tree)
     out = np.zeros((X.shape[0], tree.n_classes))
     lo_, hi_, t_ = lo[:, None], hi[:, None], t[:, None]
     with np.errstate(divide="ignore", over="ignore"):
@@ -239,53 +229,83 @@ def _blend_by_paths(tree: TernaryTree, X: np.ndarray, routing: str) -> np.ndarra
             w_left[hard_nodes] = G[hard_nodes] <= t_[hard_nodes]
         in_zone = (G > lo_) & (G <= hi_) if routing == "deferred" else None
         w_right = 1.0 - w_left
-        hard_left = G <= t_ if routing == "deferred" else None
+        deferred = routing == "deferred"
+        if deferred:
+            hard_left = (G <= t_).astype(np.float64)
+            hard_right = 1.0 - hard_left
         block = out[start:start + G.shape[1]]
-        for leaf, path in paths:
-            w = np.ones(G.shape[1])
-            entered = np.zeros(G.shape[1], dtype=bool) if hard_left is not None else None
-            for node, went_left in path:
-                j = column[node]
-                factor = w_left[j] if went_left else w_right[j]
-                if entered is not None:
-                    hard = hard_left[j] if went_left else ~hard_left[j]
-                    factor = np.where(entered, hard, factor)
-                    entered |= in_zone[j]
-                w *= factor
-            for k in range(tree.n_classes):
-                if tree.value[leaf, k]:
-                    block[:, k] += w * tree.value[leaf, k]
+        # depth-first from the root, so siblings share their path's product
+        stack = [(0, None, None)]  # (node, path weight or None for 1, rows past a zone)
+        while stack:
+            node, w, entered = stack.pop()
+            if tree.children_left[node] == LEAF:
+                for k in np.flatnonzero(tree.value[node]):
+                    block[:, k] += tree.value[node, k] if w is None else w * tree.value[node, k]
+                continue
+            j = column[node]
+            for child, soft, hard in ((tree.children_right[node], w_right[j],
+                                       hard_right[j] if deferred else None),
+                                      (tree.children_left[node], w_left[j],
+                                       hard_left[j] if deferred else None)):
+                factor, now_entered = soft, None
+                if deferred:
+                    if entered is not None:
+                        factor = np.where(entered, hard, soft)
+                    now_entered = in_zone[j] if entered is None else entered | in_zone[j]
+                stack.append((child, factor.copy() if w is None else w * factor, now_entered))
     return out / out.sum(axis=1, keepdims=True)
 
 
-def _compiled_routers(tree: TernaryTree, n_features: int):
-    """scikit-learn ``Tree`` objects with every threshold moved to θ−δ and to θ+δ.
+def _compiled_router(tree: TernaryTree, n_features: int, routing: str):
+    """A scikit-learn ``Tree`` that routes through the zones in its compiled loop.
 
-    Built through the pickling state of scikit-learn's compiled tree, so the
-    routing runs in its C loop. Returns None when that private layout is not
-    available (another scikit-learn version); callers then walk in numpy.
+    Every split with δ > 0 becomes two binary tests: ``x ≤ θ−δ`` (left child) and,
+    on its right branch, ``x ≤ θ+δ`` (zone) against the right child. The zone
+    branch ends in a marker leaf for the binary routings (ids ≥ ``node_count``:
+    that row is boundary-uncertain) and goes to the middle child for hard-middle
+    trees. Splits with δ = 0 keep ``x ≤ θ``. The tree is built through the
+    pickling state of scikit-learn's compiled tree; None when that private layout
+    is not available (another scikit-learn version), and callers walk in numpy.
+
+    Returns ``(compiled_tree, node_count)``.
     """
     try:
         from sklearn.tree._tree import Tree
 
-        template = _node_template()
-        routers = []
-        for sign in (-1.0, 1.0):
-            nodes = np.zeros(tree.node_count, dtype=template)
-            nodes["left_child"] = tree.children_left
-            nodes["right_child"] = tree.children_right
-            nodes["feature"] = tree.feature
-            nodes["threshold"] = np.where(tree.children_left == LEAF, tree.threshold,
-                                          tree.threshold + sign * tree.delta)
-            nodes["impurity"] = tree.impurity
-            nodes["n_node_samples"] = tree.n_node_samples
-            nodes["weighted_n_node_samples"] = tree.weighted_n_node_samples
-            compiled = Tree(n_features, np.array([tree.n_classes], dtype=np.intp), 1)
-            compiled.__setstate__({"max_depth": tree.max_depth, "node_count": tree.node_count,
-                                   "nodes": nodes,
-                                   "values": np.ascontiguousarray(tree.value[:, None, :])})
-            routers.append(compiled)
-        return tuple(routers)
+        n = tree.node_count
+        internal = tree.children_left != LEAF
+        zoned = internal & (tree.delta > 0)
+        middle = routing == "hard_middle"
+        if middle:
+            zoned &= tree.children_middle != LEAF
+        zk = np.flatnonzero(zoned)
+        m = zk.size
+        second = n + np.arange(m)  # the "x ≤ θ+δ" test of each zoned split
+        marker = n + m + np.arange(m) if not middle else None
+        total = n + m + (0 if middle else m)
+        nodes = np.zeros(total, dtype=_node_template())
+        nodes["left_child"] = LEAF
+        nodes["right_child"] = LEAF
+        nodes["feature"] = UNDEFINED
+        nodes["threshold"] = UNDEFINED
+        nodes["n_node_samples"] = 1
+        nodes["weighted_n_node_samples"] = 1.0
+        nodes["left_child"][:n] = tree.children_left
+        nodes["feature"][:n] = tree.feature
+        right = tree.children_right.copy()
+        right[zk] = second
+        nodes["right_child"][:n] = right
+        nodes["threshold"][:n] = np.where(zoned, tree.threshold - tree.delta, tree.threshold)
+        nodes["feature"][second] = tree.feature[zk]
+        nodes["threshold"][second] = tree.threshold[zk] + tree.delta[zk]
+        nodes["left_child"][second] = tree.children_middle[zk] if middle else marker
+        nodes["right_child"][second] = tree.children_right[zk]
+        values = np.zeros((total, 1, tree.n_classes))
+        values[:n, 0, :] = tree.value
+        compiled = Tree(n_features, np.array([tree.n_classes], dtype=np.intp), 1)
+        compiled.__setstate__({"max_depth": 2 * tree.max_depth + 1, "node_count": total,
+                               "nodes": nodes, "values": values})
+        return compiled, n
     except Exception:  # noqa: BLE001 - any layout change means: use the numpy walk
         return None
 

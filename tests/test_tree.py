@@ -117,18 +117,20 @@ from hypothesis import given, settings  # noqa: E402
 from hypothesis import strategies as st  # noqa: E402
 
 from ternary import TernaryTreeClassifier  # noqa: E402
-from ternary._tree import _compiled_routers, _walk  # noqa: E402
+from ternary._tree import _compiled_router, _walk  # noqa: E402
 
 
 def test_compiled_routers_are_available():
     # without them every prediction silently takes the slower numpy walk
-    assert _compiled_routers(two_level_tree(), 1) is not None
+    for middle, routing in ((False, "probabilistic"), (True, "hard_middle")):
+        assert _compiled_router(two_level_tree(middle), 1, routing) is not None
 
 
 @settings(max_examples=40, deadline=None)
 @given(seed=st.integers(0, 10_000), depth=st.sampled_from([1, 3, 4, None]),
        method=st.sampled_from(["margin", "quality_plateau", "class_overlap", "gain_ratio"]),
-       routing=st.sampled_from(["probabilistic", "deferred"]), scale=st.floats(0.0, 3.0))
+       routing=st.sampled_from(["probabilistic", "deferred", "hard_middle"]),
+       scale=st.floats(0.0, 3.0))
 def test_compiled_fast_path_equals_the_reference_walk(seed, depth, method, routing, scale):
     rng = np.random.RandomState(seed)
     X = np.round(rng.normal(size=(150, 3)), 2)
@@ -152,3 +154,15 @@ def test_copy_is_bit_exact():
     for name in TernaryTree._ARRAYS:
         np.testing.assert_array_equal(getattr(copy, name), getattr(tree, name))
         assert getattr(copy, name) is not getattr(tree, name)
+
+
+@pytest.mark.parametrize("middle, routing", [(False, "probabilistic"), (False, "deferred"),
+                                             (True, "hard_middle")])
+def test_hand_built_trees_agree_on_the_compiled_path(middle, routing):
+    # float32 input takes the compiled router, float64 the numpy walk
+    X = np.array([[0.5], [-1.0], [-0.5], [2.0], [0.75], [1.0], [0.25], [-2.0], [0.0]])
+    tree = two_level_tree(middle)
+    fast_proba, fast_verdict = traverse(tree, X.astype(np.float32), routing)
+    ref_proba, ref_verdict = _walk(tree, X, routing)
+    np.testing.assert_array_equal(fast_verdict, ref_verdict)
+    np.testing.assert_allclose(fast_proba, ref_proba, atol=1e-12)
