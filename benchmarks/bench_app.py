@@ -24,7 +24,6 @@ import logging
 import os
 import platform
 import sys
-import time
 import warnings
 from pathlib import Path
 
@@ -42,6 +41,8 @@ logging.getLogger("streamlit").setLevel(logging.ERROR)
 warnings.filterwarnings("ignore")
 os.environ.setdefault("STREAMLIT_BROWSER_GATHER_USAGE_STATS", "false")
 
+from _timing import median_time  # noqa: E402
+
 import appkit  # noqa: E402
 from ternary import data as tdata  # noqa: E402
 from ternary.experiment import DEFAULT_COMBOS  # noqa: E402
@@ -49,15 +50,6 @@ from viz.regions import grid_axes  # noqa: E402
 
 for name in ("streamlit", "streamlit.runtime", "streamlit.runtime.caching"):
     logging.getLogger(name).setLevel(logging.ERROR)
-
-
-def median_time(fn, repeats: int) -> float:
-    times = []
-    for i in range(repeats):
-        start = time.perf_counter()
-        fn(i)
-        times.append(time.perf_counter() - start)
-    return float(np.median(times))
 
 
 _counter = iter(range(10**9))
@@ -95,8 +87,8 @@ def bench_regions(ds, key, repeats):
             def send(i, figures=figures):
                 # what st.plotly_chart does with the figure on every rerun
                 pio.to_json(figures[i], validate=False)
-            rows.append((f"{method} / {routing}", median_time(fit, repeats),
-                         median_time(draw, repeats), median_time(send, repeats)))
+            rows.append((f"{method} / {routing}", median_time(fit, repeats, with_index=True),
+                         median_time(draw, repeats, with_index=True), median_time(send, repeats, with_index=True)))
 
     # scikit-learn: fit CART on the same training rows, predict the same grid
     sp = appkit.split_data(ds, features, 0.3, 0)
@@ -108,7 +100,7 @@ def bench_regions(ds, key, repeats):
         clf = DecisionTreeClassifier(max_depth=4, random_state=0).fit(sp.X_train.to_numpy(),
                                                                        sp.y_train)
         clf.predict_proba(grid)
-    return rows, median_time(sk, repeats)
+    return rows, median_time(sk, repeats, with_index=True)
 
 
 def bench_cold_regions(ds, key, repeats):
@@ -118,7 +110,7 @@ def bench_cold_regions(ds, key, repeats):
     def run(i):
         params = dict(appkit.model_params(appkit.DEFAULTS), random_state=1000 + next(_counter))
         appkit.regions_result(ds, key, features, params, 0.3, params["random_state"])
-    return median_time(run, repeats)
+    return median_time(run, repeats, with_index=True)
 
 
 def bench_tree_page(ds, key, repeats):
@@ -130,7 +122,7 @@ def bench_tree_page(ds, key, repeats):
         dot = appkit.tree_dot(model, mkey, names, tuple(map(str, model.classes_)), 0)
         appkit.node_figure(model, sp.X_train, sp.y_train, mkey, 0, "margin")
         assert dot.startswith("digraph")
-    return median_time(run, repeats)
+    return median_time(run, repeats, with_index=True)
 
 
 def bench_grafting_page(ds, key, repeats):
@@ -138,7 +130,7 @@ def bench_grafting_page(ds, key, repeats):
         appkit.graft_comparison(ds, key, ds.feature_names[:2], mode="all",
                                 graft_alpha=0.05 + 1e-6 * (next(_counter) + 1), ccp_alpha=0.0,
                                 max_depth=4, test_size=0.3, seed=0)
-    return median_time(run, repeats)
+    return median_time(run, repeats, with_index=True)
 
 
 def bench_coverage(ds, key, repeats, folds=5):
@@ -151,7 +143,7 @@ def bench_coverage(ds, key, repeats, folds=5):
         for _combo in DEFAULT_COMBOS:
             cross_val_score(DecisionTreeClassifier(max_depth=4, random_state=42),
                             ds.X.to_numpy(), ds.y, cv=cv)
-    return median_time(run, repeats), median_time(sk, repeats)
+    return median_time(run, repeats, with_index=True), median_time(sk, repeats, with_index=True)
 
 
 def main(argv=None) -> int:

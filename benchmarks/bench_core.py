@@ -24,25 +24,17 @@ import sys
 import time
 from pathlib import Path
 
-import numpy as np
 from sklearn.datasets import make_classification
 from sklearn.tree import DecisionTreeClassifier
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
+from _timing import median_time  # noqa: E402
+
 from ternary import TernaryTreeClassifier  # noqa: E402
 
 METHODS = ["margin", "quality_plateau", "gain_ratio", "class_overlap", "node_bootstrap"]
 RESULTS = Path(__file__).resolve().parent / "results"
-
-
-def median_time(fn, repeats):
-    times = []
-    for _ in range(repeats):
-        start = time.perf_counter()
-        fn()
-        times.append(time.perf_counter() - start)
-    return float(np.median(times))
 
 
 def main(argv=None):

@@ -22,19 +22,12 @@ import pandas as pd
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
+from _timing import median_time  # noqa: E402
+
 from ternary.data import load_arff, load_csv  # noqa: E402
 
 SHARED = ROOT.parent / "shared" / "datasets"
 RESULTS = Path(__file__).resolve().parent / "results"
-
-
-def median_time(fn, repeats):
-    times = []
-    for _ in range(repeats):
-        start = time.perf_counter()
-        fn()
-        times.append(time.perf_counter() - start)
-    return float(np.median(times))
 
 
 def main(argv=None):
