@@ -1241,6 +1241,7 @@ def load_csv(
             skip_blank_lines=True,
             low_memory=False,
             engine="c",
+            float_precision="round_trip",  # exact values on every pandas version
         )
     except pd.errors.EmptyDataError as exc:
         raise DataError("The file has no data. Upload a CSV with a header row and at least "
