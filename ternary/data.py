@@ -94,6 +94,9 @@ _CSV_NA_VALUES = sorted(
 _JUNK_FRACTION = 0.05
 # A text column whose values are all distinct is an identifier (name, id, free
 # text) rather than a feature once it has more than this many rows.
+# pandas 3 parses floats exactly by default (and deprecates the argument); pandas 2 needs
+# "round_trip", or a CSV loads back numbers one bit off the ones it holds.
+_EXACT_FLOATS = {"float_precision": "round_trip"} if int(pd.__version__.split(".")[0]) < 3 else {}
 _IDENTIFIER_SHARE = 0.95
 _IDENTIFIER_MIN_ROWS = 20
 # A float target with non-integer values and more distinct values than this is
@@ -1241,7 +1244,7 @@ def load_csv(
             skip_blank_lines=True,
             low_memory=False,
             engine="c",
-            float_precision="round_trip",  # exact values on every pandas version
+            **_EXACT_FLOATS,
         )
     except pd.errors.EmptyDataError as exc:
         raise DataError("The file has no data. Upload a CSV with a header row and at least "
