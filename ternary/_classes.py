@@ -20,7 +20,7 @@ from sklearn.utils.multiclass import check_classification_targets
 from sklearn.utils.validation import check_is_fitted, check_random_state, validate_data
 
 from ternary._tree import LEAF, UNDEFINED, TernaryTree, iter_node_rows, traverse
-from ternary.delta import DeltaParams, NodeRows, _impurity, node_delta, resolve_n_bootstraps
+from ternary.delta import DeltaParams, NodeRows, impurity, node_delta, resolve_n_bootstraps
 
 __all__ = ["DELTA_METHODS", "GRAFT_MODES", "ROUTINGS", "TernaryTreeClassifier"]
 
@@ -273,7 +273,7 @@ class TernaryTreeClassifier(ClassifierMixin, BaseEstimator):
             nodes.append({"left": LEAF, "right": LEAF, "middle": LEAF, "feature": UNDEFINED,
                           "threshold": float(UNDEFINED), "delta": 0.0, "value": counts,
                           "n": rows.size, "wn": float(weights[rows].sum()),
-                          "impurity": float(_impurity(counts, params.criterion))})
+                          "impurity": float(impurity(counts, params.criterion))})
             return len(nodes) - 1
 
         stack = [(new_node(np.arange(X.shape[0]), 0), np.arange(X.shape[0]), 0)]

@@ -64,8 +64,11 @@ __all__ = [
     "delta_margin",
     "delta_node_bootstrap",
     "delta_quality_plateau",
+    "gain_ratio_parts",
+    "impurity",
     "margin_support",
     "node_delta",
+    "plateau_bounds",
     "quality_curve",
     "resolve_n_bootstraps",
 ]
@@ -149,8 +152,8 @@ def resolve_n_bootstraps(n_bootstraps, n_train: int) -> int:
 # --------------------------------------------------------------------------- impurity
 
 
-def _impurity(counts: np.ndarray, criterion: str) -> np.ndarray:
-    """Impurity of weighted class counts along the last axis (0 for empty)."""
+def impurity(counts: np.ndarray, criterion: str) -> np.ndarray:
+    """Gini or entropy (bits) of weighted class counts along the last axis (0 for empty)."""
     total = counts.sum(axis=-1)
     with np.errstate(divide="ignore", invalid="ignore"):
         p = counts / total[..., None]
@@ -168,8 +171,8 @@ def _quality(left: np.ndarray, total: np.ndarray, criterion: str) -> np.ndarray:
     w_total = total.sum()
     w_left = left.sum(axis=-1)
     w_right = right.sum(axis=-1)
-    parent = _impurity(total, criterion)
-    return parent - (w_left * _impurity(left, criterion) + w_right * _impurity(right, criterion)) / w_total
+    parent = impurity(total, criterion)
+    return parent - (w_left * impurity(left, criterion) + w_right * impurity(right, criterion)) / w_total
 
 
 def _split_proxy(left: np.ndarray, total: np.ndarray, criterion: str) -> np.ndarray:
@@ -244,16 +247,29 @@ def _split_at_threshold(rows: NodeRows):
 # --------------------------------------------------------------------------- methods
 
 
+def plateau_bounds(thresholds, quality, threshold, epsilon=0.05):
+    """Q(θ*) and the plateau ``[θlo, θhi]`` of a quality curve.
+
+    Q(θ*) is read at the candidate nearest θ*; θlo/θhi are the smallest/largest
+    candidates with ``Q ≥ (1−ε)·Q(θ*)``. Returns ``(q_star, theta_lo, theta_hi)``:
+    NaN without candidates, and ``None`` bounds when Q(θ*) ≤ 0.
+    """
+    if thresholds.size == 0:
+        return float("nan"), None, None
+    q_star = float(quality[np.argmin(np.abs(thresholds - threshold))])
+    if q_star <= 0:
+        return q_star, None, None
+    on_plateau = thresholds[quality >= (1.0 - epsilon) * q_star]
+    return q_star, float(on_plateau.min()), float(on_plateau.max())
+
+
 def delta_quality_plateau(rows: NodeRows, criterion="gini", epsilon=0.05, min_samples_leaf=1) -> float:
     """Half the span of candidate thresholds whose Q is within (1−ε) of Q(θ*)."""
     thresholds, quality, _ = quality_curve(rows, criterion, min_samples_leaf)
     if thresholds.size < 2:
         return 0.0
-    q_star = quality[np.argmin(np.abs(thresholds - rows.threshold))]
-    if q_star <= 0:
-        return 0.0
-    on_plateau = thresholds[quality >= (1.0 - epsilon) * q_star]
-    return float((on_plateau.max() - on_plateau.min()) / 2.0)
+    _, low, high = plateau_bounds(thresholds, quality, rows.threshold, epsilon)
+    return 0.0 if low is None else (high - low) / 2.0
 
 
 def class_bands(rows: NodeRows, q=0.10):
@@ -285,16 +301,26 @@ def delta_class_overlap(rows: NodeRows, q=0.10) -> float:
     return float(max(overlap.max(), 0.0) / 2.0)
 
 
+def gain_ratio_parts(rows: NodeRows, criterion="gini") -> dict:
+    """The pieces of the gain ratio at θ*: Q, H_split (bits), GR and the left share.
+
+    ``gain_ratio`` is NaN when H_split = 0 (every row on one side).
+    """
+    left, total = _split_at_threshold(rows)
+    frac = float(left.sum() / total.sum()) if total.sum() > 0 else 0.0
+    h_split = (0.0 if frac <= 0.0 or frac >= 1.0
+               else float(-(frac * np.log2(frac) + (1.0 - frac) * np.log2(1.0 - frac))))
+    gain = float(_quality(left, total, criterion))
+    return {"quality": gain, "h_split": h_split,
+            "gain_ratio": gain / h_split if h_split > 0 else float("nan"), "left_fraction": frac}
+
+
 def delta_gain_ratio(rows: NodeRows, criterion="gini", alpha=0.10) -> float:
     """α·range(c)/(1 + GR): a clear (high gain-ratio) split gets a narrow zone."""
-    left, total = _split_at_threshold(rows)
-    value_range = rows.value_range
-    frac = left.sum() / total.sum()
-    if frac <= 0.0 or frac >= 1.0:
-        return float(alpha * value_range)
-    h_split = -(frac * np.log2(frac) + (1.0 - frac) * np.log2(1.0 - frac))
-    gain = float(_quality(left, total, criterion))
-    return float(alpha * value_range / (1.0 + gain / h_split))
+    parts = gain_ratio_parts(rows, criterion)
+    if parts["h_split"] <= 0.0:
+        return float(alpha * rows.value_range)
+    return float(alpha * rows.value_range / (1.0 + parts["gain_ratio"]))
 
 
 def bootstrap_thresholds(rows: NodeRows, criterion="gini", n_bootstraps=20, random_state=None,

@@ -20,13 +20,13 @@ from ternary._tree import LEAF, iter_node_rows
 from ternary.delta import (
     DeltaParams,
     NodeRows,
-    _quality,
-    _split_at_threshold,
     bootstrap_thresholds,
     class_bands,
     compute_raw_delta,
+    gain_ratio_parts,
     margin_support,
     node_delta,
+    plateau_bounds,
     quality_curve,
 )
 
@@ -208,14 +208,8 @@ def explain_node(model, X, y, node, *, sample_weight=None, random_state=0) -> No
     params = _params_of(model)
 
     thresholds, quality, left_fraction = quality_curve(node_rows, params.criterion, params.min_samples_leaf)
-    q_star, floor, plateau_low, plateau_high = float("nan"), float("nan"), None, None
-    if thresholds.size:
-        # Q(θ*) is read at the candidate nearest θ*, as delta_quality_plateau does
-        q_star = float(quality[np.argmin(np.abs(thresholds - theta))])
-        floor = (1.0 - params.epsilon) * q_star
-        if q_star > 0:
-            on = thresholds[quality >= floor]
-            plateau_low, plateau_high = float(on.min()), float(on.max())
+    q_star, plateau_low, plateau_high = plateau_bounds(thresholds, quality, theta, params.epsilon)
+    floor = (1.0 - params.epsilon) * q_star
 
     band_classes, band_lows, band_highs = class_bands(node_rows, params.q)
     overlap_pair = overlap_low = overlap_high = None
@@ -229,14 +223,8 @@ def explain_node(model, X, y, node, *, sample_weight=None, random_state=0) -> No
             overlap_pair = (int(band_classes[min(i, j)]), int(band_classes[max(i, j)]))
             overlap_low, overlap_high = float(lo[i, j]), float(hi[i, j])
 
-    left, total = _split_at_threshold(node_rows)
-    frac = float(left.sum() / total.sum()) if total.sum() > 0 else 0.0
-    h_split = (0.0 if frac <= 0.0 or frac >= 1.0
-               else float(-(frac * np.log2(frac) + (1 - frac) * np.log2(1 - frac))))
-    gain = float(_quality(left, total, params.criterion))
-    gain_parts = {"quality": gain, "h_split": h_split,
-                  "gain_ratio": gain / h_split if h_split > 0 else float("nan"),
-                  "left_fraction": frac, "value_range": node_rows.value_range,
+    gain_parts = {**gain_ratio_parts(node_rows, params.criterion),
+                  "value_range": node_rows.value_range,
                   "alpha_range": params.alpha * node_rows.value_range}
 
     boot = bootstrap_thresholds(node_rows, params.criterion, params.n_bootstraps,

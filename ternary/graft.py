@@ -135,7 +135,7 @@ from scipy import special, stats
 from sklearn.utils.validation import check_random_state
 
 from ternary._tree import LEAF, UNDEFINED, TernaryTree, iter_node_rows
-from ternary.delta import NodeRows, node_delta
+from ternary.delta import NodeRows, impurity, node_delta
 
 __all__ = ["GRAFT_REPORT_COLUMNS", "binomial_tail", "graft_tree", "laplace", "leaf_bounds"]
 
@@ -639,17 +639,6 @@ def _criterion(delta_params):
     return "gini" if delta_params is None else delta_params.criterion
 
 
-def _impurity(counts, criterion):
-    """Gini or entropy (bits) of one node's class counts, as `ternary.delta` defines them."""
-    total = counts.sum()
-    if total <= 0:
-        return 0.0
-    p = counts[counts > 0] / total
-    if criterion == "gini":
-        return float(1.0 - np.dot(p, p))
-    return float(-np.dot(p, np.log2(p)))
-
-
 class _Builder:
     """Appends grafted nodes to copies of the tree's arrays."""
 
@@ -683,13 +672,13 @@ class _Builder:
             children_left=LEAF, children_right=LEAF, children_middle=LEAF, feature=UNDEFINED,
             threshold=float(UNDEFINED), delta=0.0, value=graft_counts / graft_counts.sum(),
             n_node_samples=graft_rows.size, weighted_n_node_samples=float(w[graft_rows].sum()),
-            impurity=float(_impurity(graft_counts, criterion)), grafted=True)
+            impurity=float(impurity(graft_counts, criterion)), grafted=True)
         left, right = (new_leaf, leaf) if side == _LE else (leaf, new_leaf)
         split = self._append(
             children_left=left, children_right=right, children_middle=LEAF, feature=feature,
             threshold=cut, delta=delta, value=split_counts / split_counts.sum(),
             n_node_samples=split_rows.size, weighted_n_node_samples=float(w[split_rows].sum()),
-            impurity=float(_impurity(split_counts, criterion)), grafted=True)
+            impurity=float(impurity(split_counts, criterion)), grafted=True)
         up, name = slot
         self.arrays[name][up] = split
         self.parent += [split, up]  # new_leaf's parent, split's parent
