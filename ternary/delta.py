@@ -71,6 +71,7 @@ __all__ = [
     "plateau_bounds",
     "quality_curve",
     "resolve_n_bootstraps",
+    "widest_overlap",
 ]
 
 #: Bootstrap draws are processed in chunks of at most this many (resample, value,
@@ -291,14 +292,31 @@ def class_bands(rows: NodeRows, q=0.10):
     return np.array(classes, dtype=np.intp), np.array(lows), np.array(highs)
 
 
+def widest_overlap(rows: NodeRows, q=0.10):
+    """The pair of classes whose percentile bands overlap most, and that overlap.
+
+    Returns ``(pair, low, high)``: ``pair`` the two class codes (smaller first) and
+    ``[low, high]`` their common band, or ``(None, None, None)`` when fewer than two
+    classes are present or no two bands overlap by a positive width.
+    """
+    classes, lows, highs = class_bands(rows, q)
+    if classes.size < 2:
+        return None, None, None
+    low = np.maximum(lows[:, None], lows[None, :])
+    high = np.minimum(highs[:, None], highs[None, :])
+    width = high - low
+    np.fill_diagonal(width, -np.inf)
+    i, j = np.unravel_index(int(np.argmax(width)), width.shape)
+    if width[i, j] <= 0:
+        return None, None, None
+    pair = (int(classes[min(i, j)]), int(classes[max(i, j)]))
+    return pair, float(low[i, j]), float(high[i, j])
+
+
 def delta_class_overlap(rows: NodeRows, q=0.10) -> float:
     """Half the widest positive overlap between two classes' percentile bands."""
-    _, lows, highs = class_bands(rows, q)
-    if lows.size < 2:
-        return 0.0
-    overlap = np.minimum(highs[:, None], highs[None, :]) - np.maximum(lows[:, None], lows[None, :])
-    np.fill_diagonal(overlap, 0.0)
-    return float(max(overlap.max(), 0.0) / 2.0)
+    pair, low, high = widest_overlap(rows, q)
+    return 0.0 if pair is None else (high - low) / 2.0
 
 
 def gain_ratio_parts(rows: NodeRows, criterion="gini") -> dict:

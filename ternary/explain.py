@@ -28,6 +28,7 @@ from ternary.delta import (
     node_delta,
     plateau_bounds,
     quality_curve,
+    widest_overlap,
 )
 
 __all__ = ["EXPLAINED_METHODS", "NodeExplanation", "explain_node"]
@@ -212,16 +213,7 @@ def explain_node(model, X, y, node, *, sample_weight=None, random_state=0) -> No
     floor = (1.0 - params.epsilon) * q_star
 
     band_classes, band_lows, band_highs = class_bands(node_rows, params.q)
-    overlap_pair = overlap_low = overlap_high = None
-    if band_classes.size >= 2:
-        lo = np.maximum(band_lows[:, None], band_lows[None, :])
-        hi = np.minimum(band_highs[:, None], band_highs[None, :])
-        width = hi - lo
-        np.fill_diagonal(width, -np.inf)
-        i, j = np.unravel_index(int(np.argmax(width)), width.shape)
-        if width[i, j] > 0:
-            overlap_pair = (int(band_classes[min(i, j)]), int(band_classes[max(i, j)]))
-            overlap_low, overlap_high = float(lo[i, j]), float(hi[i, j])
+    overlap_pair, overlap_low, overlap_high = widest_overlap(node_rows, params.q)
 
     gain_parts = {**gain_ratio_parts(node_rows, params.criterion),
                   "value_range": node_rows.value_range,
