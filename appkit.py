@@ -763,8 +763,9 @@ def chow_curve(_ds: Dataset, key: tuple, cv: int, max_depth: int, seed: int) -> 
 
 def cv_problem(ds: Dataset, folds: int) -> str | None:
     """Why ``folds``-fold stratified CV cannot run on ``ds`` (a class too small), or None."""
-    labels, counts = np.unique(ds.y, return_counts=True)
-    small = [(str(lab), int(n)) for lab, n in zip(labels, counts, strict=True) if n < folds]
+    from ternary.experiment import classes_too_small
+
+    small = [(str(lab), n) for lab, n in classes_too_small(ds.y, folds)]
     if not small:
         return None
     listed = ", ".join(f"{lab!r} ({n} row{'s' if n != 1 else ''})" for lab, n in small[:5])

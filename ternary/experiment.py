@@ -55,6 +55,7 @@ __all__ = [
     "chow_curve",
     "chow_curve_cv",
     "chow_decided_accuracy",
+    "classes_too_small",
     "combo_label",
     "main",
     "run_cv",
@@ -337,16 +338,25 @@ def _plain(value):
     return value.item() if isinstance(value, np.generic) else value
 
 
+def classes_too_small(y, cv: int) -> list[tuple[Any, int]]:
+    """The ``(label, row count)`` of every class with fewer than ``cv`` rows.
+
+    Stratified ``cv``-fold cross-validation needs each class in every fold, so it
+    cannot run while this list is non-empty.
+    """
+    labels, counts = np.unique(np.asarray(y), return_counts=True)
+    return [(_plain(lab), int(n)) for lab, n in zip(labels, counts, strict=True) if n < cv]
+
+
 def _stratified_folds(y: np.ndarray, cv: int, seed) -> list[tuple[np.ndarray, np.ndarray]]:
     if isinstance(cv, bool) or not isinstance(cv, (int, np.integer)) or cv < 2:
         raise ValueError(f"cv must be an integer ≥ 2; got {cv!r}.")
     labels, counts = np.unique(y, return_counts=True)
     if labels.shape[0] < 2:
         raise ValueError("y holds a single class; a classifier needs at least two.")
-    rare = counts < cv
-    if rare.any():
-        shown = ", ".join(f"{_plain(lab)!r} ({n} rows)"
-                          for lab, n in zip(labels[rare], counts[rare], strict=True))
+    rare = classes_too_small(y, cv)
+    if rare:
+        shown = ", ".join(f"{lab!r} ({n} rows)" for lab, n in rare)
         fix = (f"use cv={int(counts.min())} or fewer, or " if counts.min() >= 2 else "")
         raise ValueError(
             f"Stratified {cv}-fold cross-validation needs at least {cv} rows of every class; "
