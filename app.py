@@ -9,8 +9,11 @@ import streamlit as st
 
 import appkit
 
-st.set_page_config(page_title="ternary — decision trees that say where they are unsure",
-                   page_icon=":material/account_tree:", layout="wide")
+st.set_page_config(
+    page_title="ternary — decision trees that say where they are unsure",
+    page_icon=":material/account_tree:",
+    layout="wide",
+)
 
 
 def home() -> None:
@@ -22,7 +25,8 @@ def home() -> None:
         "from both sides of the split, but it is flagged **boundary-uncertain**; every other row "
         "is **decided**. The tree thus says *where* it is unsure, and its accuracy on the decided "
         "rows is typically higher than plain CART's (Smits 2026); grafting (Webb 1997) can "
-        "further repair regions a tree labels wrongly.")
+        "further repair regions a tree labels wrongly."
+    )
     with appkit.page_guard("loading the dataset"):
         ds, _ = appkit.current_dataset()
         st.subheader(f"Dataset: {ds.name}")
@@ -32,8 +36,8 @@ def home() -> None:
             "Features": "Number of numeric feature columns (after encoding).",
             "Classes": "Number of distinct labels.",
             "Bayes error": "The lowest error any classifier can reach on this distribution; "
-                           "known for the synthetic sets only. A well-calibrated zone would "
-                           "flag about this share of the rows.",
+            "known for the synthetic sets only. A well-calibrated zone would "
+            "flag about this share of the rows.",
         }
         for col, (label, value) in zip(cols, appkit.dataset_summary(ds).items(), strict=True):
             col.metric(label, value, help=helps[label])
@@ -47,27 +51,48 @@ def home() -> None:
             preview["label"] = ds.y[:10]
             st.dataframe(preview, hide_index=True)
     st.subheader("Where to go")
-    st.page_link(PAGES["regions"], icon=":material/map:",
-                 label="Decision regions — see where the tree is unsure, and how often it is "
-                       "right where it is sure")
-    st.page_link(PAGES["tree"], icon=":material/account_tree:",
-                 label="Tree diagram — every split with its θ and δ; inspect one node")
-    st.page_link(PAGES["coverage"], icon=":material/scatter_plot:",
-                 label="Accuracy vs. coverage — all δ methods cross-validated, as in Fig. 2 "
-                       "of the paper")
-    st.page_link(PAGES["grafting"], icon=":material/call_split:",
-                 label="Grafting — CART against CART with Webb's grafts")
-    st.page_link(PAGES["data"], icon=":material/upload_file:",
-                 label="Your data — upload a CSV or ARFF file, or fetch one from OpenML")
+    st.page_link(
+        PAGES["regions"],
+        icon=":material/map:",
+        label="Decision regions — see where the tree is unsure, and how often it is "
+        "right where it is sure",
+    )
+    st.page_link(
+        PAGES["tree"],
+        icon=":material/account_tree:",
+        label="Tree diagram — every split with its θ and δ; inspect one node",
+    )
+    st.page_link(
+        PAGES["coverage"],
+        icon=":material/scatter_plot:",
+        label="Accuracy vs. coverage — all δ methods cross-validated, as in Fig. 2 of the paper",
+    )
+    st.page_link(
+        PAGES["grafting"],
+        icon=":material/call_split:",
+        label="Grafting — CART against CART with Webb's grafts",
+    )
+    st.page_link(
+        PAGES["data"],
+        icon=":material/upload_file:",
+        label="Your data — upload a CSV or ARFF file, or fetch one from OpenML",
+    )
     st.caption("Pick the dataset in the sidebar; every page uses it.")
 
 
 PAGES = {
     "home": st.Page(home, title="Home", icon=":material/home:", default=True),
-    "regions": st.Page("app_pages/1_decision_regions.py", title="Decision regions", icon=":material/map:"),
-    "tree": st.Page("app_pages/2_tree_diagram.py", title="Tree diagram", icon=":material/account_tree:"),
-    "coverage": st.Page("app_pages/3_accuracy_coverage.py", title="Accuracy vs. coverage",
-                        icon=":material/scatter_plot:"),
+    "regions": st.Page(
+        "app_pages/1_decision_regions.py", title="Decision regions", icon=":material/map:"
+    ),
+    "tree": st.Page(
+        "app_pages/2_tree_diagram.py", title="Tree diagram", icon=":material/account_tree:"
+    ),
+    "coverage": st.Page(
+        "app_pages/3_accuracy_coverage.py",
+        title="Accuracy vs. coverage",
+        icon=":material/scatter_plot:",
+    ),
     "grafting": st.Page("app_pages/4_grafting.py", title="Grafting", icon=":material/call_split:"),
     "data": st.Page("app_pages/5_your_data.py", title="Your data", icon=":material/upload_file:"),
 }

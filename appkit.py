@@ -57,8 +57,14 @@ SHARED = REPO.parent / "shared"
 BUILTIN_NAMES = list(tdata.BUILTIN_DATASETS)
 USER_PREFIX = "Your data: "
 
-DELTA_METHODS = ("margin", "node_bootstrap", "quality_plateau", "gain_ratio", "class_overlap",
-                 "none")
+DELTA_METHODS = (
+    "margin",
+    "node_bootstrap",
+    "quality_plateau",
+    "gain_ratio",
+    "class_overlap",
+    "none",
+)
 ROUTINGS = ("probabilistic", "deferred", "hard_middle")
 METHOD_LABELS = {
     "margin": "margin (recommended)",
@@ -89,24 +95,31 @@ ROUTING_HELP = (
     "a zone are flagged boundary-uncertain."
 )
 #: the one extra parameter each δ method has
-METHOD_PARAM = {"quality_plateau": "epsilon", "gain_ratio": "alpha", "class_overlap": "q",
-                "node_bootstrap": "n_bootstraps"}
+METHOD_PARAM = {
+    "quality_plateau": "epsilon",
+    "gain_ratio": "alpha",
+    "class_overlap": "q",
+    "node_bootstrap": "n_bootstraps",
+}
 
 #: the paper's Table 5 (Smits 2026): OpenML-CC18 means over 71 datasets, 5-fold CV,
 #: depth 4. Used when ../shared/paper_tables/smits_table5_cc18_means.csv is absent.
 PAPER_CC18_MEANS = pd.DataFrame(
-    [("class_overlap", "probabilistic", 0.7624, 0.712),
-     ("gain_ratio", "probabilistic", 0.7562, 0.584),
-     ("node_bootstrap", "hard_middle", 0.7458, 0.177),
-     ("node_bootstrap", "probabilistic", 0.7455, 0.323),
-     ("margin", "probabilistic", 0.7426, 0.168),
-     ("quality_plateau", "probabilistic", 0.7361, 0.174),
-     ("none", "cart", 0.7247, 0.000),
-     ("margin", "hard_middle", 0.7229, 0.097),
-     ("quality_plateau", "hard_middle", 0.7148, 0.109),
-     ("gain_ratio", "hard_middle", 0.7032, 0.269),
-     ("class_overlap", "hard_middle", 0.6788, 0.323)],
-    columns=["delta_method", "routing", "decided_accuracy", "uncertain_rate"])
+    [
+        ("class_overlap", "probabilistic", 0.7624, 0.712),
+        ("gain_ratio", "probabilistic", 0.7562, 0.584),
+        ("node_bootstrap", "hard_middle", 0.7458, 0.177),
+        ("node_bootstrap", "probabilistic", 0.7455, 0.323),
+        ("margin", "probabilistic", 0.7426, 0.168),
+        ("quality_plateau", "probabilistic", 0.7361, 0.174),
+        ("none", "cart", 0.7247, 0.000),
+        ("margin", "hard_middle", 0.7229, 0.097),
+        ("quality_plateau", "hard_middle", 0.7148, 0.109),
+        ("gain_ratio", "hard_middle", 0.7032, 0.269),
+        ("class_overlap", "hard_middle", 0.6788, 0.323),
+    ],
+    columns=["delta_method", "routing", "decided_accuracy", "uncertain_rate"],
+)
 
 # ----------------------------------------------------------------------------- state
 DEFAULTS = {
@@ -177,8 +190,11 @@ def page_guard(what: str = "drawing this page"):
     except DataError as exc:
         st.error(str(exc), icon="⚠️")
     except Exception as exc:  # noqa: BLE001 - the point is to catch everything
-        st.error(f"Something went wrong while {what}: {exc}\n\nTry other settings or another "
-                 "dataset; the details below help if you report it.", icon="⚠️")
+        st.error(
+            f"Something went wrong while {what}: {exc}\n\nTry other settings or another "
+            "dataset; the details below help if you report it.",
+            icon="⚠️",
+        )
         with st.expander("Details"):
             st.code(traceback.format_exc(), language="text")
 
@@ -253,8 +269,9 @@ def _on_dataset_change() -> None:
         default_rows = APP_ROWS.get(name)
         if default_rows is None:
             try:
-                default_rows = inspect.signature(
-                    tdata.BUILTIN_DATASETS[name]).parameters["n_samples"].default
+                default_rows = (
+                    inspect.signature(tdata.BUILTIN_DATASETS[name]).parameters["n_samples"].default
+                )
             except (KeyError, TypeError, ValueError):
                 default_rows = 500
         st.session_state["n_samples"] = int(default_rows)
@@ -278,25 +295,47 @@ def dataset_sidebar() -> None:
     with st.sidebar:
         st.subheader("Dataset")
         st.selectbox(
-            "Dataset", options, key="dataset", on_change=_on_dataset_change,
+            "Dataset",
+            options,
+            key="dataset",
+            on_change=_on_dataset_change,
             label_visibility="collapsed",
             help="Every page works on this dataset. Built-ins need no download; upload your "
-                 "own CSV/ARFF (or fetch from OpenML) on the *Your data* page and it appears "
-                 "here as 'Your data: …'.")
+            "own CSV/ARFF (or fetch from OpenML) on the *Your data* page and it appears "
+            "here as 'Your data: …'.",
+        )
         name = st.session_state["dataset"]
         opts = builtin_options(name) if name in BUILTIN_NAMES else {}
         if opts.get("n_samples"):
-            st.slider("Rows", 100, 5000, step=100, key="n_samples",
-                      help="How many points to generate. More rows: smoother regions, "
-                           "slower cross-validation.")
+            st.slider(
+                "Rows",
+                100,
+                5000,
+                step=100,
+                key="n_samples",
+                help="How many points to generate. More rows: smoother regions, "
+                "slower cross-validation.",
+            )
         if opts.get("noise"):
-            st.slider("Noise", 0.0, 3.0 if name == "blobs" else 1.0, step=0.05, key="noise",
-                      help="Standard deviation of the Gaussian noise added to the points "
-                           "(for blobs: the spread of each blob). More noise, more overlap "
-                           "between the classes, wider uncertainty zones.")
+            st.slider(
+                "Noise",
+                0.0,
+                3.0 if name == "blobs" else 1.0,
+                step=0.05,
+                key="noise",
+                help="Standard deviation of the Gaussian noise added to the points "
+                "(for blobs: the spread of each blob). More noise, more overlap "
+                "between the classes, wider uncertainty zones.",
+            )
         if opts.get("random_state"):
-            st.number_input("Data seed", 0, 10_000, step=1, key="data_seed",
-                            help="The same seed generates the same points.")
+            st.number_input(
+                "Data seed",
+                0,
+                10_000,
+                step=1,
+                key="data_seed",
+                help="The same seed generates the same points.",
+            )
 
 
 def dataset_summary(ds: Dataset) -> dict:
@@ -343,8 +382,9 @@ def peek_columns(data: bytes, filename: str) -> list[str]:
         return []
 
 
-def load_user_data(data: bytes, filename: str, target=None,
-                   missing: str = "impute") -> tuple[Dataset | None, str | None]:
+def load_user_data(
+    data: bytes, filename: str, target=None, missing: str = "impute"
+) -> tuple[Dataset | None, str | None]:
     """Load uploaded bytes with the project's loaders: ``(dataset, None)`` or ``(None, message)``.
 
     Never raises for a bad file: a `DataError` becomes its message, anything
@@ -358,9 +398,11 @@ def load_user_data(data: bytes, filename: str, target=None,
     except DataError as exc:
         return None, str(exc)
     except Exception as exc:  # noqa: BLE001 - a user's file must never crash the app
-        return None, (f"Could not read {filename!r}: {type(exc).__name__}: {exc}. "
-                      "Check that it is a CSV (comma, semicolon or tab separated, header row) "
-                      "or an ARFF file.")
+        return None, (
+            f"Could not read {filename!r}: {type(exc).__name__}: {exc}. "
+            "Check that it is a CSV (comma, semicolon or tab separated, header row) "
+            "or an ARFF file."
+        )
 
 
 def load_openml_data(id_or_name: str, target=None) -> tuple[Dataset | None, str | None]:
@@ -444,47 +486,103 @@ def model_sidebar(*, split: bool = True) -> None:
     """
     with st.sidebar:
         st.subheader("Model")
-        method = st.selectbox("δ method", DELTA_METHODS, key="delta_method",
-                              format_func=METHOD_LABELS.get, help=METHOD_HELP)
-        routing = st.selectbox("Routing", ROUTINGS, key="routing",
-                               format_func=ROUTING_LABELS.get, help=ROUTING_HELP)
+        method = st.selectbox(
+            "δ method",
+            DELTA_METHODS,
+            key="delta_method",
+            format_func=METHOD_LABELS.get,
+            help=METHOD_HELP,
+        )
+        routing = st.selectbox(
+            "Routing", ROUTINGS, key="routing", format_func=ROUTING_LABELS.get, help=ROUTING_HELP
+        )
         if method == "quality_plateau":
-            st.slider("ε (plateau tolerance)", 0.0, 0.5, step=0.01, key="epsilon",
-                      help="Quality plateau: thresholds whose split quality is within ε "
-                           "(relative) of the best one form the zone. Larger ε, wider zones.")
+            st.slider(
+                "ε (plateau tolerance)",
+                0.0,
+                0.5,
+                step=0.01,
+                key="epsilon",
+                help="Quality plateau: thresholds whose split quality is within ε "
+                "(relative) of the best one form the zone. Larger ε, wider zones.",
+            )
         elif method == "gain_ratio":
-            st.slider("α (gain-ratio scale)", 0.0, 1.0, step=0.01, key="alpha",
-                      help="Gain ratio: δ grows with α and with how weak the split's gain is "
-                           "relative to its split entropy.")
+            st.slider(
+                "α (gain-ratio scale)",
+                0.0,
+                1.0,
+                step=0.01,
+                key="alpha",
+                help="Gain ratio: δ grows with α and with how weak the split's gain is "
+                "relative to its split entropy.",
+            )
         elif method == "class_overlap":
-            st.slider("q (overlap percentile)", 0.0, 0.5, step=0.01, key="q",
-                      help="Class overlap: each class's q…1−q percentile band of the split "
-                           "feature; the zone covers where bands of different classes overlap.")
+            st.slider(
+                "q (overlap percentile)",
+                0.0,
+                0.5,
+                step=0.01,
+                key="q",
+                help="Class overlap: each class's q…1−q percentile band of the split "
+                "feature; the zone covers where bands of different classes overlap.",
+            )
         elif method == "node_bootstrap":
-            st.slider("B (bootstrap resamples)", 2, 100, step=1, key="n_bootstraps",
-                      help="Node bootstrap: θ is re-found on B resamples of the node's rows; "
-                           "δ is the spread of those thresholds. More B, steadier δ, slower.")
-        st.slider("δ scale", 0.0, 3.0, step=0.05, key="delta_scale",
-                  help="Multiplies every δ after it is computed: 0 turns the zones off "
-                       "(plain CART), 2 doubles their width.")
-        st.slider("Max depth", 1, 12, step=1, key="max_depth",
-                  help="Depth of the tree. The paper uses 4.")
+            st.slider(
+                "B (bootstrap resamples)",
+                2,
+                100,
+                step=1,
+                key="n_bootstraps",
+                help="Node bootstrap: θ is re-found on B resamples of the node's rows; "
+                "δ is the spread of those thresholds. More B, steadier δ, slower.",
+            )
+        st.slider(
+            "δ scale",
+            0.0,
+            3.0,
+            step=0.05,
+            key="delta_scale",
+            help="Multiplies every δ after it is computed: 0 turns the zones off "
+            "(plain CART), 2 doubles their width.",
+        )
+        st.slider(
+            "Max depth", 1, 12, step=1, key="max_depth", help="Depth of the tree. The paper uses 4."
+        )
         hard = routing == "hard_middle"
-        st.radio("Grafting (Webb 1997)", ("none", "one", "all"), key="graft", horizontal=True,
-                 disabled=hard,
-                 help="After growing, add leaves where evidence from ancestor nodes says a "
-                      "region is labelled wrongly: 'one' graft per leaf or 'all' supported "
-                      "grafts. See the Grafting page.")
+        st.radio(
+            "Grafting (Webb 1997)",
+            ("none", "one", "all"),
+            key="graft",
+            horizontal=True,
+            disabled=hard,
+            help="After growing, add leaves where evidence from ancestor nodes says a "
+            "region is labelled wrongly: 'one' graft per leaf or 'all' supported "
+            "grafts. See the Grafting page.",
+        )
         if hard:
-            st.caption("Grafting is off for hard-middle routing: it judges new binary splits "
-                       "on CART's training partition, which the middle branches change.")
+            st.caption(
+                "Grafting is off for hard-middle routing: it judges new binary splits "
+                "on CART's training partition, which the middle branches change."
+            )
         if split:
-            st.slider("Test fraction", 0.1, 0.5, step=0.05, key="test_size",
-                      help="Share of the rows held out (stratified) to measure the metrics; "
-                           "the tree is fitted on the rest.")
-            st.number_input("Split seed", 0, 10_000, step=1, key="seed",
-                            help="Seed of the train/test split and of the tree (feature "
-                                 "order, bootstrap). Same seed, same result.")
+            st.slider(
+                "Test fraction",
+                0.1,
+                0.5,
+                step=0.05,
+                key="test_size",
+                help="Share of the rows held out (stratified) to measure the metrics; "
+                "the tree is fitted on the rest.",
+            )
+            st.number_input(
+                "Split seed",
+                0,
+                10_000,
+                step=1,
+                key="seed",
+                help="Seed of the train/test split and of the tree (feature "
+                "order, bootstrap). Same seed, same result.",
+            )
 
 
 def model_params(state=None) -> dict:
@@ -519,11 +617,19 @@ def feature_pickers(ds: Dataset, *, where=None) -> list[str]:
     where = where or st.sidebar
     with where:
         st.subheader("Plotted features")
-        fx = st.selectbox("Horizontal axis", names, key="feature_x",
-                          help="The model on this page is fitted on the two plotted features "
-                               "only, so its regions can be drawn exactly.")
-        fy = st.selectbox("Vertical axis", names, key="feature_y",
-                          help="Pick a different feature from the horizontal axis.")
+        fx = st.selectbox(
+            "Horizontal axis",
+            names,
+            key="feature_x",
+            help="The model on this page is fitted on the two plotted features "
+            "only, so its regions can be drawn exactly.",
+        )
+        fy = st.selectbox(
+            "Vertical axis",
+            names,
+            key="feature_y",
+            help="Pick a different feature from the horizontal axis.",
+        )
     if fx == fy:
         other = next(n for n in names if n != fx)
         st.warning(f"Both axes show {fx!r}; using {other!r} on the vertical axis.")
@@ -547,21 +653,27 @@ def split_data(ds: Dataset, features: list[str] | None, test_size: float, seed: 
     n_test = int(np.ceil(test_size * len(ds.y)))
     stratify = ds.y if counts.min() >= 2 and n_test >= len(counts) else None
     X_train, X_test, y_train, y_test = train_test_split(
-        X, ds.y, test_size=test_size, random_state=seed, stratify=stratify)
+        X, ds.y, test_size=test_size, random_state=seed, stratify=stratify
+    )
     return Split(X_train, X_test, np.asarray(y_train), np.asarray(y_test))
 
 
 @st.cache_resource(show_spinner=False, max_entries=128)
-def fit_tree(_X: pd.DataFrame, _y: np.ndarray, data_key: tuple,
-             params: tuple) -> TernaryTreeClassifier:
+def fit_tree(
+    _X: pd.DataFrame, _y: np.ndarray, data_key: tuple, params: tuple
+) -> TernaryTreeClassifier:
     """A fitted tree, shared across reruns for the same data key and parameters."""
     return TernaryTreeClassifier(**dict(params)).fit(_X, _y)
 
 
 def cart_params(params: dict) -> dict:
     """The CART baseline of ``params``: same depth and seed, no δ, no grafting."""
-    return {"delta_method": "none", "routing": "probabilistic",
-            "max_depth": params["max_depth"], "random_state": params["random_state"]}
+    return {
+        "delta_method": "none",
+        "routing": "probabilistic",
+        "max_depth": params["max_depth"],
+        "random_state": params["random_state"],
+    }
 
 
 def _items(params: dict) -> tuple:
@@ -647,15 +759,16 @@ def regions_figure(_model, _cart, _X, _y, figure_key: tuple):
     return viz.decision_regions_figure(_model, _X, _y, cart_model=_cart)
 
 
-def regions_result(ds: Dataset, key: tuple, features: list[str], params: dict,
-                   test_size: float, seed: int) -> RegionsResult:
+def regions_result(
+    ds: Dataset, key: tuple, features: list[str], params: dict, test_size: float, seed: int
+) -> RegionsResult:
     """Fit (cached), measure and draw one decision-regions setting."""
     sp, model, cart = fit_pair(ds, key, features, params, test_size, seed)
-    figure_key = (key, tuple(features), float(test_size), int(seed),
-                  _items(_canonical(params)))
+    figure_key = (key, tuple(features), float(test_size), int(seed), _items(_canonical(params)))
     fig = regions_figure(model, cart, sp.X_test, sp.y_test, figure_key)
-    return RegionsResult(model, cart, sp, fig, test_metrics(model, cart, sp),
-                         flagged_table(model, sp))
+    return RegionsResult(
+        model, cart, sp, fig, test_metrics(model, cart, sp), flagged_table(model, sp)
+    )
 
 
 # ----------------------------------------------------------------------------- tree diagram
@@ -668,16 +781,23 @@ def node_caption(model, node: int, feature_names: list[str]) -> str:
     tree = model.tree_
     f = int(tree.feature[node])
     name = feature_names[f] if 0 <= f < len(feature_names) else f"x[{f}]"
-    return (f"node {node}: {name} ≤ {format_number(tree.threshold[node])}"
-            f"  (δ = {format_number(tree.delta[node])}, "
-            f"n = {int(tree.n_node_samples[node])})")
+    return (
+        f"node {node}: {name} ≤ {format_number(tree.threshold[node])}"
+        f"  (δ = {format_number(tree.delta[node])}, "
+        f"n = {int(tree.n_node_samples[node])})"
+    )
 
 
 @st.cache_data(show_spinner=False, max_entries=64)
-def tree_dot(_model, model_key: tuple, feature_names: tuple, class_names: tuple,
-             highlight: int | None = None) -> str:
-    return viz.tree_dot(_model, feature_names=list(feature_names),
-                        class_names=list(class_names), highlight_node=highlight)
+def tree_dot(
+    _model, model_key: tuple, feature_names: tuple, class_names: tuple, highlight: int | None = None
+) -> str:
+    return viz.tree_dot(
+        _model,
+        feature_names=list(feature_names),
+        class_names=list(class_names),
+        highlight_node=highlight,
+    )
 
 
 @st.cache_data(show_spinner=False, max_entries=32)
@@ -740,8 +860,9 @@ def _stored(key: tuple, compute) -> pd.DataFrame:
     return result.copy()
 
 
-def cv_results(ds: Dataset, key: tuple, cv: int, max_depth: int, seed: int,
-               progress=None) -> pd.DataFrame:
+def cv_results(
+    ds: Dataset, key: tuple, cv: int, max_depth: int, seed: int, progress=None
+) -> pd.DataFrame:
     """The paper's 11 (δ method, routing) combinations, ``cv``-fold, on the whole dataset.
 
     Cached per (dataset key, cv, max_depth, seed); ``progress(done, total, message)``
@@ -749,8 +870,12 @@ def cv_results(ds: Dataset, key: tuple, cv: int, max_depth: int, seed: int,
     """
     from ternary import experiment
 
-    return _stored(("cv", key, int(cv), int(max_depth), int(seed)), lambda: experiment.run_cv(
-        ds.X, ds.y, cv=cv, max_depth=max_depth, seed=seed, progress=progress))
+    return _stored(
+        ("cv", key, int(cv), int(max_depth), int(seed)),
+        lambda: experiment.run_cv(
+            ds.X, ds.y, cv=cv, max_depth=max_depth, seed=seed, progress=progress
+        ),
+    )
 
 
 @st.cache_data(show_spinner=False, max_entries=16)
@@ -770,10 +895,11 @@ def cv_problem(ds: Dataset, folds: int) -> str | None:
         return None
     listed = ", ".join(f"{lab!r} ({n} row{'s' if n != 1 else ''})" for lab, n in small[:5])
     smallest = min(n for _, n in small)
-    advice = (f"Set Folds to {smallest} or fewer in the sidebar, or "
-              if smallest >= 2 else "")
-    return (f"{folds}-fold cross-validation needs at least {folds} rows of every class; "
-            f"too few in {listed}. {advice}merge or drop the rare classes in your file.")
+    advice = f"Set Folds to {smallest} or fewer in the sidebar, or " if smallest >= 2 else ""
+    return (
+        f"{folds}-fold cross-validation needs at least {folds} rows of every class; "
+        f"too few in {listed}. {advice}merge or drop the rare classes in your file."
+    )
 
 
 def summarize(results: pd.DataFrame, bayes_error: float | None) -> pd.DataFrame:
@@ -801,49 +927,77 @@ def sweep_values(low: float, high: float, steps: int) -> tuple[float, ...]:
     return tuple(float(v) for v in np.round(np.linspace(low, high, int(steps)), 4))
 
 
-def sweep_results(ds: Dataset, key: tuple, method: str, routing: str, param: str,
-                  values: tuple, cv: int, max_depth: int, seed: int,
-                  progress=None) -> pd.DataFrame:
+def sweep_results(
+    ds: Dataset,
+    key: tuple,
+    method: str,
+    routing: str,
+    param: str,
+    values: tuple,
+    cv: int,
+    max_depth: int,
+    seed: int,
+    progress=None,
+) -> pd.DataFrame:
     """One (method, routing) combination cross-validated at each value of ``param`` (cached)."""
     from ternary import experiment
 
     combos = [{"delta_method": method, "routing": routing, param: value} for value in values]
-    return _stored(("sweep", key, method, routing, param, tuple(values), int(cv), int(max_depth),
-                    int(seed)),
-                   lambda: experiment.run_cv(ds.X, ds.y, combos=combos, cv=cv,
-                                             max_depth=max_depth, seed=seed, progress=progress))
+    return _stored(
+        ("sweep", key, method, routing, param, tuple(values), int(cv), int(max_depth), int(seed)),
+        lambda: experiment.run_cv(
+            ds.X, ds.y, combos=combos, cv=cv, max_depth=max_depth, seed=seed, progress=progress
+        ),
+    )
 
 
 def sweep_trace(summary: pd.DataFrame, param: str) -> pd.DataFrame:
     """The sweep's operating points in the layout `viz.accuracy_coverage_figure` draws."""
-    return pd.DataFrame({
-        "param": param, "value": summary[param].astype(float),
-        "delta_method": summary["delta_method"], "routing": summary["routing"],
-        "uncertain_rate": summary["uncertain_rate"],
-        "decided_accuracy": summary["decided_accuracy"]})
+    return pd.DataFrame(
+        {
+            "param": param,
+            "value": summary[param].astype(float),
+            "delta_method": summary["delta_method"],
+            "routing": summary["routing"],
+            "uncertain_rate": summary["uncertain_rate"],
+            "decided_accuracy": summary["decided_accuracy"],
+        }
+    )
 
 
 def cart_only_summary(results: pd.DataFrame) -> pd.DataFrame:
     """A one-row summary holding CART (for a sweep drawn without the 11 combinations)."""
-    return pd.DataFrame({"delta_method": ["none"], "routing": ["probabilistic"],
-                         "decided_accuracy": [float(results["cart_accuracy"].mean())],
-                         "uncertain_rate": [0.0]})
+    return pd.DataFrame(
+        {
+            "delta_method": ["none"],
+            "routing": ["probabilistic"],
+            "decided_accuracy": [float(results["cart_accuracy"].mean())],
+            "uncertain_rate": [0.0],
+        }
+    )
 
 
-def coverage_figure(summary: pd.DataFrame, baseline: float, chow=None, paper=None,
-                    sweep=None, title=None):
-    return viz.accuracy_coverage_figure(summary, baseline_accuracy=baseline, chow_curve=chow,
-                                        paper_means=paper, sweep=sweep, title=title)
+def coverage_figure(
+    summary: pd.DataFrame, baseline: float, chow=None, paper=None, sweep=None, title=None
+):
+    return viz.accuracy_coverage_figure(
+        summary,
+        baseline_accuracy=baseline,
+        chow_curve=chow,
+        paper_means=paper,
+        sweep=sweep,
+        title=title,
+    )
 
 
 # ----------------------------------------------------------------------------- grafting
 @st.cache_data(show_spinner=False, max_entries=32)
-def cv_accuracy(_X: pd.DataFrame, _y: np.ndarray, data_key: tuple, params: tuple,
-                cv: int = 5) -> float:
+def cv_accuracy(
+    _X: pd.DataFrame, _y: np.ndarray, data_key: tuple, params: tuple, cv: int = 5
+) -> float:
     """Mean ``cv``-fold accuracy of a tree with ``params`` (stratified, seeded)."""
     params = dict(params)
-    folds = StratifiedKFold(n_splits=cv, shuffle=True,
-                            random_state=params.get("random_state", 0))
+    folds = StratifiedKFold(n_splits=cv, shuffle=True, random_state=params.get("random_state", 0))
     y = np.asarray(_y)
     scores = []
     for train, test in folds.split(_X, y):
@@ -865,49 +1019,77 @@ class GraftComparison:
     n_test: int
 
 
-def graft_comparison(ds: Dataset, key: tuple, features, *, mode: str, graft_alpha: float,
-                     ccp_alpha: float, max_depth: int, test_size: float,
-                     seed: int) -> GraftComparison:
+def graft_comparison(
+    ds: Dataset,
+    key: tuple,
+    features,
+    *,
+    mode: str,
+    graft_alpha: float,
+    ccp_alpha: float,
+    max_depth: int,
+    test_size: float,
+    seed: int,
+) -> GraftComparison:
     """Fit CART and CART + grafting on the training rows and compare them."""
     sp = split_data(ds, features, test_size, seed)
     data_key = (key, tuple(features) if features else None, float(test_size), int(seed))
-    base = {"delta_method": "none", "routing": "probabilistic", "max_depth": int(max_depth),
-            "ccp_alpha": float(ccp_alpha), "random_state": int(seed)}
+    base = {
+        "delta_method": "none",
+        "routing": "probabilistic",
+        "max_depth": int(max_depth),
+        "ccp_alpha": float(ccp_alpha),
+        "random_state": int(seed),
+    }
     grafted_params = dict(base, graft=mode, graft_alpha=float(graft_alpha))
     cart = fit_tree(sp.X_train, sp.y_train, data_key, _items(base))
     grafted = fit_tree(sp.X_train, sp.y_train, data_key, _items(grafted_params))
     X_all = ds.X if features is None else ds.X[list(features)]
     all_key = (key, tuple(features) if features else None)
     rows = []
-    for label, model, params in (("CART", cart, base),
-                                 (f"CART + grafting ({mode})", grafted, grafted_params)):
-        rows.append({
-            "model": label,
-            "nodes": int(model.tree_.node_count),
-            "leaves": int(model.tree_.n_leaves),
-            "grafted nodes": int(model.tree_.grafted.sum()),
-            "test accuracy": float(np.mean(model.predict(sp.X_test) == sp.y_test)),
-            "CV accuracy": cv_accuracy(X_all, ds.y, all_key, _items(params)),
-        })
+    for label, model, params in (
+        ("CART", cart, base),
+        (f"CART + grafting ({mode})", grafted, grafted_params),
+    ):
+        rows.append(
+            {
+                "model": label,
+                "nodes": int(model.tree_.node_count),
+                "leaves": int(model.tree_.n_leaves),
+                "grafted nodes": int(model.tree_.grafted.sum()),
+                "test accuracy": float(np.mean(model.predict(sp.X_test) == sp.y_test)),
+                "CV accuracy": cv_accuracy(X_all, ds.y, all_key, _items(params)),
+            }
+        )
     figures = None
     if features is not None:
         fkey = (data_key, _items(grafted_params))
-        figures = (graft_regions_figure(cart, sp.X_test, sp.y_test, fkey + ("cart",), "CART"),
-                   graft_regions_figure(grafted, sp.X_test, sp.y_test, fkey + ("graft",),
-                                        f"CART + grafting ({mode})"))
+        figures = (
+            graft_regions_figure(cart, sp.X_test, sp.y_test, fkey + ("cart",), "CART"),
+            graft_regions_figure(
+                grafted, sp.X_test, sp.y_test, fkey + ("graft",), f"CART + grafting ({mode})"
+            ),
+        )
     names = tuple(map(str, sp.X_train.columns))
-    dot = tree_dot(grafted, (data_key, _items(grafted_params)), names,
-                   tuple(map(str, grafted.classes_)), None)
+    dot = tree_dot(
+        grafted, (data_key, _items(grafted_params)), names, tuple(map(str, grafted.classes_)), None
+    )
     report = grafted.graft_report_
-    return GraftComparison(cart, grafted, pd.DataFrame(rows),
-                           None if report is None else report.copy(), figures, dot,
-                           int(len(sp.y_test)))
+    return GraftComparison(
+        cart,
+        grafted,
+        pd.DataFrame(rows),
+        None if report is None else report.copy(),
+        figures,
+        dot,
+        int(len(sp.y_test)),
+    )
 
 
 @st.cache_resource(show_spinner=False, max_entries=32)
 def graft_regions_figure(_model, _X, _y, figure_key: tuple, title: str):
     """One region panel (no zones: both trees are binary) with ``title``."""
     acc = float(np.mean(_model.predict(_X) == np.asarray(_y)))
-    return viz.decision_regions_figure(_model, _X, _y,
-                                       title=f"{title} — test accuracy {100 * acc:.1f}%",
-                                       height=460)
+    return viz.decision_regions_figure(
+        _model, _X, _y, title=f"{title} — test accuracy {100 * acc:.1f}%", height=460
+    )

@@ -9,7 +9,8 @@ st.title("Decision regions")
 st.caption(
     "Background colour = the predicted class (paler where the tree is less sure); hatching = "
     "the boundary-uncertain zones, where a row still gets a class but is flagged. Left: plain "
-    "CART of the same depth; right: the ternary tree. The points are the held-out test rows.")
+    "CART of the same depth; right: the ternary tree. The points are the held-out test rows."
+)
 
 with appkit.page_guard("drawing the decision regions"):
     ds, key = appkit.current_dataset()
@@ -25,31 +26,51 @@ with appkit.page_guard("drawing the decision regions"):
         return "—" if np.isnan(x) else f"{100 * x:.1f}%"
 
     cols = st.columns(5)
-    cols[0].metric("Decided accuracy", pct(m["decided_accuracy"]),
-                   help="Accuracy on the test rows the tree decided (verdict 1).")
-    cols[1].metric("Boundary-uncertain", pct(m["uncertain_rate"]),
-                   help=f"Share of the {m['n_test']} test rows that fell inside a zone "
-                        f"({m['n_flagged']} rows). They still get a class.")
-    cols[2].metric("Accuracy, all test rows", pct(m["accuracy"]),
-                   help="Accuracy on every test row, decided or not.")
-    cols[3].metric("CART accuracy", pct(m["cart_accuracy"]),
-                   help="Plain CART with the same depth and seed, on the same test rows.")
+    cols[0].metric(
+        "Decided accuracy",
+        pct(m["decided_accuracy"]),
+        help="Accuracy on the test rows the tree decided (verdict 1).",
+    )
+    cols[1].metric(
+        "Boundary-uncertain",
+        pct(m["uncertain_rate"]),
+        help=f"Share of the {m['n_test']} test rows that fell inside a zone "
+        f"({m['n_flagged']} rows). They still get a class.",
+    )
+    cols[2].metric(
+        "Accuracy, all test rows",
+        pct(m["accuracy"]),
+        help="Accuracy on every test row, decided or not.",
+    )
+    cols[3].metric(
+        "CART accuracy",
+        pct(m["cart_accuracy"]),
+        help="Plain CART with the same depth and seed, on the same test rows.",
+    )
     eta = m["efficiency"]
-    cols[4].metric("η (efficiency vs CART)", "—" if np.isnan(eta) else f"{eta:+.3f}",
-                   help="η = (decided accuracy − CART accuracy) / uncertain rate: accuracy "
-                        "gained per unit of flagging (Smits 2026). The paper's margin method "
-                        "averages 0.104 on OpenML-CC18. Undefined when nothing is flagged.")
+    cols[4].metric(
+        "η (efficiency vs CART)",
+        "—" if np.isnan(eta) else f"{eta:+.3f}",
+        help="η = (decided accuracy − CART accuracy) / uncertain rate: accuracy "
+        "gained per unit of flagging (Smits 2026). The paper's margin method "
+        "averages 0.104 on OpenML-CC18. Undefined when nothing is flagged.",
+    )
 
     st.plotly_chart(res.figure, width="stretch", key="regions_chart")
 
     st.subheader("Flagged test rows")
-    st.caption("The held-out rows the tree could not decide (verdict 0): their blended "
-               "class probabilities, the class it predicts anyway, and the truth.")
+    st.caption(
+        "The held-out rows the tree could not decide (verdict 0): their blended "
+        "class probabilities, the class it predicts anyway, and the truth."
+    )
     if res.flagged.empty:
         st.info("No test row falls inside an uncertainty zone with these settings.")
     else:
         st.dataframe(res.flagged, hide_index=True, width="stretch")
         st.download_button(
-            "Download flagged rows (CSV)", res.flagged.to_csv(index=False).encode(),
-            file_name=f"flagged_{ds.name.replace(' ', '_')}.csv", mime="text/csv",
-            help="The table above as a CSV file.")
+            "Download flagged rows (CSV)",
+            res.flagged.to_csv(index=False).encode(),
+            file_name=f"flagged_{ds.name.replace(' ', '_')}.csv",
+            mime="text/csv",
+            help="The table above as a CSV file.",
+        )

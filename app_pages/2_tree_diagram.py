@@ -8,25 +8,33 @@ st.title("Tree diagram")
 st.caption(
     "Each split reads feature ≤ θ with its zone half-width δ (red) and the blend range "
     "[θ−δ, θ+δ]; leaves show their class, its share and n. The model settings in the "
-    "sidebar are the same as on the Decision regions page.")
+    "sidebar are the same as on the Decision regions page."
+)
 
 with appkit.page_guard("drawing the tree"):
     ds, key = appkit.current_dataset()
     appkit.model_sidebar()
     with st.sidebar:
-        st.radio("Fit the tree on", ("all features", "the two plotted features"),
-                 key="tree_features",
-                 help="'the two plotted features' gives the tree behind the Decision regions "
-                      "picture; 'all features' the tree a practitioner would use.")
+        st.radio(
+            "Fit the tree on",
+            ("all features", "the two plotted features"),
+            key="tree_features",
+            help="'the two plotted features' gives the tree behind the Decision regions "
+            "picture; 'all features' the tree a practitioner would use.",
+        )
     features = None
     if st.session_state["tree_features"] != "all features" and ds.n_features > 2:
         features = appkit.feature_pickers(ds)
     params = appkit.model_params()
     s = st.session_state
-    sp, model, _ = appkit.fit_pair(ds, key, features, params, float(s["test_size"]),
-                                   int(s["seed"]))
-    model_key = (key, tuple(features or ()), float(s["test_size"]), int(s["seed"]),
-                 appkit.model_key(params))
+    sp, model, _ = appkit.fit_pair(ds, key, features, params, float(s["test_size"]), int(s["seed"]))
+    model_key = (
+        key,
+        tuple(features or ()),
+        float(s["test_size"]),
+        int(s["seed"]),
+        appkit.model_key(params),
+    )
     names = list(sp.X_train.columns.astype(str))
     nodes = appkit.internal_nodes(model)
 
@@ -42,43 +50,63 @@ with appkit.page_guard("drawing the tree"):
         pick, view = st.columns([1, 2])
         with pick:
             node = st.selectbox(
-                "Node", nodes, key="inspect_node",
+                "Node",
+                nodes,
+                key="inspect_node",
                 format_func=lambda n: appkit.node_caption(model, n, names),
                 help="A split node of the tree. Its training rows, θ and zone are shown here; "
-                     "it is outlined in red in the diagram.")
+                "it is outlined in red in the diagram.",
+            )
             method = st.selectbox(
-                "What would this δ method say here?", appkit.DELTA_METHODS[:-1],
+                "What would this δ method say here?",
+                appkit.DELTA_METHODS[:-1],
                 index=list(appkit.DELTA_METHODS).index(params["delta_method"])
-                if params["delta_method"] != "none" else 0,
-                format_func=appkit.METHOD_LABELS.get, key="inspect_method",
+                if params["delta_method"] != "none"
+                else 0,
+                format_func=appkit.METHOD_LABELS.get,
+                key="inspect_method",
                 help="Compute δ at this node with another method, on the same rows, "
-                     "to compare the zones the five methods would draw.")
-            explanation = appkit.node_explanation(model, sp.X_train, sp.y_train, model_key,
-                                                  int(node))
-            st.caption("δ at this node by each method: raw, then clamped to the cap and "
-                       "scaled; model_method marks the tree's own.")
+                "to compare the zones the five methods would draw.",
+            )
+            explanation = appkit.node_explanation(
+                model, sp.X_train, sp.y_train, model_key, int(node)
+            )
+            st.caption(
+                "δ at this node by each method: raw, then clamped to the cap and "
+                "scaled; model_method marks the tree's own."
+            )
             st.dataframe(explanation.delta_table(), hide_index=True, width="stretch")
         with view:
-            fig = appkit.node_figure(model, sp.X_train, sp.y_train, model_key, int(node),
-                                     method)
+            fig = appkit.node_figure(model, sp.X_train, sp.y_train, model_key, int(node), method)
             st.plotly_chart(fig, width="stretch", key="node_chart")
 
     with diagram:
-        dot = appkit.tree_dot(model, model_key, tuple(names), tuple(map(str, model.classes_)),
-                              node)
+        dot = appkit.tree_dot(model, model_key, tuple(names), tuple(map(str, model.classes_)), node)
         st.graphviz_chart(dot, width="stretch")
-        st.caption(f"{model.tree_.node_count} nodes, {model.tree_.n_leaves} leaves, depth "
-                   f"{model.get_depth()}, fitted on {len(sp.y_train)} training rows.")
+        st.caption(
+            f"{model.tree_.node_count} nodes, {model.tree_.n_leaves} leaves, depth "
+            f"{model.get_depth()}, fitted on {len(sp.y_train)} training rows."
+        )
         c1, c2 = st.columns(2)
         base = f"tree_{ds.name.replace(' ', '_')}"
-        c1.download_button("Download DOT", dot.encode(), file_name=f"{base}.dot",
-                           mime="text/vnd.graphviz",
-                           help="Graphviz source of the diagram; render it with `dot -Tpdf`.")
+        c1.download_button(
+            "Download DOT",
+            dot.encode(),
+            file_name=f"{base}.dot",
+            mime="text/vnd.graphviz",
+            help="Graphviz source of the diagram; render it with `dot -Tpdf`.",
+        )
         svg = appkit.tree_svg(dot)
         if svg is not None:
-            c2.download_button("Download SVG", svg, file_name=f"{base}.svg",
-                               mime="image/svg+xml",
-                               help="The diagram as a vector image for slides and papers.")
+            c2.download_button(
+                "Download SVG",
+                svg,
+                file_name=f"{base}.svg",
+                mime="image/svg+xml",
+                help="The diagram as a vector image for slides and papers.",
+            )
         else:
-            c2.info("SVG export needs the Graphviz `dot` program, which is not installed here "
-                    "(`apt-get install graphviz`). The DOT file is still available.")
+            c2.info(
+                "SVG export needs the Graphviz `dot` program, which is not installed here "
+                "(`apt-get install graphviz`). The DOT file is still available."
+            )

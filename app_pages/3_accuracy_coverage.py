@@ -11,7 +11,8 @@ st.caption(
     "rows it decides (y); circles = probabilistic routing, diamonds = hard middle. The dashed "
     "line is CART; the dotted lines are efficiencies η (accuracy gained per unit flagged). The "
     "solid curve is CART flagging its own least confident rows (Chow's reject rule): a δ "
-    "method adds something only above it.")
+    "method adds something only above it."
+)
 
 
 def progress_bar(label: str):
@@ -20,6 +21,7 @@ def progress_bar(label: str):
 
     def update(done, total, message=""):
         bar.progress(min(done / max(total, 1), 1.0), text=f"{label} {done}/{total} {message}")
+
     return bar, update
 
 
@@ -28,16 +30,31 @@ with appkit.page_guard("running the cross-validation"):
     s = st.session_state
     with st.sidebar:
         st.subheader("Cross-validation")
-        st.slider("Folds", 2, 10, key="cv_folds",
-                  help="Stratified k-fold cross-validation; the paper uses 5. Every class "
-                       "needs at least this many rows.")
-        st.slider("Max depth", 1, 12, key="cv_max_depth",
-                  help="Depth of every tree; the paper uses 4.")
-        st.number_input("Seed", 0, 10_000, step=1, key="cv_seed",
-                        help="Seeds the folds and the trees; same seed, same table.")
-        st.checkbox("Overlay the paper's CC18 means", key="show_paper",
-                    help="Hollow markers: the means over 71 OpenML-CC18 datasets from Table 5 "
-                         "of Smits (2026), for orientation (they are not this dataset's).")
+        st.slider(
+            "Folds",
+            2,
+            10,
+            key="cv_folds",
+            help="Stratified k-fold cross-validation; the paper uses 5. Every class "
+            "needs at least this many rows.",
+        )
+        st.slider(
+            "Max depth", 1, 12, key="cv_max_depth", help="Depth of every tree; the paper uses 4."
+        )
+        st.number_input(
+            "Seed",
+            0,
+            10_000,
+            step=1,
+            key="cv_seed",
+            help="Seeds the folds and the trees; same seed, same table.",
+        )
+        st.checkbox(
+            "Overlay the paper's CC18 means",
+            key="show_paper",
+            help="Hollow markers: the means over 71 OpenML-CC18 datasets from Table 5 "
+            "of Smits (2026), for orientation (they are not this dataset's).",
+        )
     settings = (key, int(s["cv_folds"]), int(s["cv_max_depth"]), int(s["cv_seed"]))
     paper = appkit.paper_cc18_means() if s["show_paper"] else None
 
@@ -47,65 +64,116 @@ with appkit.page_guard("running the cross-validation"):
         st.stop()
     tab_all, tab_sweep = st.tabs(["All 11 combinations", "Parameter sweep"])
     with tab_all:
-        if st.button("Run cross-validation", type="primary", key="run_cv",
-                     help="Fit the 11 combinations of the paper (5 δ methods × 2 routings, "
-                          "plus CART) on every fold. Results are cached: the same settings "
-                          "come back at once."):
+        if st.button(
+            "Run cross-validation",
+            type="primary",
+            key="run_cv",
+            help="Fit the 11 combinations of the paper (5 δ methods × 2 routings, "
+            "plus CART) on every fold. Results are cached: the same settings "
+            "come back at once.",
+        ):
             s["cv_request"] = settings
         request = s.get("cv_request")
         if request is None or request[0] != key:
-            st.info(f"Press **Run cross-validation** to compare all 11 combinations on "
-                    f"{ds.name} ({ds.n_samples:,} rows × {ds.n_features} features, "
-                    f"{int(s['cv_folds'])} folds).")
+            st.info(
+                f"Press **Run cross-validation** to compare all 11 combinations on "
+                f"{ds.name} ({ds.n_samples:,} rows × {ds.n_features} features, "
+                f"{int(s['cv_folds'])} folds)."
+            )
         else:
             if request != settings:
-                st.caption(f"Showing the last run ({request[1]} folds, depth {request[2]}, "
-                           f"seed {request[3]}); press Run to use the new settings.")
+                st.caption(
+                    f"Showing the last run ({request[1]} folds, depth {request[2]}, "
+                    f"seed {request[3]}); press Run to use the new settings."
+                )
             bar, update = progress_bar("Cross-validating…")
             results = appkit.cv_results(ds, *request, progress=update)
             chow = appkit.chow_curve(ds, *request)
             bar.empty()
             summary = appkit.summarize(results, ds.bayes_error)
             baseline = float(results["cart_accuracy"].mean())
-            st.plotly_chart(appkit.coverage_figure(summary, baseline, chow, paper),
-                            width="stretch", key="coverage_chart")
+            st.plotly_chart(
+                appkit.coverage_figure(summary, baseline, chow, paper),
+                width="stretch",
+                key="coverage_chart",
+            )
             st.subheader("Summary")
-            st.caption("Means over the folds (± std of decided accuracy). η = (decided accuracy "
-                       "− CART accuracy) / uncertain rate; gain_vs_chow = decided accuracy "
-                       "minus CART's when it flags as many rows by its own confidence.")
+            st.caption(
+                "Means over the folds (± std of decided accuracy). η = (decided accuracy "
+                "− CART accuracy) / uncertain rate; gain_vs_chow = decided accuracy "
+                "minus CART's when it flags as many rows by its own confidence."
+            )
             st.dataframe(summary.round(4), hide_index=True, width="stretch")
             c1, c2 = st.columns(2)
             stem = ds.name.replace(" ", "_")
-            c1.download_button("Download summary (CSV)", summary.to_csv(index=False).encode(),
-                               file_name=f"summary_{stem}.csv", mime="text/csv",
-                               help="The table above.")
-            c2.download_button("Download per-fold results (CSV)",
-                               results.to_csv(index=False).encode(),
-                               file_name=f"cv_results_{stem}.csv", mime="text/csv",
-                               help="One row per combination and fold.")
+            c1.download_button(
+                "Download summary (CSV)",
+                summary.to_csv(index=False).encode(),
+                file_name=f"summary_{stem}.csv",
+                mime="text/csv",
+                help="The table above.",
+            )
+            c2.download_button(
+                "Download per-fold results (CSV)",
+                results.to_csv(index=False).encode(),
+                file_name=f"cv_results_{stem}.csv",
+                mime="text/csv",
+                help="One row per combination and fold.",
+            )
 
     with tab_sweep:
-        st.caption("Move one parameter over a range for one δ method and routing, and follow "
-                   "its operating point across the plot.")
+        st.caption(
+            "Move one parameter over a range for one δ method and routing, and follow "
+            "its operating point across the plot."
+        )
         c1, c2, c3 = st.columns(3)
-        method = c1.selectbox("δ method", appkit.DELTA_METHODS[:-1], key="sweep_method",
-                              format_func=appkit.METHOD_LABELS.get, help=appkit.METHOD_HELP)
-        routing = c2.selectbox("Routing", appkit.ROUTINGS, key="sweep_routing",
-                               format_func=appkit.ROUTING_LABELS.get, help=appkit.ROUTING_HELP)
-        param = c3.selectbox("Parameter", appkit.sweep_choices(method), key="sweep_param",
-                             format_func=lambda p: appkit.SWEEP_PARAMS[p][0],
-                             help="The method's own parameter, or the global δ scale.")
+        method = c1.selectbox(
+            "δ method",
+            appkit.DELTA_METHODS[:-1],
+            key="sweep_method",
+            format_func=appkit.METHOD_LABELS.get,
+            help=appkit.METHOD_HELP,
+        )
+        routing = c2.selectbox(
+            "Routing",
+            appkit.ROUTINGS,
+            key="sweep_routing",
+            format_func=appkit.ROUTING_LABELS.get,
+            help=appkit.ROUTING_HELP,
+        )
+        param = c3.selectbox(
+            "Parameter",
+            appkit.sweep_choices(method),
+            key="sweep_param",
+            format_func=lambda p: appkit.SWEEP_PARAMS[p][0],
+            help="The method's own parameter, or the global δ scale.",
+        )
         label, bounds, default = appkit.SWEEP_PARAMS[param]
         c1, c2 = st.columns([3, 1])
-        low, high = c1.slider(f"Range of {label}", *bounds, value=default, step=0.01,
-                              key=f"sweep_range_{param}",
-                              help="The smallest and largest value to try.")
-        steps = c2.number_input("Values", 2, 12, value=5, key="sweep_steps",
-                                help="How many evenly spaced values to try.")
+        low, high = c1.slider(
+            f"Range of {label}",
+            *bounds,
+            value=default,
+            step=0.01,
+            key=f"sweep_range_{param}",
+            help="The smallest and largest value to try.",
+        )
+        steps = c2.number_input(
+            "Values",
+            2,
+            12,
+            value=5,
+            key="sweep_steps",
+            help="How many evenly spaced values to try.",
+        )
         values = appkit.sweep_values(low, high, steps)
         sweep_settings = (*settings, method, routing, param, values)
-        if st.button("Run sweep", type="primary", key="run_sweep",
-                     help=f"{len(values)} values × {int(s['cv_folds'])} folds; cached."):
+        if st.button(
+            "Run sweep",
+            type="primary",
+            key="run_sweep",
+            help=f"{len(values)} values × {int(s['cv_folds'])} folds; cached.",
+        ):
             s["sweep_request"] = sweep_settings
         request = s.get("sweep_request")
         if request is None or request[0] != key:
@@ -113,12 +181,15 @@ with appkit.page_guard("running the cross-validation"):
         else:
             key_, cv, depth, seed, r_method, r_routing, r_param, r_values = request
             if request != sweep_settings:
-                st.caption(f"Showing the last sweep ({r_method} / {r_routing}, {r_param} = "
-                           f"{', '.join(f'{v:g}' for v in r_values)}); press Run sweep to "
-                           "update.")
+                st.caption(
+                    f"Showing the last sweep ({r_method} / {r_routing}, {r_param} = "
+                    f"{', '.join(f'{v:g}' for v in r_values)}); press Run sweep to "
+                    "update."
+                )
             bar, update = progress_bar("Sweeping…")
-            rows = appkit.sweep_results(ds, key_, r_method, r_routing, r_param, r_values, cv,
-                                        depth, seed, progress=update)
+            rows = appkit.sweep_results(
+                ds, key_, r_method, r_routing, r_param, r_values, cv, depth, seed, progress=update
+            )
             bar.empty()
             sweep_summary = appkit.summarize(rows, ds.bayes_error)
             trace = appkit.sweep_trace(sweep_summary, r_param)
@@ -129,9 +200,16 @@ with appkit.page_guard("running the cross-validation"):
             else:
                 base = appkit.cart_only_summary(rows)
             chow = appkit.chow_curve(ds, key_, cv, depth, seed)
-            st.plotly_chart(appkit.coverage_figure(base, baseline, chow, paper, sweep=trace),
-                            width="stretch", key="sweep_chart")
+            st.plotly_chart(
+                appkit.coverage_figure(base, baseline, chow, paper, sweep=trace),
+                width="stretch",
+                key="sweep_chart",
+            )
             st.dataframe(sweep_summary.round(4), hide_index=True, width="stretch")
-            st.download_button("Download sweep (CSV)", sweep_summary.to_csv(index=False).encode(),
-                               file_name=f"sweep_{r_method}_{r_param}.csv", mime="text/csv",
-                               help="One row per swept value.")
+            st.download_button(
+                "Download sweep (CSV)",
+                sweep_summary.to_csv(index=False).encode(),
+                file_name=f"sweep_{r_method}_{r_param}.csv",
+                mime="text/csv",
+                help="One row per swept value.",
+            )

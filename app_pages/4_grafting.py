@@ -9,43 +9,83 @@ st.caption(
     "Grafting (Webb 1997, C4.5+) revisits a grown tree and adds new leaves inside existing "
     "ones where the training rows of an ancestor node give significant evidence (a binomial "
     "test at level α) that part of a leaf's region belongs to another class. It can only "
-    "add structure, so it trades a larger tree for fewer errors near the boundaries.")
+    "add structure, so it trades a larger tree for fewer errors near the boundaries."
+)
 
 with appkit.page_guard("grafting the tree"):
     ds, key = appkit.current_dataset()
     with st.sidebar:
         st.subheader("Grafting")
-        st.radio("Graft", ("all", "one"), key="graft_mode", horizontal=True,
-                 help="'all': every supported graft is added; 'one': at most the single best "
-                      "graft per leaf (Webb's C4.5A variant).")
-        st.slider("Graft significance α", 0.001, 0.2, step=0.001, format="%.3f",
-                  key="graft_alpha",
-                  help="Level of the binomial test that accepts a graft. Smaller α, fewer "
-                       "and safer grafts.")
-        st.slider("Pruning (ccp_alpha)", 0.0, 0.05, step=0.001, format="%.3f",
-                  key="ccp_alpha",
-                  help="CART cost-complexity pruning before grafting; 0 = no pruning. Webb "
-                       "grafted both pruned and unpruned trees.")
-        st.slider("Max depth", 1, 12, key="graft_max_depth",
-                  help="Depth of the CART tree before grafting (grafts may go deeper).")
-        st.radio("Fit on", ("the two plotted features", "all features"), key="graft_features",
-                 help="Two features: the regions can be drawn. All features: the tree a "
-                      "practitioner would use (no region plot).")
+        st.radio(
+            "Graft",
+            ("all", "one"),
+            key="graft_mode",
+            horizontal=True,
+            help="'all': every supported graft is added; 'one': at most the single best "
+            "graft per leaf (Webb's C4.5A variant).",
+        )
+        st.slider(
+            "Graft significance α",
+            0.001,
+            0.2,
+            step=0.001,
+            format="%.3f",
+            key="graft_alpha",
+            help="Level of the binomial test that accepts a graft. Smaller α, fewer "
+            "and safer grafts.",
+        )
+        st.slider(
+            "Pruning (ccp_alpha)",
+            0.0,
+            0.05,
+            step=0.001,
+            format="%.3f",
+            key="ccp_alpha",
+            help="CART cost-complexity pruning before grafting; 0 = no pruning. Webb "
+            "grafted both pruned and unpruned trees.",
+        )
+        st.slider(
+            "Max depth",
+            1,
+            12,
+            key="graft_max_depth",
+            help="Depth of the CART tree before grafting (grafts may go deeper).",
+        )
+        st.radio(
+            "Fit on",
+            ("the two plotted features", "all features"),
+            key="graft_features",
+            help="Two features: the regions can be drawn. All features: the tree a "
+            "practitioner would use (no region plot).",
+        )
     two = st.session_state["graft_features"] != "all features" or ds.n_features == 2
     features = appkit.feature_pickers(ds) if two else None
     res = appkit.graft_comparison(
-        ds, key, features, mode=st.session_state["graft_mode"],
+        ds,
+        key,
+        features,
+        mode=st.session_state["graft_mode"],
         graft_alpha=float(st.session_state["graft_alpha"]),
         ccp_alpha=float(st.session_state["ccp_alpha"]),
         max_depth=int(st.session_state["graft_max_depth"]),
-        test_size=float(st.session_state["test_size"]), seed=int(st.session_state["seed"]))
+        test_size=float(st.session_state["test_size"]),
+        seed=int(st.session_state["seed"]),
+    )
 
     st.subheader("Before and after")
-    st.dataframe(res.table, hide_index=True, width="stretch",
-                 column_config={c: st.column_config.NumberColumn(format="%.3f")
-                                for c in ("test accuracy", "CV accuracy")})
-    st.caption(f"Test accuracy on {res.n_test} held-out rows; CV accuracy = mean of a "
-               "stratified 5-fold cross-validation on the whole dataset with the same settings.")
+    st.dataframe(
+        res.table,
+        hide_index=True,
+        width="stretch",
+        column_config={
+            c: st.column_config.NumberColumn(format="%.3f")
+            for c in ("test accuracy", "CV accuracy")
+        },
+    )
+    st.caption(
+        f"Test accuracy on {res.n_test} held-out rows; CV accuracy = mean of a "
+        "stratified 5-fold cross-validation on the whole dataset with the same settings."
+    )
 
     if res.figures is not None:
         c1, c2 = st.columns(2)
@@ -55,18 +95,28 @@ with appkit.page_guard("grafting the tree"):
     st.subheader("Graft report")
     report = res.report
     if report is None or report.empty:
-        st.info("No graft passed the test with these settings: the grafted tree is CART. Try "
-                "a larger α, a deeper tree or a noisier dataset.")
+        st.info(
+            "No graft passed the test with these settings: the grafted tree is CART. Try "
+            "a larger α, a deeper tree or a noisier dataset."
+        )
     else:
         st.caption("One row per graft: where it was added and the evidence for it.")
         st.dataframe(report, hide_index=True, width="stretch")
-        st.download_button("Download graft report (CSV)", report.to_csv(index=False).encode(),
-                           file_name=f"grafts_{ds.name.replace(' ', '_')}.csv", mime="text/csv",
-                           help="The graft report as a CSV file.")
+        st.download_button(
+            "Download graft report (CSV)",
+            report.to_csv(index=False).encode(),
+            file_name=f"grafts_{ds.name.replace(' ', '_')}.csv",
+            mime="text/csv",
+            help="The graft report as a CSV file.",
+        )
 
     st.subheader("The grafted tree")
     st.caption("Grafted nodes are drawn in purple.")
     st.graphviz_chart(res.dot, width="stretch")
-    st.download_button("Download DOT", res.dot.encode(),
-                       file_name=f"grafted_tree_{ds.name.replace(' ', '_')}.dot",
-                       mime="text/vnd.graphviz", help="Graphviz source of the grafted tree.")
+    st.download_button(
+        "Download DOT",
+        res.dot.encode(),
+        file_name=f"grafted_tree_{ds.name.replace(' ', '_')}.dot",
+        mime="text/vnd.graphviz",
+        help="Graphviz source of the grafted tree.",
+    )

@@ -9,39 +9,68 @@ st.caption(
     "Upload a table with one row per case and a label column, or fetch a dataset from "
     "OpenML. Text columns are encoded, gaps filled or dropped, and every change is listed in "
     "the report. Once loaded, the dataset drives every page (sidebar: 'Your data: …'). Your "
-    "file itself is never changed.")
+    "file itself is never changed."
+)
 
 with appkit.page_guard("loading your data"):
-    source = st.radio("Source", ("Upload a file", "OpenML"), key="data_source", horizontal=True,
-                      help="A local CSV/TSV/ARFF file, or an OpenML dataset by id or name "
-                           "(needs internet the first time; cached afterwards).")
+    source = st.radio(
+        "Source",
+        ("Upload a file", "OpenML"),
+        key="data_source",
+        horizontal=True,
+        help="A local CSV/TSV/ARFF file, or an OpenML dataset by id or name "
+        "(needs internet the first time; cached afterwards).",
+    )
     if source == "Upload a file":
         st.file_uploader(
-            "CSV, TSV or ARFF file", type=["csv", "tsv", "txt", "arff"], key="upload",
+            "CSV, TSV or ARFF file",
+            type=["csv", "tsv", "txt", "arff"],
+            key="upload",
             on_change=appkit.on_upload,
             help="A header row with column names, then one row per case. Comma, semicolon, "
-                 "tab or pipe separated; or a Weka ARFF file. Up to 50 MB.")
+            "tab or pipe separated; or a Weka ARFF file. Up to 50 MB.",
+        )
         has_file = st.session_state.get("upload") is not None
         columns = (st.session_state.get("upload_columns") or []) if has_file else []
         if columns:
             c1, c2 = st.columns(2)
-            c1.selectbox("Label column", columns, key="upload_target",
-                         on_change=appkit.on_upload,
-                         help="The column holding the class of each row; default the last "
-                              "one. All other columns become features.")
-            c2.selectbox("Missing values", list(appkit.MISSING_POLICIES), key="upload_missing",
-                         format_func=appkit.MISSING_POLICIES.get, on_change=appkit.on_upload,
-                         help="Fill gaps in a feature with the column's median (numbers) or "
-                              "most frequent value (text), or drop every row with a gap. Rows "
-                              "without a label are always dropped.")
+            c1.selectbox(
+                "Label column",
+                columns,
+                key="upload_target",
+                on_change=appkit.on_upload,
+                help="The column holding the class of each row; default the last "
+                "one. All other columns become features.",
+            )
+            c2.selectbox(
+                "Missing values",
+                list(appkit.MISSING_POLICIES),
+                key="upload_missing",
+                format_func=appkit.MISSING_POLICIES.get,
+                on_change=appkit.on_upload,
+                help="Fill gaps in a feature with the column's median (numbers) or "
+                "most frequent value (text), or drop every row with a gap. Rows "
+                "without a label are always dropped.",
+            )
     else:
         c1, c2 = st.columns([2, 1])
-        c1.text_input("OpenML dataset id or name", key="openml_query", placeholder="e.g. 37 or diabetes",
-                      help="The numeric id from openml.org/d/<id>, or the dataset's name.")
-        c2.text_input("Label column (optional)", key="openml_target",
-                      help="Leave empty for the dataset's default target.")
-        st.button("Fetch from OpenML", on_click=appkit.on_fetch_openml, type="primary",
-                  help="Download (or read from the local cache) and load the dataset.")
+        c1.text_input(
+            "OpenML dataset id or name",
+            key="openml_query",
+            placeholder="e.g. 37 or diabetes",
+            help="The numeric id from openml.org/d/<id>, or the dataset's name.",
+        )
+        c2.text_input(
+            "Label column (optional)",
+            key="openml_target",
+            help="Leave empty for the dataset's default target.",
+        )
+        st.button(
+            "Fetch from OpenML",
+            on_click=appkit.on_fetch_openml,
+            type="primary",
+            help="Download (or read from the local cache) and load the dataset.",
+        )
 
     error = st.session_state.get("user_error")
     if error:
@@ -54,10 +83,15 @@ with appkit.page_guard("loading your data"):
     ds = st.session_state.get("user_dataset")
     if ds is not None:
         selected = st.session_state.get("dataset") == appkit.USER_PREFIX + ds.name
-        st.success(f"Loaded **{ds.name}**: {ds.n_samples:,} rows, {ds.n_features:,} features, "
-                   f"{ds.n_classes} classes."
-                   + (" It is now the dataset of every page." if selected else
-                      " Pick it in the sidebar to use it."))
+        st.success(
+            f"Loaded **{ds.name}**: {ds.n_samples:,} rows, {ds.n_features:,} features, "
+            f"{ds.n_classes} classes."
+            + (
+                " It is now the dataset of every page."
+                if selected
+                else " Pick it in the sidebar to use it."
+            )
+        )
         with st.expander("What loading did", expanded=True):
             st.markdown("\n".join(f"- {line}" for line in ds.report) or "Nothing to report.")
         st.subheader("First rows")

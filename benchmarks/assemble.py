@@ -21,7 +21,11 @@ SECTIONS = [
     ("bench_viz", "Figure builders", "python benchmarks/bench_viz.py"),
     ("bench_data", "Loaders", "python benchmarks/bench_data.py"),
     ("bench_graft", "Grafting: Webb's experiment on CART", "python benchmarks/bench_graft.py"),
-    ("reproduce_paper", "Reproducing Smits (2026), section 4", "python benchmarks/reproduce_paper.py"),
+    (
+        "reproduce_paper",
+        "Reproducing Smits (2026), section 4",
+        "python benchmarks/reproduce_paper.py",
+    ),
 ]
 
 INTRO = """# Benchmarks
@@ -44,8 +48,11 @@ def main():
     for stem, title, command in SECTIONS:
         path = RESULTS / f"{stem}.md"
         parts.append(f"## {title}\n\n`{command}`\n")
-        parts.append(demote(path.read_text(encoding="utf-8")).strip() + "\n" if path.exists()
-                     else f"_Not run yet: `{command}` writes `{path.relative_to(ROOT)}`._\n")
+        parts.append(
+            demote(path.read_text(encoding="utf-8")).strip() + "\n"
+            if path.exists()
+            else f"_Not run yet: `{command}` writes `{path.relative_to(ROOT)}`._\n"
+        )
     (ROOT / "BENCHMARKS.md").write_text("\n".join(parts), encoding="utf-8")
     print(f"wrote {ROOT / 'BENCHMARKS.md'}")
 

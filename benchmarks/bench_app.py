@@ -70,8 +70,12 @@ def bench_regions(ds, key, repeats):
             fitted = []
 
             def fit(_, method=method, routing=routing, fitted=fitted):
-                params = dict(appkit.model_params(appkit.DEFAULTS), delta_method=method,
-                              routing=routing, delta_scale=fresh_scale())
+                params = dict(
+                    appkit.model_params(appkit.DEFAULTS),
+                    delta_method=method,
+                    routing=routing,
+                    delta_scale=fresh_scale(),
+                )
                 sp, model, cart = appkit.fit_pair(ds, key, features, params, 0.3, 0)
                 appkit.test_metrics(model, cart, sp)
                 appkit.flagged_table(model, sp)
@@ -81,14 +85,24 @@ def bench_regions(ds, key, repeats):
 
             def draw(i, fitted=fitted, figures=figures):
                 sp, model, cart, params = fitted[i]
-                figures.append(appkit.regions_figure(model, cart, sp.X_test, sp.y_test,
-                                                     (key, "bench", params["delta_scale"])))
+                figures.append(
+                    appkit.regions_figure(
+                        model, cart, sp.X_test, sp.y_test, (key, "bench", params["delta_scale"])
+                    )
+                )
 
             def send(i, figures=figures):
                 # what st.plotly_chart does with the figure on every rerun
                 pio.to_json(figures[i], validate=False)
-            rows.append((f"{method} / {routing}", median_time(fit, repeats, with_index=True),
-                         median_time(draw, repeats, with_index=True), median_time(send, repeats, with_index=True)))
+
+            rows.append(
+                (
+                    f"{method} / {routing}",
+                    median_time(fit, repeats, with_index=True),
+                    median_time(draw, repeats, with_index=True),
+                    median_time(send, repeats, with_index=True),
+                )
+            )
 
     # scikit-learn: fit CART on the same training rows, predict the same grid
     sp = appkit.split_data(ds, features, 0.3, 0)
@@ -97,9 +111,11 @@ def bench_regions(ds, key, repeats):
     grid = np.column_stack([gx.ravel(), gy.ravel()]).astype(np.float32)
 
     def sk(_):
-        clf = DecisionTreeClassifier(max_depth=4, random_state=0).fit(sp.X_train.to_numpy(),
-                                                                       sp.y_train)
+        clf = DecisionTreeClassifier(max_depth=4, random_state=0).fit(
+            sp.X_train.to_numpy(), sp.y_train
+        )
         clf.predict_proba(grid)
+
     return rows, median_time(sk, repeats, with_index=True)
 
 
@@ -110,6 +126,7 @@ def bench_cold_regions(ds, key, repeats):
     def run(i):
         params = dict(appkit.model_params(appkit.DEFAULTS), random_state=1000 + next(_counter))
         appkit.regions_result(ds, key, features, params, 0.3, params["random_state"])
+
     return median_time(run, repeats, with_index=True)
 
 
@@ -122,14 +139,24 @@ def bench_tree_page(ds, key, repeats):
         dot = appkit.tree_dot(model, mkey, names, tuple(map(str, model.classes_)), 0)
         appkit.node_figure(model, sp.X_train, sp.y_train, mkey, 0, "margin")
         assert dot.startswith("digraph")
+
     return median_time(run, repeats, with_index=True)
 
 
 def bench_grafting_page(ds, key, repeats):
     def run(i):
-        appkit.graft_comparison(ds, key, ds.feature_names[:2], mode="all",
-                                graft_alpha=0.05 + 1e-6 * (next(_counter) + 1), ccp_alpha=0.0,
-                                max_depth=4, test_size=0.3, seed=0)
+        appkit.graft_comparison(
+            ds,
+            key,
+            ds.feature_names[:2],
+            mode="all",
+            graft_alpha=0.05 + 1e-6 * (next(_counter) + 1),
+            ccp_alpha=0.0,
+            max_depth=4,
+            test_size=0.3,
+            seed=0,
+        )
+
     return median_time(run, repeats, with_index=True)
 
 
@@ -141,14 +168,17 @@ def bench_coverage(ds, key, repeats, folds=5):
     def sk(_):
         cv = StratifiedKFold(folds, shuffle=True, random_state=42)
         for _combo in DEFAULT_COMBOS:
-            cross_val_score(DecisionTreeClassifier(max_depth=4, random_state=42),
-                            ds.X.to_numpy(), ds.y, cv=cv)
+            cross_val_score(
+                DecisionTreeClassifier(max_depth=4, random_state=42), ds.X.to_numpy(), ds.y, cv=cv
+            )
+
     return median_time(run, repeats, with_index=True), median_time(sk, repeats, with_index=True)
 
 
 def main(argv=None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__,
-                                     formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
     parser.add_argument("--repeats", type=int, default=5)
     parser.add_argument("--quick", action="store_true", help="2 repeats, for a smoke run")
     args = parser.parse_args(argv)
@@ -188,18 +218,19 @@ def main(argv=None) -> int:
     ]
     for label, t_fit, t_fig, t_json in region_rows:
         total = t_fit + t_fig + t_json
-        lines.append(f"| {label} | {t_fit:.3f} | {t_fig:.3f} | {t_json:.3f} | {total:.3f} | "
-                     f"{total / sk_regions:.0f} |")
+        lines.append(
+            f"| {label} | {t_fit:.3f} | {t_fig:.3f} | {t_json:.3f} | {total:.3f} | "
+            f"{total / sk_regions:.0f} |"
+        )
     lines += [
         f"| *scikit-learn CART fit + grid predict_proba* | | | | {sk_regions:.4f} | 1 |",
         "",
         "The figure is most of the time: both trees predicted on 90,000 grid points, the "
-        "heatmaps and the hatched-zone rectangles built; \"to JSON\" is the serialisation "
+        'heatmaps and the hatched-zone rectangles built; "to JSON" is the serialisation '
         "st.plotly_chart does on every rerun (about 0.8 MB). scikit-learn's reference draws "
         "nothing, so the ratio shows what drawing costs rather than a like-for-like race.",
         "",
-        f"First draw after a dataset/split change (both trees refitted, margin): "
-        f"{cold:.3f} s.",
+        f"First draw after a dataset/split change (both trees refitted, margin): {cold:.3f} s.",
         "",
         "## Other pages (one widget change)",
         "",

@@ -38,36 +38,44 @@ RESULTS = Path(__file__).resolve().parent / "results"
 
 
 def main(argv=None):
-    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
     parser.add_argument("--repeats", type=int, default=5)
     parser.add_argument("--quick", action="store_true", help="skip the 1,000,000-row fits")
     args = parser.parse_args(argv)
 
-    X, y = make_classification(220_000, 20, n_informative=10, n_redundant=4, flip_y=0.05,
-                               random_state=0)
+    X, y = make_classification(
+        220_000, 20, n_informative=10, n_redundant=4, flip_y=0.05, random_state=0
+    )
     X_fit, y_fit = X[:20_000], y[:20_000]
     X_pred = X[20_000:]
     rows = []
 
-    sk_fit = median_time(lambda: DecisionTreeClassifier(max_depth=4, random_state=0).fit(X_fit, y_fit),
-                         args.repeats)
+    sk_fit = median_time(
+        lambda: DecisionTreeClassifier(max_depth=4, random_state=0).fit(X_fit, y_fit), args.repeats
+    )
     cart = DecisionTreeClassifier(max_depth=4, random_state=0).fit(X_fit, y_fit)
     sk_pred = median_time(lambda: cart.predict_proba(X_pred), args.repeats)
     for method in METHODS:
         params = dict(delta_method=method, max_depth=4, random_state=0)
         if method == "node_bootstrap":
             params["n_bootstraps"] = 20
-        fit = median_time(lambda p=params: TernaryTreeClassifier(**p).fit(X_fit, y_fit), args.repeats)
+        fit = median_time(
+            lambda p=params: TernaryTreeClassifier(**p).fit(X_fit, y_fit), args.repeats
+        )
         model = TernaryTreeClassifier(**params).fit(X_fit, y_fit)
-        pred = median_time(lambda m=model: (m.predict_proba(X_pred), m.predict_verdict(X_pred)),
-                           args.repeats)
+        pred = median_time(
+            lambda m=model: (m.predict_proba(X_pred), m.predict_verdict(X_pred)), args.repeats
+        )
         uncertain = 1 - model.predict_verdict(X_pred).mean()
         rows.append((method, fit, fit / sk_fit, pred, pred / sk_pred, uncertain))
 
     big = []
     if not args.quick:
-        Xb, yb = make_classification(1_000_000, 20, n_informative=10, n_redundant=4, flip_y=0.05,
-                                     random_state=1)
+        Xb, yb = make_classification(
+            1_000_000, 20, n_informative=10, n_redundant=4, flip_y=0.05, random_state=1
+        )
         start = time.perf_counter()
         DecisionTreeClassifier(max_depth=4, random_state=0).fit(Xb, yb)
         sk_big = time.perf_counter() - start
@@ -78,18 +86,27 @@ def main(argv=None):
             big.append((method, seconds, seconds / sk_big))
 
     lines = [
-        f"Machine: {platform.machine()}, {os.cpu_count()} cores, Python {platform.python_version()}; "
+        f"Machine: {platform.machine()}, {os.cpu_count()} cores, "
+        f"Python {platform.python_version()}; "
         f"median of {args.repeats}. sklearn fit (20,000 × 20, depth 4): {sk_fit * 1e3:.1f} ms; "
         f"sklearn predict_proba (200,000 rows): {sk_pred * 1e3:.1f} ms.",
         "",
-        "| δ method | fit ms | fit / sklearn | proba+verdict ms (200k) | / sklearn predict_proba | uncertain rate |",
+        "| δ method | fit ms | fit / sklearn | proba+verdict ms (200k) "
+        "| / sklearn predict_proba | uncertain rate |",
         "|---|---:|---:|---:|---:|---:|",
     ]
-    lines += [f"| {m} | {f * 1e3:.1f} | {fr:.2f}× | {p * 1e3:.1f} | {pr:.2f}× | {u:.3f} |"
-              for m, f, fr, p, pr, u in rows]
+    lines += [
+        f"| {m} | {f * 1e3:.1f} | {fr:.2f}× | {p * 1e3:.1f} | {pr:.2f}× | {u:.3f} |"
+        for m, f, fr, p, pr, u in rows
+    ]
     if big:
-        lines += ["", f"n = 1,000,000 × 20, one fit each (sklearn {sk_big:.2f} s):", "",
-                  "| δ method | fit s | / sklearn |", "|---|---:|---:|"]
+        lines += [
+            "",
+            f"n = 1,000,000 × 20, one fit each (sklearn {sk_big:.2f} s):",
+            "",
+            "| δ method | fit s | / sklearn |",
+            "|---|---:|---:|",
+        ]
         lines += [f"| {m} | {s:.2f} | {r:.2f}× |" for m, s, r in big]
     text = "\n".join(lines)
     print(text)

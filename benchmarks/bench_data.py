@@ -31,7 +31,9 @@ RESULTS = Path(__file__).resolve().parent / "results"
 
 
 def main(argv=None):
-    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
     parser.add_argument("--repeats", type=int, default=5)
     args = parser.parse_args(argv)
     rng = np.random.default_rng(0)
@@ -41,10 +43,14 @@ def main(argv=None):
     load_csv(data)  # imports and first-call costs out of the measurement
     ours = median_time(lambda: load_csv(data), args.repeats)
     plain = median_time(lambda: pd.read_csv(io.BytesIO(data)), args.repeats)
-    lines = [f"Median of {args.repeats}.", "",
-             "| what | ternary.data | pandas.read_csv | ratio |", "|---|---:|---:|---:|",
-             f"| CSV 20,000 × 20 ({len(data) / 2**20:.1f} MB) | {ours:.3f} s | {plain:.3f} s | "
-             f"{ours / plain:.2f}× |"]
+    lines = [
+        f"Median of {args.repeats}.",
+        "",
+        "| what | ternary.data | pandas.read_csv | ratio |",
+        "|---|---:|---:|---:|",
+        f"| CSV 20,000 × 20 ({len(data) / 2**20:.1f} MB) | {ours:.3f} s | {plain:.3f} s | "
+        f"{ours / plain:.2f}× |",
+    ]
     if SHARED.is_dir():
         files = sorted(SHARED.glob("*.arff")) + sorted(SHARED.glob("webb1997/*.arff"))
         start = time.perf_counter()

@@ -170,20 +170,36 @@ def one_run(name, X, y, mask, ccp_alpha, run):
     cv = StratifiedKFold(10, shuffle=True, random_state=run)
     for fold, (train, test) in enumerate(cv.split(X, y)):
         for pruning, alpha in (("unpruned", 0.0), ("pruned", ccp_alpha)):
-            clf = TernaryTreeClassifier(delta_method="none", max_depth=None, ccp_alpha=alpha,
-                                        random_state=run).fit(X[train], y[train])
+            clf = TernaryTreeClassifier(
+                delta_method="none", max_depth=None, ccp_alpha=alpha, random_state=run
+            ).fit(X[train], y[train])
             codes = np.searchsorted(clf.classes_, y[train])
             trees = {"none": (clf.tree_, 0.0)}
             for mode in ("one", "all"):
                 t0 = time.perf_counter()
-                tree, _ = graft_tree(clf.tree_, X[train], codes, mode=mode, alpha=GRAFT_ALPHA,
-                                     continuous_features=mask)
+                tree, _ = graft_tree(
+                    clf.tree_,
+                    X[train],
+                    codes,
+                    mode=mode,
+                    alpha=GRAFT_ALPHA,
+                    continuous_features=mask,
+                )
                 trees[mode] = (tree, time.perf_counter() - t0)
             for mode, (tree, seconds) in trees.items():
                 pred = clf.classes_[np.argmax(traverse(tree, X[test], "probabilistic")[0], axis=1)]
-                rows.append({"dataset": name, "run": run, "fold": fold, "pruning": pruning,
-                             "graft": mode, "error": 100.0 * np.mean(pred != y[test]),
-                             "nodes": tree.node_count, "graft_seconds": seconds})
+                rows.append(
+                    {
+                        "dataset": name,
+                        "run": run,
+                        "fold": fold,
+                        "pruning": pruning,
+                        "graft": mode,
+                        "error": 100.0 * np.mean(pred != y[test]),
+                        "nodes": tree.node_count,
+                        "graft_seconds": seconds,
+                    }
+                )
     return rows
 
 
@@ -191,8 +207,19 @@ def one_run(name, X, y, mask, ccp_alpha, run):
 
 
 def weka_cv(arff: Path, classifier: str, unpruned: bool, seed: int):
-    cmd = ["java", "-Xmx1g", "-cp", str(WEKA_JAR), f"weka.classifiers.trees.{classifier}",
-           "-t", str(arff), "-x", "10", "-s", str(seed)] + (["-U"] if unpruned else [])
+    cmd = [
+        "java",
+        "-Xmx1g",
+        "-cp",
+        str(WEKA_JAR),
+        f"weka.classifiers.trees.{classifier}",
+        "-t",
+        str(arff),
+        "-x",
+        "10",
+        "-s",
+        str(seed),
+    ] + (["-U"] if unpruned else [])
     try:
         out = subprocess.run(cmd, capture_output=True, text=True, timeout=900).stdout
     except subprocess.TimeoutExpired:
@@ -204,10 +231,16 @@ def weka_cv(arff: Path, classifier: str, unpruned: bool, seed: int):
 
 
 def run_weka(files: dict, runs: int, n_jobs: int):
-    jobs = [(name, clf, unpruned, seed) for name in files for clf in ("J48", "J48graft")
-            for unpruned in (False, True) for seed in range(1, runs + 1)]
+    jobs = [
+        (name, clf, unpruned, seed)
+        for name in files
+        for clf in ("J48", "J48graft")
+        for unpruned in (False, True)
+        for seed in range(1, runs + 1)
+    ]
     out = Parallel(n_jobs=n_jobs, prefer="threads")(
-        delayed(weka_cv)(files[name], clf, unpruned, seed) for name, clf, unpruned, seed in jobs)
+        delayed(weka_cv)(files[name], clf, unpruned, seed) for name, clf, unpruned, seed in jobs
+    )
     table = {}
     for (name, clf, unpruned, _), (err, size) in zip(jobs, out, strict=True):
         key = (name, clf, "unpruned" if unpruned else "pruned")
@@ -230,8 +263,10 @@ def read_webb():
     if not WEBB_TABLE.exists():
         return {}
     with open(WEBB_TABLE) as fh:
-        return {row["dataset"]: {k: float(v) for k, v in row.items() if k != "dataset"}
-                for row in csv.DictReader(fh)}
+        return {
+            row["dataset"]: {k: float(v) for k, v in row.items() if k != "dataset"}
+            for row in csv.DictReader(fh)
+        }
 
 
 def fmt(x, digits=1):
@@ -240,20 +275,27 @@ def fmt(x, digits=1):
 
 def timing_section(repeats=7):
     """Grafting alone vs growing the CART tree, on the same data, in this run."""
-    lines = ["## Timing: grafting alone", "",
-             "Median of repeated calls on one core, measured in this run. The CART fit is "
-             "scikit-learn's `DecisionTreeClassifier` with the same settings.", "",
-             "| case | rows × features | leaves | grafts | CART fit (s) | graft_tree (s) | ratio |",
-             "|---|---|---|---|---|---|---|"]
-    cases = [("1,000 rows, pruned to ~6 leaves, ~10 grafts", 1000, 10, dict(ccp_alpha=0.01)),
-             ("1,000 rows, pruned to ~10 leaves", 1000, 10, dict(ccp_alpha=0.004)),
-             ("1,000 rows, unpruned", 1000, 10, dict()),
-             ("5,000 rows, unpruned", 5000, 20, dict())]
+    lines = [
+        "## Timing: grafting alone",
+        "",
+        "Median of repeated calls on one core, measured in this run. The CART fit is "
+        "scikit-learn's `DecisionTreeClassifier` with the same settings.",
+        "",
+        "| case | rows × features | leaves | grafts | CART fit (s) | graft_tree (s) | ratio |",
+        "|---|---|---|---|---|---|---|",
+    ]
+    cases = [
+        ("1,000 rows, pruned to ~6 leaves, ~10 grafts", 1000, 10, dict(ccp_alpha=0.01)),
+        ("1,000 rows, pruned to ~10 leaves", 1000, 10, dict(ccp_alpha=0.004)),
+        ("1,000 rows, unpruned", 1000, 10, dict()),
+        ("5,000 rows, unpruned", 5000, 20, dict()),
+    ]
     for label, n, f, params in cases:
         X, y = make_classification(n, f, n_informative=5, flip_y=0.1, random_state=0)
         X = X.astype(np.float32)
-        clf = TernaryTreeClassifier(delta_method="none", max_depth=None, random_state=0,
-                                    **params).fit(X, y)
+        clf = TernaryTreeClassifier(
+            delta_method="none", max_depth=None, random_state=0, **params
+        ).fit(X, y)
         fit_t, graft_t = [], []
         for _ in range(repeats):
             t0 = time.perf_counter()
@@ -263,8 +305,10 @@ def timing_section(repeats=7):
             _, grafts = graft_tree(clf.tree_, X, y, mode="all", alpha=GRAFT_ALPHA)
             graft_t.append(time.perf_counter() - t0)
         fit_s, graft_s = float(np.median(fit_t)), float(np.median(graft_t))
-        lines.append(f"| {label} | {n} × {f} | {clf.tree_.n_leaves} | {len(grafts)} | "
-                     f"{fit_s:.4f} | {graft_s:.4f} | {graft_s / fit_s:.1f}× |")
+        lines.append(
+            f"| {label} | {n} × {f} | {clf.tree_.n_leaves} | {len(grafts)} | "
+            f"{fit_s:.4f} | {graft_s:.4f} | {graft_s / fit_s:.1f}× |"
+        )
     return lines
 
 
@@ -274,45 +318,69 @@ def report(records, ccp, notes, weka, weka_runs, runs, names, elapsed, n_jobs, w
     df = pd.DataFrame.from_records(records)
     webb = read_webb()
     err = df.groupby(["dataset", "pruning", "graft"])["error"].mean().unstack(["pruning", "graft"])
-    nodes = df.groupby(["dataset", "pruning", "graft"])["nodes"].mean().unstack(["pruning", "graft"])
+    nodes = (
+        df.groupby(["dataset", "pruning", "graft"])["nodes"].mean().unstack(["pruning", "graft"])
+    )
     secs = df[df["graft"] != "none"].groupby("dataset")["graft_seconds"].mean()
     order = [n for n in names if n in err.index]
     L = ["# bench_graft: Webb (1997) grafting, repeated on CART", ""]
-    L += [f"Ran {runs} run(s) of stratified 10-fold CV on {len(order)} dataset(s), "
-          f"n_jobs={n_jobs}, in {elapsed / 60:.1f} min on {platform.machine()} "
-          f"({os.cpu_count()} CPUs, Python {platform.python_version()}); graft_alpha = "
-          f"{GRAFT_ALPHA}. Command: `{' '.join(['python benchmarks/bench_graft.py'] + sys.argv[1:])}`.",
-          "", "Trees are scikit-learn CART (binary, Gini, min_samples_leaf=1), not C4.5; "
-          "pruning is cost-complexity pruning with one ccp_alpha per dataset (5-fold CV on "
-          "the whole dataset). Grafting cuts on the ARFF's numeric attributes only, as Webb's "
-          "C4.5+. See the script's docstring for every choice.", ""]
+    L += [
+        f"Ran {runs} run(s) of stratified 10-fold CV on {len(order)} dataset(s), "
+        f"n_jobs={n_jobs}, in {elapsed / 60:.1f} min on {platform.machine()} "
+        f"({os.cpu_count()} CPUs, Python {platform.python_version()}); graft_alpha = "
+        f"{GRAFT_ALPHA}. Command: "
+        f"`{' '.join(['python benchmarks/bench_graft.py'] + sys.argv[1:])}`.",
+        "",
+        "Trees are scikit-learn CART (binary, Gini, min_samples_leaf=1), not C4.5; "
+        "pruning is cost-complexity pruning with one ccp_alpha per dataset (5-fold CV on "
+        "the whole dataset). Grafting cuts on the ARFF's numeric attributes only, as Webb's "
+        "C4.5+. See the script's docstring for every choice.",
+        "",
+    ]
 
     # Table 2 shape
-    L += ["## Error % (the shape of Webb's Table 2)", "",
-          "| dataset | rows | cont. | ccp_alpha | pruned all | none | one | unpruned all | none | one "
-          "| Webb pruned all | none | one | Webb unpruned all | none | one |",
-          "|" + "---|" * 16]
+    L += [
+        "## Error % (the shape of Webb's Table 2)",
+        "",
+        "| dataset | rows | cont. | ccp_alpha | pruned all | none | one "
+        "| unpruned all | none | one "
+        "| Webb pruned all | none | one | Webb unpruned all | none | one |",
+        "|" + "---|" * 16,
+    ]
     for name in order:
         w = webb.get(name, {})
         cells = [fmt(err.loc[name, (p, g)]) for p in ("pruned", "unpruned") for g in TREATMENTS]
         cells += [fmt(w.get(f"{p}_{g}")) for p in ("pruned", "unpruned") for g in TREATMENTS]
         info = notes[name]
-        L.append(f"| {name} | {info['rows']} | {info['cont']} | {ccp[name]:.4g} | " + " | ".join(cells) + " |")
+        L.append(
+            f"| {name} | {info['rows']} | {info['cont']} | {ccp[name]:.4g} | "
+            + " | ".join(cells)
+            + " |"
+        )
     means = [fmt(err.loc[order, (p, g)].mean()) for p in ("pruned", "unpruned") for g in TREATMENTS]
     common = [n for n in order if n in webb]
-    wmeans = [fmt(np.mean([webb[n][f"{p}_{g}"] for n in common])) if common else "—"
-              for p in ("pruned", "unpruned") for g in TREATMENTS]
+    wmeans = [
+        fmt(np.mean([webb[n][f"{p}_{g}"] for n in common])) if common else "—"
+        for p in ("pruned", "unpruned")
+        for g in TREATMENTS
+    ]
     L.append("| **mean** | | | | " + " | ".join(means + wmeans) + " |")
 
-    L += ["", "### Win/loss of \"all\" (datasets where all has lower/higher mean error), "
-          "one-tailed sign test", "",
-          "| comparison | ours pruned | p | ours unpruned | p | Webb pruned | p | Webb unpruned | p |",
-          "|---|---|---|---|---|---|---|---|---|"]
+    L += [
+        "",
+        '### Win/loss of "all" (datasets where all has lower/higher mean error), '
+        "one-tailed sign test",
+        "",
+        "| comparison | ours pruned | p | ours unpruned | p "
+        "| Webb pruned | p | Webb unpruned | p |",
+        "|---|---|---|---|---|---|---|---|---|",
+    ]
     for other in ("none", "one"):
         cells = []
         for p in ("pruned", "unpruned"):
-            w_, l_, pv = sign_test(err.loc[order, (p, "all")].to_numpy(),
-                                   err.loc[order, (p, other)].to_numpy())
+            w_, l_, pv = sign_test(
+                err.loc[order, (p, "all")].to_numpy(), err.loc[order, (p, other)].to_numpy()
+            )
             cells += [f"{w_}/{l_}", f"{pv:.3f}"]
         for p in ("pruned", "unpruned"):
             if common:
@@ -323,32 +391,55 @@ def report(records, ccp, notes, weka, weka_runs, runs, names, elapsed, n_jobs, w
             else:
                 cells += ["—", "—"]
         L.append(f"| all vs {other} | " + " | ".join(cells) + " |")
-    w_, l_, pv = sign_test(err.loc[order, ("pruned", "all")].to_numpy(),
-                           err.loc[order, ("unpruned", "all")].to_numpy())
-    L += ["", f"Pruned-then-grafted (all) against unpruned-then-grafted (all): {w_}/{l_} "
-          f"datasets, one-tailed p = {pv:.3f} (Webb: 12/3, p = 0.017).",
-          f"Webb's columns are his published numbers on the {len(common)} datasets in this "
-          "table (his 'dis' has no file here); his win/loss is recomputed on them."]
+    w_, l_, pv = sign_test(
+        err.loc[order, ("pruned", "all")].to_numpy(), err.loc[order, ("unpruned", "all")].to_numpy()
+    )
+    L += [
+        "",
+        f"Pruned-then-grafted (all) against unpruned-then-grafted (all): {w_}/{l_} "
+        f"datasets, one-tailed p = {pv:.3f} (Webb: 12/3, p = 0.017).",
+        f"Webb's columns are his published numbers on the {len(common)} datasets in this "
+        "table (his 'dis' has no file here); his win/loss is recomputed on them.",
+    ]
 
     # Table 4 shape
-    L += ["", "## Node count (the shape of Webb's Table 4)", "",
-          "| dataset | pruned all | none | one | unpruned all | none | one | graft s/fold |",
-          "|---|---|---|---|---|---|---|---|"]
+    L += [
+        "",
+        "## Node count (the shape of Webb's Table 4)",
+        "",
+        "| dataset | pruned all | none | one | unpruned all | none | one | graft s/fold |",
+        "|---|---|---|---|---|---|---|---|",
+    ]
     for name in order:
         cells = [fmt(nodes.loc[name, (p, g)]) for p in ("pruned", "unpruned") for g in TREATMENTS]
         L.append(f"| {name} | " + " | ".join(cells) + f" | {secs[name]:.3f} |")
-    L += ["", "Our trees are binary, so node counts are not C4.5's (multiway splits on nominal "
-          "attributes); compare the none → one → all growth, not the absolute sizes."]
+    L += [
+        "",
+        "Our trees are binary, so node counts are not C4.5's (multiway splits on nominal "
+        "attributes); compare the none → one → all growth, not the absolute sizes.",
+    ]
 
     if weka:
-        L += ["", f"## Weka {weka['version']}: J48 and J48graft (error % over {weka_runs} "
-              "10-fold CV run(s); size of the tree built on all the data)", "",
-              "| dataset | J48 pruned | J48graft pruned | J48 unpruned | J48graft unpruned | size J48 | "
-              "size J48graft | size J48 -U | size J48graft -U |", "|---|---|---|---|---|---|---|---|---|"]
+        L += [
+            "",
+            f"## Weka {weka['version']}: J48 and J48graft (error % over {weka_runs} "
+            "10-fold CV run(s); size of the tree built on all the data)",
+            "",
+            "| dataset | J48 pruned | J48graft pruned | J48 unpruned | J48graft unpruned "
+            "| size J48 | "
+            "size J48graft | size J48 -U | size J48graft -U |",
+            "|---|---|---|---|---|---|---|---|---|",
+        ]
         t = weka["table"]
         for name in order:
-            e = [fmt(t[(name, c, p)][0]) for p in ("pruned", "unpruned") for c in ("J48", "J48graft")]
-            s = [fmt(float(t[(name, c, p)][1]), 0) for p in ("pruned", "unpruned") for c in ("J48", "J48graft")]
+            e = [
+                fmt(t[(name, c, p)][0]) for p in ("pruned", "unpruned") for c in ("J48", "J48graft")
+            ]
+            s = [
+                fmt(float(t[(name, c, p)][1]), 0)
+                for p in ("pruned", "unpruned")
+                for c in ("J48", "J48graft")
+            ]
             L.append(f"| {name} | " + " | ".join(e + s) + " |")
         for p in ("pruned", "unpruned"):
             a = np.array([t[(n, "J48graft", p)][0] for n in order])
@@ -356,8 +447,10 @@ def report(records, ccp, notes, weka, weka_runs, runs, names, elapsed, n_jobs, w
             w_, l_, pv = sign_test(a, b)
             L.append(f"\nJ48graft vs J48 ({p}): {w_}/{l_}, one-tailed p = {pv:.3f}.")
     elif weka_status == "absent":
-        L += ["", f"Weka ({WEKA_JAR}) or java was not found, so the J48/J48graft columns "
-              "are left out."]
+        L += [
+            "",
+            f"Weka ({WEKA_JAR}) or java was not found, so the J48/J48graft columns are left out.",
+        ]
     else:
         L += ["", "Weka was skipped (--no-weka)."]
     L += [""] + timing_section()
@@ -377,7 +470,11 @@ def main(argv=None):
     if not DATASETS.is_dir():
         print(f"The shared datasets folder {DATASETS} is absent; nothing to run.")
         return 1
-    names = args.datasets.split(",") if args.datasets else (QUICK if args.quick else list(WEBB_DATASETS))
+    names = (
+        args.datasets.split(",")
+        if args.datasets
+        else (QUICK if args.quick else list(WEBB_DATASETS))
+    )
     unknown = [n for n in names if n not in WEBB_DATASETS]
     if unknown:
         ap.error(f"unknown dataset(s) {unknown}; choose from {', '.join(WEBB_DATASETS)}")
@@ -391,16 +488,19 @@ def main(argv=None):
         X, y, mask, note = load(name)
         loaded[name] = (X, y, mask)
         notes[name] = {"rows": len(y), "cont": int(mask.sum()), "note": note}
-    ccp_values = Parallel(n_jobs=args.n_jobs)(delayed(choose_ccp_alpha)(loaded[n][0], loaded[n][1])
-                                              for n in names)
+    ccp_values = Parallel(n_jobs=args.n_jobs)(
+        delayed(choose_ccp_alpha)(loaded[n][0], loaded[n][1]) for n in names
+    )
     ccp = dict(zip(names, ccp_values, strict=True))
     print(f"ccp_alpha chosen in {time.perf_counter() - t_start:.0f}s", flush=True)
 
     # biggest first, so the two workers finish together
-    tasks = sorted(((n, r) for n in names for r in range(runs)),
-                   key=lambda t: -loaded[t[0]][0].size)
+    tasks = sorted(
+        ((n, r) for n in names for r in range(runs)), key=lambda t: -loaded[t[0]][0].size
+    )
     chunks = Parallel(n_jobs=args.n_jobs, verbose=5)(
-        delayed(one_run)(n, *loaded[n], ccp[n], r) for n, r in tasks)
+        delayed(one_run)(n, *loaded[n], ccp[n], r) for n, r in tasks
+    )
     records = [row for chunk in chunks for row in chunk]
     print(f"our trees done in {time.perf_counter() - t_start:.0f}s", flush=True)
 
@@ -415,17 +515,27 @@ def main(argv=None):
                     write_arff(files[name], loaded[name][0], loaded[name][1], "waveform-300")
                 else:
                     files[name] = DATASETS / WEBB_DATASETS[name]
-            version = subprocess.run(["java", "-cp", str(WEKA_JAR), "weka.core.Version"],
-                                     capture_output=True, text=True).stdout.strip().splitlines()
-            weka = {"table": run_weka(files, weka_runs, args.n_jobs),
-                    "version": version[0] if version else "(unknown version)"}
+            version = (
+                subprocess.run(
+                    ["java", "-cp", str(WEKA_JAR), "weka.core.Version"],
+                    capture_output=True,
+                    text=True,
+                )
+                .stdout.strip()
+                .splitlines()
+            )
+            weka = {
+                "table": run_weka(files, weka_runs, args.n_jobs),
+                "version": version[0] if version else "(unknown version)",
+            }
         print(f"Weka done in {time.perf_counter() - t_start:.0f}s", flush=True)
     elapsed = time.perf_counter() - t_start
     for name in names:
         if notes[name]["note"]:
             print(f"note: {name}: {notes[name]['note']}")
-    text = report(records, ccp, notes, weka, weka_runs, runs, names, elapsed, args.n_jobs,
-                  weka_status)
+    text = report(
+        records, ccp, notes, weka, weka_runs, runs, names, elapsed, args.n_jobs, weka_status
+    )
     notes_lines = [f"- {n}: {notes[n]['note']}" for n in names if notes[n]["note"]]
     if notes_lines:
         text += "\n## Dataset notes\n\n" + "\n".join(notes_lines) + "\n"

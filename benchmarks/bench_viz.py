@@ -43,7 +43,9 @@ def median_seconds(fn, repeats=REPEATS):
 
 def main():
     X, y = make_moons(1000, noise=0.3, random_state=0)
-    model = TernaryTreeClassifier(delta_method="quality_plateau", max_depth=3, random_state=0).fit(X, y)
+    model = TernaryTreeClassifier(delta_method="quality_plateau", max_depth=3, random_state=0).fit(
+        X, y
+    )
     deep = TernaryTreeClassifier(delta_method="margin", max_depth=8, random_state=0).fit(X, y)
     cart = DecisionTreeClassifier(max_depth=3, random_state=0).fit(X, y)
     xs, ys = grid_axes(X, 300)
@@ -52,17 +54,24 @@ def main():
 
     rows = []
     t_fig = median_seconds(lambda: decision_regions_figure(model, X, y, resolution=300))
-    t_fig_cart = median_seconds(lambda: decision_regions_figure(model, X, y, resolution=300,
-                                                                cart_model=cart))
+    t_fig_cart = median_seconds(
+        lambda: decision_regions_figure(model, X, y, resolution=300, cart_model=cart)
+    )
     t_fig_deep = median_seconds(lambda: decision_regions_figure(deep, X, y, resolution=300))
     t_pred = median_seconds(lambda: model.predict_proba_verdict(grid))
     t_sk = median_seconds(lambda: cart.predict_proba(grid))
     fig = decision_regions_figure(model, X, y, resolution=300)
     t_json = median_seconds(fig.to_json)
     size_mb = len(fig.to_json()) / 1e6
-    n_rects = len(next(t for t in fig.data if t.type == "scatter" and t.fill == "toself").x) // 6 + 1
+    n_rects = (
+        len(next(t for t in fig.data if t.type == "scatter" and t.fill == "toself").x) // 6 + 1
+    )
     rows += [
-        ("decision_regions_figure 300×300, depth 3", t_fig, f"{t_fig / t_sk:.0f}× sklearn predict_proba"),
+        (
+            "decision_regions_figure 300×300, depth 3",
+            t_fig,
+            f"{t_fig / t_sk:.0f}× sklearn predict_proba",
+        ),
         ("  same, with CART panel (1×2)", t_fig_cart, f"{t_fig_cart / t_sk:.0f}×"),
         ("  same, depth-8 margin tree", t_fig_deep, f"{t_fig_deep / t_sk:.0f}×"),
         ("  of which predict_proba_verdict(90,000 rows)", t_pred, f"{t_pred / t_sk:.1f}×"),
@@ -71,11 +80,17 @@ def main():
     ]
 
     data = load_breast_cancer()
-    cancer = {d: TernaryTreeClassifier(delta_method="margin", routing="hard_middle", max_depth=d,
-                                       random_state=0).fit(data.data, data.target) for d in (2, 6)}
+    cancer = {
+        d: TernaryTreeClassifier(
+            delta_method="margin", routing="hard_middle", max_depth=d, random_state=0
+        ).fit(data.data, data.target)
+        for d in (2, 6)
+    }
     for d, m in cancer.items():
         t = median_seconds(lambda m=m: tree_dot(m, class_names=list(data.target_names)))
-        rows.append((f"tree_dot, breast cancer hard_middle depth {d} ({m.tree_.node_count} nodes)", t, ""))
+        rows.append(
+            (f"tree_dot, breast cancer hard_middle depth {d} ({m.tree_.node_count} nodes)", t, "")
+        )
     t_explain = median_seconds(lambda: explain_node(cancer[6], data.data, data.target, 0))
     e = explain_node(cancer[6], data.data, data.target, 0)
     rows.append(("explain_node, root of breast cancer (569 rows)", t_explain, ""))
@@ -83,9 +98,14 @@ def main():
         t = median_seconds(lambda method=method: node_inspector_figure(e, method=method))
         rows.append((f"node_inspector_figure, {method}", t, ""))
 
-    lines = ["# bench_viz", "",
-             f"Median of {REPEATS} runs after one warm-up; {sys.platform}, numpy {np.__version__}.", "",
-             "| what | seconds | ratio |", "|---|---:|---|"]
+    lines = [
+        "# bench_viz",
+        "",
+        f"Median of {REPEATS} runs after one warm-up; {sys.platform}, numpy {np.__version__}.",
+        "",
+        "| what | seconds | ratio |",
+        "|---|---:|---|",
+    ]
     lines += [f"| {name} | {sec:.4f} | {ratio} |" for name, sec, ratio in rows]
     text = "\n".join(lines) + "\n"
     out = REPO / "benchmarks" / "results" / "bench_viz.md"

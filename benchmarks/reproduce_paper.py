@@ -67,22 +67,50 @@ NB_MAX_ROWS = 20_000  # the paper skips node-bootstrap above this many rows
 
 BAYES = {"waveform": 0.14, "twonorm": 0.023, "ringnorm": 0.017}
 # generated datasets (ours) and the OpenML files the paper loaded
-BREIMAN_GENERATED = {"waveform (generated)": ("waveform", 5000),
-                     "twonorm (generated)": ("twonorm", 7400),
-                     "ringnorm (generated)": ("ringnorm", 7400)}
+BREIMAN_GENERATED = {
+    "waveform (generated)": ("waveform", 5000),
+    "twonorm (generated)": ("twonorm", 7400),
+    "ringnorm (generated)": ("ringnorm", 7400),
+}
 BREIMAN_FILES = {"waveform-5000": "waveform", "twonorm": "twonorm", "ringnorm": "ringnorm"}
 MEDICAL = ["diabetes", "credit-g", "heart-c", "heart-statlog", "mammography"]
 # paper name -> file stem in ../shared/datasets
 CC18_ALIAS = {"credit-approval": "credit-a"}
 # CC18 datasets with nominal attributes, rerun with one-hot encoding to show its effect
-NOMINAL_CC18 = ["car", "tic-tac-toe", "kr-vs-kp", "splice", "credit-g", "credit-a", "cmc", "sick",
-                "eucalyptus", "vowel", "ilpd", "cylinder-bands", "dresses-sales"]
-QUICK_CC18 = ["balance-scale", "blood-transfusion-service-center", "breast-w", "car",
-              "banknote-authentication", "ilpd", "wdbc", "vehicle"]
+NOMINAL_CC18 = [
+    "car",
+    "tic-tac-toe",
+    "kr-vs-kp",
+    "splice",
+    "credit-g",
+    "credit-a",
+    "cmc",
+    "sick",
+    "eucalyptus",
+    "vowel",
+    "ilpd",
+    "cylinder-bands",
+    "dresses-sales",
+]
+QUICK_CC18 = [
+    "balance-scale",
+    "blood-transfusion-service-center",
+    "breast-w",
+    "car",
+    "banknote-authentication",
+    "ilpd",
+    "wdbc",
+    "vehicle",
+]
 
-METHOD_NAMES = {"margin": "Margin", "node_bootstrap": "Node-Bootstrap",
-                "quality_plateau": "Quality-Plateau", "gain_ratio": "Gain-Ratio",
-                "class_overlap": "Class-Overlap", "none": "CART (baseline)"}
+METHOD_NAMES = {
+    "margin": "Margin",
+    "node_bootstrap": "Node-Bootstrap",
+    "quality_plateau": "Quality-Plateau",
+    "gain_ratio": "Gain-Ratio",
+    "class_overlap": "Class-Overlap",
+    "none": "CART (baseline)",
+}
 ROUTING_NAMES = {"probabilistic": "prob.", "hard_middle": "h.m.", "cart": "ref."}
 
 
@@ -97,17 +125,22 @@ def _arff_loader(stem, name=None, bayes=None, one_hot=False):
     is declared in class order, so its codes would give the class away (OpenML
     marks it as a row id).
     """
+
     def load():
         ds = data.load_arff(DATASETS / f"{stem}.arff", ordinal_threshold=10 if one_hot else 1)
         ids = [c for c in ds.X.columns if str(c).lower().startswith("instance_name")]
         X = ds.X.drop(columns=ids) if ids else ds.X
         return dataclasses.replace(ds, X=X, name=name or stem, bayes_error=bayes)
+
     return load
 
 
 def _generated_loader(kind, n):
-    makers = {"waveform": data.make_waveform, "twonorm": data.make_twonorm,
-              "ringnorm": data.make_ringnorm}
+    makers = {
+        "waveform": data.make_waveform,
+        "twonorm": data.make_twonorm,
+        "ringnorm": data.make_ringnorm,
+    }
     return lambda: makers[kind](n_samples=n, random_state=0)
 
 
@@ -141,14 +174,28 @@ class _Clock:
 
     def run(self, label, datasets, out_csv, combos, jobs, n_before):
         start = time.perf_counter()
-        result = run_suite(datasets, out_csv, combos=combos, cv=CV, n_jobs=jobs, seed=SEED,
-                           errors="skip", progress=_progress)
+        result = run_suite(
+            datasets,
+            out_csv,
+            combos=combos,
+            cv=CV,
+            n_jobs=jobs,
+            seed=SEED,
+            errors="skip",
+            progress=_progress,
+        )
         seconds = time.perf_counter() - start
         n_after = len(pd.read_csv(out_csv)) if Path(out_csv).exists() else 0
-        self.rows.append({"collection": label, "datasets": result["dataset"].nunique()
-                          if len(result) else 0, "rows": len(result),
-                          "rows computed now": n_after - n_before, "wall seconds": seconds,
-                          "sum of fit seconds": result["fit_seconds"].sum() if len(result) else 0})
+        self.rows.append(
+            {
+                "collection": label,
+                "datasets": result["dataset"].nunique() if len(result) else 0,
+                "rows": len(result),
+                "rows computed now": n_after - n_before,
+                "wall seconds": seconds,
+                "sum of fit seconds": result["fit_seconds"].sum() if len(result) else 0,
+            }
+        )
         for name, message in result.attrs.get("skipped", {}).items():
             print(f"  skipped {name}: {message}", file=sys.stderr)
         return result, n_after
@@ -190,8 +237,10 @@ def _f(value, digits=4):
 def _md(frame: pd.DataFrame, digits=None) -> str:
     digits = digits or {}
     cols = list(frame.columns)
-    lines = ["| " + " | ".join(map(str, cols)) + " |",
-             "|" + "|".join("---" if frame[c].dtype == object else "---:" for c in cols) + "|"]
+    lines = [
+        "| " + " | ".join(map(str, cols)) + " |",
+        "|" + "|".join("---" if frame[c].dtype == object else "---:" for c in cols) + "|",
+    ]
     for _, row in frame.iterrows():
         cells = []
         for c in cols:
@@ -213,8 +262,15 @@ def _method_label(method, routing):
 def _per_dataset(results: pd.DataFrame) -> pd.DataFrame:
     """Fold means per (dataset, combination)."""
     keys = ["dataset", "combo", "delta_method", "routing"]
-    cols = ["decided_accuracy", "uncertain_rate", "accuracy", "decided_f1",
-            "chow_decided_accuracy", "cart_accuracy", "fit_seconds"]
+    cols = [
+        "decided_accuracy",
+        "uncertain_rate",
+        "accuracy",
+        "decided_f1",
+        "chow_decided_accuracy",
+        "cart_accuracy",
+        "fit_seconds",
+    ]
     return results.groupby(keys, sort=False)[cols].mean().reset_index()
 
 
@@ -229,11 +285,17 @@ def breiman_table(results, table6):
         for _, p in paper.iterrows():
             method = p["delta_method"]
             routing = "probabilistic"
-            row = {"method": _method_label(method, p["routing"]),
-                   "paper dec.acc": p["decided_accuracy"], "paper U/B": p["ub_ratio"]}
+            row = {
+                "method": _method_label(method, p["routing"]),
+                "paper dec.acc": p["decided_accuracy"],
+                "paper U/B": p["ub_ratio"],
+            }
             for tag, name in (("gen.", gen_name), ("OpenML file", file_name)):
-                m = per[(per["dataset"] == name) & (per["delta_method"] == method)
-                        & (per["routing"] == routing)]
+                m = per[
+                    (per["dataset"] == name)
+                    & (per["delta_method"] == method)
+                    & (per["routing"] == routing)
+                ]
                 if len(m):
                     m = m.iloc[0]
                     row[f"ours {tag} dec.acc"] = m["decided_accuracy"]
@@ -241,9 +303,11 @@ def breiman_table(results, table6):
                     row[f"ours {tag} Chow"] = m["chow_decided_accuracy"]
             rows.append(row)
         frame = pd.DataFrame(rows)
-        lines.append(f"**{kind}** (Bayes error {BAYES[kind]}; U/B = uncertain rate / Bayes "
-                     "error; Chow = CART's decided accuracy when it flags as many rows by "
-                     "lowest confidence)\n")
+        lines.append(
+            f"**{kind}** (Bayes error {BAYES[kind]}; U/B = uncertain rate / Bayes "
+            "error; Chow = CART's decided accuracy when it flags as many rows by "
+            "lowest confidence)\n"
+        )
         lines.append(_md(frame, {c: 2 for c in frame.columns if "U/B" in c}))
         lines.append("")
     return "\n".join(lines)
@@ -259,13 +323,19 @@ def medical_table(results, table7):
         for _, p in paper.iterrows():
             method, routing = p["delta_method"], p["routing"]
             our_routing = "probabilistic" if routing == "cart" else routing
-            row = {"method": _method_label(method, routing),
-                   "paper dec.acc": p["decided_accuracy"],
-                   "paper undec%": 100 * p["uncertain_rate"], "paper acc.all": p["accuracy_all"]}
+            row = {
+                "method": _method_label(method, routing),
+                "paper dec.acc": p["decided_accuracy"],
+                "paper undec%": 100 * p["uncertain_rate"],
+                "paper acc.all": p["accuracy_all"],
+            }
             for name in ours_names:
                 tag = "" if len(ours_names) == 1 else f" {name}"
-                m = per[(per["dataset"] == name) & (per["delta_method"] == method)
-                        & (per["routing"] == our_routing)]
+                m = per[
+                    (per["dataset"] == name)
+                    & (per["delta_method"] == method)
+                    & (per["routing"] == our_routing)
+                ]
                 if len(m):
                     m = m.iloc[0]
                     row[f"ours{tag} dec.acc"] = m["decided_accuracy"]
@@ -275,9 +345,14 @@ def medical_table(results, table7):
                     row[f"ours{tag} Chow"] = m["chow_decided_accuracy"]
             rows.append(row)
         frame = pd.DataFrame(rows)
-        title = dataset if dataset != "heart-c" else (
-            "heart-c (the paper's text: Cleveland, 303 rows; its loader: OpenML 53 = "
-            "heart-statlog, 270 rows; we run both)")
+        title = (
+            dataset
+            if dataset != "heart-c"
+            else (
+                "heart-c (the paper's text: Cleveland, 303 rows; its loader: OpenML 53 = "
+                "heart-statlog, 270 rows; we run both)"
+            )
+        )
         lines.append(f"**{title}**\n")
         lines.append(_md(frame, {c: 1 for c in frame.columns if "undec%" in c}))
         lines.append("")
@@ -294,45 +369,65 @@ def table1(results, table1_paper, table4, names):
     # the paper's own per-dataset numbers, restricted to our datasets (Table 4 has 4 columns)
     t4 = table4.drop_duplicates("dataset")
     t4 = t4[t4["dataset"].isin(names)]
-    paper_subset = {("margin", "probabilistic"): t4["margin_decided_accuracy"].mean(),
-                    ("node_bootstrap", "probabilistic"): t4["node_bootstrap_decided_accuracy"].mean(),
-                    ("quality_plateau", "probabilistic"): t4["quality_plateau_decided_accuracy"].mean(),
-                    ("none", "probabilistic"): t4["cart_accuracy"].mean()}
+    paper_subset = {
+        ("margin", "probabilistic"): t4["margin_decided_accuracy"].mean(),
+        ("node_bootstrap", "probabilistic"): t4["node_bootstrap_decided_accuracy"].mean(),
+        ("quality_plateau", "probabilistic"): t4["quality_plateau_decided_accuracy"].mean(),
+        ("none", "probabilistic"): t4["cart_accuracy"].mean(),
+    }
     rows = []
     for _, o in ours.iterrows():
         method, routing = o["delta_method"], o["routing"]
-        p = table1_paper[(table1_paper["delta_method"] == method)
-                         & (table1_paper["routing"] == ("cart" if method == "none" else routing))]
+        p = table1_paper[
+            (table1_paper["delta_method"] == method)
+            & (table1_paper["routing"] == ("cart" if method == "none" else routing))
+        ]
         p = p.iloc[0] if len(p) else None
         c = vs_chow.loc[o["combo"]]
         t = vs_tie.loc[o["combo"]]
         is_cart = method == "none"
-        rows.append({
-            "method": _method_label(method, routing),
-            "paper dec.acc (72)": p["decided_accuracy"] if p is not None else np.nan,
-            "paper T4 mean, our datasets": paper_subset.get((method, routing), np.nan),
-            "ours dec.acc": o["decided_accuracy"], "ours ±std": o["decided_accuracy_std"],
-            "paper undec%": p["uncertain_pct"] if p is not None else np.nan,
-            "ours undec%": o["uncertain_pct"],
-            "paper acc.all": p["accuracy_all"] if p is not None else np.nan,
-            "ours acc.all": o["accuracy"],
-            "ours η": o["efficiency"],
-            "paper W/T/L": ("ref." if is_cart or p is None else
-                            f"{int(p['wins'])}/{int(p['ties'])}/{int(p['losses'])}"),
-            "ours W/T/L vs CART": ("ref." if is_cart else
-                                   f"{o['wins']}/{o['ties']}/{o['losses']}"),
-            "ours p (vs CART)": np.nan if is_cart else o["wilcoxon_p"],
-            "ours Chow": o["chow_decided_accuracy"],
-            "ours W/T/L vs Chow": ("–" if is_cart else f"{c['wins']}/{c['ties']}/{c['losses']}"),
-            "ours p (vs Chow)": np.nan if is_cart else c["wilcoxon_p"],
-            "ours Chow, ties avg.": o["chow_decided_accuracy_ties_mean"],
-            "ours W/T/L vs Chow, ties avg.": ("–" if is_cart else
-                                              f"{t['wins']}/{t['ties']}/{t['losses']}"),
-            "n": o["n_datasets"],
-        })
+        rows.append(
+            {
+                "method": _method_label(method, routing),
+                "paper dec.acc (72)": p["decided_accuracy"] if p is not None else np.nan,
+                "paper T4 mean, our datasets": paper_subset.get((method, routing), np.nan),
+                "ours dec.acc": o["decided_accuracy"],
+                "ours ±std": o["decided_accuracy_std"],
+                "paper undec%": p["uncertain_pct"] if p is not None else np.nan,
+                "ours undec%": o["uncertain_pct"],
+                "paper acc.all": p["accuracy_all"] if p is not None else np.nan,
+                "ours acc.all": o["accuracy"],
+                "ours η": o["efficiency"],
+                "paper W/T/L": (
+                    "ref."
+                    if is_cart or p is None
+                    else f"{int(p['wins'])}/{int(p['ties'])}/{int(p['losses'])}"
+                ),
+                "ours W/T/L vs CART": (
+                    "ref." if is_cart else f"{o['wins']}/{o['ties']}/{o['losses']}"
+                ),
+                "ours p (vs CART)": np.nan if is_cart else o["wilcoxon_p"],
+                "ours Chow": o["chow_decided_accuracy"],
+                "ours W/T/L vs Chow": (
+                    "–" if is_cart else f"{c['wins']}/{c['ties']}/{c['losses']}"
+                ),
+                "ours p (vs Chow)": np.nan if is_cart else c["wilcoxon_p"],
+                "ours Chow, ties avg.": o["chow_decided_accuracy_ties_mean"],
+                "ours W/T/L vs Chow, ties avg.": (
+                    "–" if is_cart else f"{t['wins']}/{t['ties']}/{t['losses']}"
+                ),
+                "n": o["n_datasets"],
+            }
+        )
     frame = pd.DataFrame(rows)
-    digits = {"paper undec%": 1, "ours undec%": 1, "ours ±std": 3, "ours η": 3,
-              "ours p (vs CART)": 4, "ours p (vs Chow)": 4}
+    digits = {
+        "paper undec%": 1,
+        "ours undec%": 1,
+        "ours ±std": 3,
+        "ours η": 3,
+        "ours p (vs CART)": 4,
+        "ours p (vs Chow)": 4,
+    }
     return _md(frame, digits), ours, vs_chow
 
 
@@ -345,16 +440,20 @@ def table4_compare(results, table4, names):
         if stem is None:
             continue
         dup = (table4["dataset"] == name).sum() > 1
-        label = name + (f" (paper row {1 + int((table4['dataset'].iloc[:k] == name).sum())})"
-                        if dup else "")
+        label = name + (
+            f" (paper row {1 + int((table4['dataset'].iloc[:k] == name).sum())})" if dup else ""
+        )
         d = per[per["dataset"] == stem]
 
         def ours(method, col, d=d):
             m = d[(d["delta_method"] == method) & (d["routing"] == "probabilistic")]
             return m[col].iloc[0] if len(m) else np.nan
 
-        row = {"dataset": label, "CART paper": p["cart_accuracy"],
-               "CART ours": ours("none", "decided_accuracy")}
+        row = {
+            "dataset": label,
+            "CART paper": p["cart_accuracy"],
+            "CART ours": ours("none", "decided_accuracy"),
+        }
         for method, short in (("margin", "M"), ("node_bootstrap", "NB"), ("quality_plateau", "QP")):
             row[f"{short} dec paper"] = p[f"{method}_decided_accuracy"]
             row[f"{short} dec ours"] = ours(method, "decided_accuracy")
@@ -383,18 +482,20 @@ def encoding_table(cc18_rows, onehot_rows, table4, names):
             m = per[(per["dataset"] == dataset) & (per["combo"] == combo)]
             return m[col].iloc[0] if len(m) else np.nan
 
-        rows.append({
-            "dataset": stem,
-            "CART paper": paper["cart_accuracy"],
-            "CART ordinal": get(per_o, stem, "CART", "decided_accuracy"),
-            "CART one-hot": get(per_h, name, "CART", "decided_accuracy"),
-            "M undec paper": paper["margin_uncertain_rate"],
-            "M undec ordinal": get(per_o, stem, "margin / probabilistic", "uncertain_rate"),
-            "M undec one-hot": get(per_h, name, "margin / probabilistic", "uncertain_rate"),
-            "M dec paper": paper["margin_decided_accuracy"],
-            "M dec ordinal": get(per_o, stem, "margin / probabilistic", "decided_accuracy"),
-            "M dec one-hot": get(per_h, name, "margin / probabilistic", "decided_accuracy"),
-        })
+        rows.append(
+            {
+                "dataset": stem,
+                "CART paper": paper["cart_accuracy"],
+                "CART ordinal": get(per_o, stem, "CART", "decided_accuracy"),
+                "CART one-hot": get(per_h, name, "CART", "decided_accuracy"),
+                "M undec paper": paper["margin_uncertain_rate"],
+                "M undec ordinal": get(per_o, stem, "margin / probabilistic", "uncertain_rate"),
+                "M undec one-hot": get(per_h, name, "margin / probabilistic", "uncertain_rate"),
+                "M dec paper": paper["margin_decided_accuracy"],
+                "M dec ordinal": get(per_o, stem, "margin / probabilistic", "decided_accuracy"),
+                "M dec one-hot": get(per_h, name, "margin / probabilistic", "decided_accuracy"),
+            }
+        )
     frame = pd.DataFrame(rows)
     return _md(frame, {c: 3 for c in frame.columns if "undec" in c})
 
@@ -403,20 +504,27 @@ def agreement(stats: pd.DataFrame) -> pd.DataFrame:
     """How close are we to Table 4, per column pair (first mfeat-zernike row only)."""
     s = stats.drop_duplicates("dataset")
     rows = []
-    for label, a, b in (("CART accuracy", "CART paper", "CART ours"),
-                        ("Margin decided acc.", "M dec paper", "M dec ours"),
-                        ("Margin uncertain rate", "M undec paper", "M undec ours"),
-                        ("Node-Bootstrap decided acc.", "NB dec paper", "NB dec ours"),
-                        ("Node-Bootstrap uncertain rate", "NB undec paper", "NB undec ours"),
-                        ("Quality-Plateau decided acc.", "QP dec paper", "QP dec ours"),
-                        ("Quality-Plateau uncertain rate", "QP undec paper", "QP undec ours")):
+    for label, a, b in (
+        ("CART accuracy", "CART paper", "CART ours"),
+        ("Margin decided acc.", "M dec paper", "M dec ours"),
+        ("Margin uncertain rate", "M undec paper", "M undec ours"),
+        ("Node-Bootstrap decided acc.", "NB dec paper", "NB dec ours"),
+        ("Node-Bootstrap uncertain rate", "NB undec paper", "NB undec ours"),
+        ("Quality-Plateau decided acc.", "QP dec paper", "QP dec ours"),
+        ("Quality-Plateau uncertain rate", "QP undec paper", "QP undec ours"),
+    ):
         pair = s[[a, b]].dropna()
         diff = (pair[b] - pair[a]).to_numpy()
-        rows.append({"quantity": label, "n": len(pair),
-                     "median |ours−paper|": float(np.median(np.abs(diff))),
-                     "mean ours−paper": float(np.mean(diff)),
-                     "within 0.01": int(np.sum(np.abs(diff) <= 0.01)),
-                     "Spearman ρ": float(pair[a].rank().corr(pair[b].rank()))})
+        rows.append(
+            {
+                "quantity": label,
+                "n": len(pair),
+                "median |ours−paper|": float(np.median(np.abs(diff))),
+                "mean ours−paper": float(np.mean(diff)),
+                "within 0.01": int(np.sum(np.abs(diff) <= 0.01)),
+                "Spearman ρ": float(pair[a].rank().corr(pair[b].rank())),
+            }
+        )
     return pd.DataFrame(rows)
 
 
@@ -429,24 +537,31 @@ def machine() -> str:
     except (OSError, StopIteration):
         pass
     load = os.getloadavg() if hasattr(os, "getloadavg") else ("?",)
-    return (f"{platform.system()} {platform.machine()}, {cpu}, {os.cpu_count()} logical cores "
-            f"(shared with other jobs; load average at start {load[0]:.1f}); Python "
-            f"{platform.python_version()}, numpy {np.__version__}, scikit-learn "
-            f"{sklearn.__version__}, scipy {scipy.__version__}, pandas {pd.__version__}, "
-            f"joblib {joblib.__version__}")
+    return (
+        f"{platform.system()} {platform.machine()}, {cpu}, {os.cpu_count()} logical cores "
+        f"(shared with other jobs; load average at start {load[0]:.1f}); Python "
+        f"{platform.python_version()}, numpy {np.__version__}, scikit-learn "
+        f"{sklearn.__version__}, scipy {scipy.__version__}, pandas {pd.__version__}, "
+        f"joblib {joblib.__version__}"
+    )
 
 
 def main(argv=None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--quick", action="store_true",
-                        help="small subset (Breiman at 1,000 rows, 2 medical, 8 CC18 datasets)")
+    parser.add_argument(
+        "--quick",
+        action="store_true",
+        help="small subset (Breiman at 1,000 rows, 2 medical, 8 CC18 datasets)",
+    )
     parser.add_argument("--jobs", type=int, default=2, help="joblib workers (default 2)")
     parser.add_argument("--fresh", action="store_true", help="discard saved rows and rerun all")
     args = parser.parse_args(argv)
     for path in (DATASETS, TABLES):
         if not path.is_dir():
-            print(f"error: {path} is missing; this script needs ../shared beside the repo.",
-                  file=sys.stderr)
+            print(
+                f"error: {path} is missing; this script needs ../shared beside the repo.",
+                file=sys.stderr,
+            )
             return 2
 
     suffix = "_quick" if args.quick else ""
@@ -479,21 +594,34 @@ def main(argv=None) -> int:
     # -- Breiman
     print("Breiman collection", file=sys.stderr)
     scale = 0.2 if args.quick else 1.0
-    breiman = [(name, _generated_loader(kind, int(n * scale)))
-               for name, (kind, n) in BREIMAN_GENERATED.items()]
+    breiman = [
+        (name, _generated_loader(kind, int(n * scale)))
+        for name, (kind, n) in BREIMAN_GENERATED.items()
+    ]
     if not args.quick:
-        breiman += [(stem, _arff_loader(stem, bayes=BAYES[kind]))
-                    for stem, kind in BREIMAN_FILES.items()]
-    breiman_rows, n_rows = clock.run("Breiman (3 generated + 3 OpenML files)" if not args.quick
-                                     else "Breiman (generated, 20 % size)", breiman, out_csv,
-                                     DEFAULT_COMBOS, args.jobs, n_rows)
+        breiman += [
+            (stem, _arff_loader(stem, bayes=BAYES[kind])) for stem, kind in BREIMAN_FILES.items()
+        ]
+    breiman_rows, n_rows = clock.run(
+        "Breiman (3 generated + 3 OpenML files)"
+        if not args.quick
+        else "Breiman (generated, 20 % size)",
+        breiman,
+        out_csv,
+        DEFAULT_COMBOS,
+        args.jobs,
+        n_rows,
+    )
 
     # -- medical / financial
     print("Medical/financial collection", file=sys.stderr)
-    medical = [(stem, _arff_loader(stem)) for stem in
-               (MEDICAL if not args.quick else ["diabetes", "heart-statlog"])]
-    medical_rows, n_rows = clock.run("Medical/financial", medical, out_csv, DEFAULT_COMBOS,
-                                     args.jobs, n_rows)
+    medical = [
+        (stem, _arff_loader(stem))
+        for stem in (MEDICAL if not args.quick else ["diabetes", "heart-statlog"])
+    ]
+    medical_rows, n_rows = clock.run(
+        "Medical/financial", medical, out_csv, DEFAULT_COMBOS, args.jobs, n_rows
+    )
 
     # -- CC18
     print("OpenML-CC18 collection (local files)", file=sys.stderr)
@@ -502,34 +630,57 @@ def main(argv=None) -> int:
     small = [(stem, _arff_loader(stem)) for _, stem in cc18 if _n_rows(stem) <= NB_MAX_ROWS]
     large = [(stem, _arff_loader(stem)) for _, stem in cc18 if _n_rows(stem) > NB_MAX_ROWS]
     no_nb = [c for c in DEFAULT_COMBOS if c["delta_method"] != "node_bootstrap"]
-    cc18_small, n_rows = clock.run(f"CC18, {len(small)} datasets ≤ 20,000 rows (11 combos)",
-                                   small, out_csv, DEFAULT_COMBOS, args.jobs, n_rows)
+    cc18_small, n_rows = clock.run(
+        f"CC18, {len(small)} datasets ≤ 20,000 rows (11 combos)",
+        small,
+        out_csv,
+        DEFAULT_COMBOS,
+        args.jobs,
+        n_rows,
+    )
     parts = [cc18_small]
     if large:
         cc18_large, n_rows = clock.run(
             f"CC18, {len(large)} datasets > 20,000 rows (9 combos, no node-bootstrap)",
-            large, out_csv, no_nb, args.jobs, n_rows)
+            large,
+            out_csv,
+            no_nb,
+            args.jobs,
+            n_rows,
+        )
         parts.append(cc18_large)
     cc18_rows = pd.concat(parts, ignore_index=True)
 
     # -- the same CC18 datasets with one-hot encoded nominal attributes
-    onehot_sets = [(f"{stem} (one-hot)", _arff_loader(stem, one_hot=True))
-                   for _, stem in cc18 if stem in NOMINAL_CC18]
-    onehot_combos = [c for c in DEFAULT_COMBOS if c["routing"] == "probabilistic"
-                     and c["delta_method"] in ("margin", "node_bootstrap", "quality_plateau", "none")]
+    onehot_sets = [
+        (f"{stem} (one-hot)", _arff_loader(stem, one_hot=True))
+        for _, stem in cc18
+        if stem in NOMINAL_CC18
+    ]
+    onehot_combos = [
+        c
+        for c in DEFAULT_COMBOS
+        if c["routing"] == "probabilistic"
+        and c["delta_method"] in ("margin", "node_bootstrap", "quality_plateau", "none")
+    ]
     onehot_rows = pd.DataFrame()
     if onehot_sets:
-        onehot_rows, n_rows = clock.run(f"CC18 nominal datasets one-hot ({len(onehot_sets)}, "
-                                        "4 combos)", onehot_sets, out_csv, onehot_combos,
-                                        args.jobs, n_rows)
+        onehot_rows, n_rows = clock.run(
+            f"CC18 nominal datasets one-hot ({len(onehot_sets)}, 4 combos)",
+            onehot_sets,
+            out_csv,
+            onehot_combos,
+            args.jobs,
+            n_rows,
+        )
     total_seconds = time.perf_counter() - total_start
 
     # -- fit time relative to scikit-learn, measured now on the same folds
     ratio_rows = []
-    for name, loader in [("diabetes", _arff_loader("diabetes")),
-                         (list(BREIMAN_GENERATED)[0], breiman[0][1])] + (
-                             [("electricity", _arff_loader("electricity"))] if not args.quick
-                             else []):
+    for name, loader in [
+        ("diabetes", _arff_loader("diabetes")),
+        (list(BREIMAN_GENERATED)[0], breiman[0][1]),
+    ] + ([("electricity", _arff_loader("electricity"))] if not args.quick else []):
         source = pd.concat([medical_rows, breiman_rows, cc18_rows])
         ratio_rows.append(_sklearn_ratio(loader, source, name))
     ratios = pd.DataFrame(ratio_rows).set_index("dataset").T.reset_index()
@@ -540,13 +691,14 @@ def main(argv=None) -> int:
     t4_md, t4_stats = table4_compare(cc18_rows, table4, names)
     agree = agreement(t4_stats)
     enc_md = encoding_table(cc18_rows, onehot_rows, table4, names)
-    headline = headline_numbers(breiman_rows, medical_rows, cc18_rows, ours_t1, vs_chow,
-                                t4_stats, table1_paper)
+    headline = headline_numbers(
+        breiman_rows, medical_rows, cc18_rows, ours_t1, vs_chow, t4_stats, table1_paper
+    )
 
     timing_frame = pd.DataFrame(clock.rows)
     text = f"""# Reproducing Smits (2026), section 4
 
-Generated by `benchmarks/reproduce_paper.py{' --quick' if args.quick else ''}` on {started}.
+Generated by `benchmarks/reproduce_paper.py{" --quick" if args.quick else ""}` on {started}.
 Machine: {machine_line}.
 
 Protocol (`ternary.experiment.run_cv`, the paper's section 4.2): stratified 5-fold CV
@@ -568,17 +720,17 @@ confident rows (max class probability; ties broken by row order).
 
 ## Timings
 
-All 11 combinations × 5 folds on diabetes (768 rows): {', '.join(timings)}.
+All 11 combinations × 5 folds on diabetes (768 rows): {", ".join(timings)}.
 Whole run: {total_seconds / 60:.1f} min with {args.jobs} job(s) on a shared machine
 (resumed rows cost nothing; "rows computed now" says how many were fitted in this run).
 
-{_md(timing_frame, {'wall seconds': 1, 'sum of fit seconds': 1})}
+{_md(timing_frame, {"wall seconds": 1, "sum of fit seconds": 1})}
 
 Mean fit time per fold relative to scikit-learn's `DecisionTreeClassifier(max_depth=4)` on
 the same scaled training folds, measured in the same run (median of 15 sklearn fits; our
 fit times were measured inside the parallel run, so they include some contention):
 
-{_md(ratios, {c: 1 for c in ratios.columns if c != 'combination'})}
+{_md(ratios, {c: 1 for c in ratios.columns if c != "combination"})}
 
 ## Breiman benchmarks (Tables 2 and 6)
 
@@ -590,7 +742,7 @@ fit times were measured inside the parallel run, so they include some contention
 ## Medical and financial datasets (Tables 3 and 7)
 
 {medical_table(medical_rows, table7)}
-## OpenML-CC18 summary (Table 1) over the {cc18_rows['dataset'].nunique()} CC18 datasets we hold
+## OpenML-CC18 summary (Table 1) over the {cc18_rows["dataset"].nunique()} CC18 datasets we hold
 
 The paper's numbers are over 72 datasets (71 in its Table 5); the column "paper T4 mean,
 our datasets" averages the paper's own Table 4 over exactly our datasets, which is the
@@ -608,7 +760,7 @@ in file order.
 How close we are, over the datasets we hold (the first of the paper's two mfeat-zernike
 rows):
 
-{_md(agree, {'median |ours−paper|': 4, 'mean ours−paper': 4, 'Spearman ρ': 2})}
+{_md(agree, {"median |ours−paper|": 4, "mean ours−paper": 4, "Spearman ρ": 2})}
 
 {t4_md}
 
@@ -622,7 +774,7 @@ Rerunning the CC18 datasets that have nominal attributes with one-hot columns in
 
 ## Differences and what explains them
 
-{DISCUSSION if not args.quick else '(quick run: see the full run for the discussion)'}
+{DISCUSSION if not args.quick else "(quick run: see the full run for the discussion)"}
 """
     out_md.write_text(text, encoding="utf-8")
     print(text)
@@ -635,10 +787,12 @@ def headline_numbers(breiman, medical, cc18, ours_t1, vs_chow, t4_stats, table1_
     lines = []
     s = t4_stats.drop_duplicates("dataset")
     cart_diff = (s["CART ours"] - s["CART paper"]).abs()
-    lines.append(f"- CART baseline: on the {len(s)} CC18 datasets we share with Table 4 our "
-                 f"accuracy is within 0.5 points of the paper's on {int((cart_diff <= 0.005).sum())}"
-                 f" and within 2 points on {int((cart_diff <= 0.02).sum())} (median gap "
-                 f"{cart_diff.median():.4f}).")
+    lines.append(
+        f"- CART baseline: on the {len(s)} CC18 datasets we share with Table 4 our "
+        f"accuracy is within 0.5 points of the paper's on {int((cart_diff <= 0.005).sum())}"
+        f" and within 2 points on {int((cart_diff <= 0.02).sum())} (median gap "
+        f"{cart_diff.median():.4f})."
+    )
     per = _per_dataset(medical)
     d = per[per["dataset"] == "diabetes"].set_index("combo")
     if len(d):
@@ -646,40 +800,62 @@ def headline_numbers(breiman, medical, cc18, ours_t1, vs_chow, t4_stats, table1_
             f"- diabetes (Table 7): CART {d.loc['CART', 'decided_accuracy']:.4f} (paper 0.7382); "
             f"gain-ratio/prob. {d.loc['gain_ratio / probabilistic', 'decided_accuracy']:.4f} at "
             f"{100 * d.loc['gain_ratio / probabilistic', 'uncertain_rate']:.1f} % flagged (paper "
-            f"0.8909 at 79.7 %), margin/prob. {d.loc['margin / probabilistic', 'decided_accuracy']:.4f}"
+            f"0.8909 at 79.7 %), margin/prob. "
+            f"{d.loc['margin / probabilistic', 'decided_accuracy']:.4f}"
             f" at {100 * d.loc['margin / probabilistic', 'uncertain_rate']:.1f} % (paper 0.7418 at "
-            f"9.5 %).")
+            f"9.5 %)."
+        )
     o = ours_t1.set_index("combo")
     prob = [c for c in o.index if c.endswith("/ probabilistic")]
     wins = {c: f"{o.loc[c, 'wins']}/{o.loc[c, 'ties']}/{o.loc[c, 'losses']}" for c in prob}
-    lines.append("- CC18, probabilistic routing, W/T/L vs CART over our datasets: "
-                 + "; ".join(f"{c.split(' /')[0]} {w} (p = {o.loc[c, 'wilcoxon_p']:.2g})"
-                             for c, w in wins.items()) + ".")
-    beats_chow = [c for c in o.index if c != "CART"
-                  and vs_chow.loc[c, "decided_accuracy"] > vs_chow.loc[c, "cart_accuracy"]]
-    lines.append("- Against the Chow baseline (CART flagging the same number of its least "
-                 "confident rows) the mean decided-accuracy gap is "
-                 + ", ".join(f"{c.split(' /')[0]}{' (h.m.)' if 'hard' in c else ''} "
-                             f"{o.loc[c, 'gain_vs_chow']:+.4f}"
-                             for c in o.index if c != "CART")
-                 + f"; {len(beats_chow)} of {len(o) - 1} combinations beat Chow on average.")
+    lines.append(
+        "- CC18, probabilistic routing, W/T/L vs CART over our datasets: "
+        + "; ".join(
+            f"{c.split(' /')[0]} {w} (p = {o.loc[c, 'wilcoxon_p']:.2g})" for c, w in wins.items()
+        )
+        + "."
+    )
+    beats_chow = [
+        c
+        for c in o.index
+        if c != "CART" and vs_chow.loc[c, "decided_accuracy"] > vs_chow.loc[c, "cart_accuracy"]
+    ]
+    lines.append(
+        "- Against the Chow baseline (CART flagging the same number of its least "
+        "confident rows) the mean decided-accuracy gap is "
+        + ", ".join(
+            f"{c.split(' /')[0]}{' (h.m.)' if 'hard' in c else ''} {o.loc[c, 'gain_vs_chow']:+.4f}"
+            for c in o.index
+            if c != "CART"
+        )
+        + f"; {len(beats_chow)} of {len(o) - 1} combinations beat Chow on average."
+    )
     from scipy.stats import wilcoxon
 
     per = _per_dataset(cc18)
     reverse = []
-    for combo in ("margin / probabilistic", "node_bootstrap / probabilistic",
-                  "quality_plateau / probabilistic"):
+    for combo in (
+        "margin / probabilistic",
+        "node_bootstrap / probabilistic",
+        "quality_plateau / probabilistic",
+    ):
         part = per[per["combo"] == combo]
         diff = (part["decided_accuracy"] - part["chow_decided_accuracy"]).round(12)
         diff = diff[diff != 0].dropna()
-        reverse.append(f"{combo.split(' /')[0]} p = {wilcoxon(diff, alternative='less').pvalue:.1g}")
-    lines.append("- One-sided Wilcoxon the other way (Chow better than the method), per-dataset "
-                 "means: " + ", ".join(reverse) + ".")
+        reverse.append(
+            f"{combo.split(' /')[0]} p = {wilcoxon(diff, alternative='less').pvalue:.1g}"
+        )
+    lines.append(
+        "- One-sided Wilcoxon the other way (Chow better than the method), per-dataset "
+        "means: " + ", ".join(reverse) + "."
+    )
     tie_gap = (cc18["chow_decided_accuracy"] - cc18["chow_decided_accuracy_ties_mean"]).abs()
-    lines.append(f"- Breaking Chow's ties at random (in expectation) instead of by file order "
-                 f"moves a fold's Chow accuracy by {tie_gap.median():.4f} in the median and by "
-                 f"more than 0.02 in {100 * np.mean(tie_gap > 0.02):.1f} % of the CC18 rows; "
-                 "the conclusions below hold with either rule (Table 1).")
+    lines.append(
+        f"- Breaking Chow's ties at random (in expectation) instead of by file order "
+        f"moves a fold's Chow accuracy by {tie_gap.median():.4f} in the median and by "
+        f"more than 0.02 in {100 * np.mean(tie_gap > 0.02):.1f} % of the CC18 rows; "
+        "the conclusions below hold with either rule (Table 1)."
+    )
     b = _per_dataset(breiman)
     ub = []
     for name, kind in (("twonorm (generated)", "twonorm"), ("twonorm", "twonorm")):
@@ -759,7 +935,8 @@ the smooth synthetic problems: on twonorm class-overlap and gain-ratio beat Chow
 6 points, and on the waveform file class-overlap beats it by 4.8. Chow's rule has its own
 weakness at high flag rates: the most confident leaves are often small pure leaves whose
 probability 1.0 is over-confident (on pc1, where node-bootstrap flags 65 %, Chow keeps
-CART's most confident 35 % and scores 0.8980, below CART's 0.9287 on all rows). The tie rule hardly matters for these means (row order vs random ties: at most
+CART's most confident 35 % and scores 0.8980, below CART's 0.9287 on all rows). The tie rule
+hardly matters for these means (row order vs random ties: at most
 0.004 on any Table 1 mean).
 
 **Timing.** The whole reproduction (6 Breiman sets, 5 medical, 50 CC18 with all 11

@@ -24,7 +24,14 @@ from ternary.delta import DeltaParams, NodeRows, impurity, node_delta, resolve_n
 
 __all__ = ["DELTA_METHODS", "GRAFT_MODES", "ROUTINGS", "TernaryTreeClassifier"]
 
-DELTA_METHODS = ("margin", "node_bootstrap", "quality_plateau", "gain_ratio", "class_overlap", "none")
+DELTA_METHODS = (
+    "margin",
+    "node_bootstrap",
+    "quality_plateau",
+    "gain_ratio",
+    "class_overlap",
+    "none",
+)
 ROUTINGS = ("probabilistic", "hard_middle", "deferred")
 GRAFT_MODES = ("none", "all", "one")
 CRITERIA = ("gini", "entropy", "log_loss")
@@ -42,7 +49,9 @@ def _number(name, value, low, high=None, *, integer=False, low_open=False, allow
         return
     kind = numbers.Integral if integer else numbers.Real
     if isinstance(value, bool) or not isinstance(value, kind):
-        raise ValueError(f"{name} must be {'an integer' if integer else 'a number'}; got {value!r}.")
+        raise ValueError(
+            f"{name} must be {'an integer' if integer else 'a number'}; got {value!r}."
+        )
     too_low = value <= low if low_open else value < low
     if too_low or (high is not None and value > high):
         bound = f"{'>' if low_open else '≥'} {low}" + (f" and ≤ {high}" if high is not None else "")
@@ -117,10 +126,28 @@ class TernaryTreeClassifier(ClassifierMixin, BaseEstimator):
     True
     """
 
-    def __init__(self, delta_method="margin", routing="probabilistic", max_depth=4, criterion="gini",
-                 min_samples_split=2, min_samples_leaf=1, min_weight_fraction_leaf=0.0, epsilon=0.05, alpha=0.10, q=0.10,
-                 n_bootstraps="auto", max_delta_fraction=0.25, delta_scale=1.0, min_samples_middle=5,
-                 class_weight=None, random_state=None, graft="none", graft_alpha=0.05, ccp_alpha=0.0):
+    def __init__(
+        self,
+        delta_method="margin",
+        routing="probabilistic",
+        max_depth=4,
+        criterion="gini",
+        min_samples_split=2,
+        min_samples_leaf=1,
+        min_weight_fraction_leaf=0.0,
+        epsilon=0.05,
+        alpha=0.10,
+        q=0.10,
+        n_bootstraps="auto",
+        max_delta_fraction=0.25,
+        delta_scale=1.0,
+        min_samples_middle=5,
+        class_weight=None,
+        random_state=None,
+        graft="none",
+        graft_alpha=0.05,
+        ccp_alpha=0.0,
+    ):
         self.delta_method = delta_method
         self.routing = routing
         self.max_depth = max_depth
@@ -196,10 +223,16 @@ class TernaryTreeClassifier(ClassifierMixin, BaseEstimator):
         weights = self._effective_weights(y, sample_weight, X.shape[0])
         self.n_bootstraps_ = resolve_n_bootstraps(self.n_bootstraps, X.shape[0])
         params = DeltaParams(
-            method=self.delta_method, criterion="gini" if self.criterion == "gini" else "entropy",
-            epsilon=float(self.epsilon), alpha=float(self.alpha), q=float(self.q),
-            n_bootstraps=self.n_bootstraps_, min_samples_leaf=int(self.min_samples_leaf),
-            max_delta_fraction=float(self.max_delta_fraction), delta_scale=float(self.delta_scale))
+            method=self.delta_method,
+            criterion="gini" if self.criterion == "gini" else "entropy",
+            epsilon=float(self.epsilon),
+            alpha=float(self.alpha),
+            q=float(self.q),
+            n_bootstraps=self.n_bootstraps_,
+            min_samples_leaf=int(self.min_samples_leaf),
+            max_delta_fraction=float(self.max_delta_fraction),
+            delta_scale=float(self.delta_scale),
+        )
         # one stream for every random draw after CART's own (node bootstrap, stumps, grafts)
         rng = check_random_state(self.random_state)
         if self.routing == "hard_middle":
@@ -211,11 +244,21 @@ class TernaryTreeClassifier(ClassifierMixin, BaseEstimator):
             from ternary.graft import graft_tree
 
             self.tree_, report = graft_tree(
-                self.tree_, X, y_enc, mode=self.graft, alpha=self.graft_alpha,
-                sample_weight=weights, delta_params=params, random_state=rng,
-                feature_names=getattr(self, "feature_names_in_", None))
-            report.insert(report.columns.get_loc("class") + 1, "class_label",
-                          self.classes_[report["class"].to_numpy(dtype=np.intp)])
+                self.tree_,
+                X,
+                y_enc,
+                mode=self.graft,
+                alpha=self.graft_alpha,
+                sample_weight=weights,
+                delta_params=params,
+                random_state=rng,
+                feature_names=getattr(self, "feature_names_in_", None),
+            )
+            report.insert(
+                report.columns.get_loc("class") + 1,
+                "class_label",
+                self.classes_[report["class"].to_numpy(dtype=np.intp)],
+            )
             self.graft_report_ = report
         return self
 
@@ -227,37 +270,51 @@ class TernaryTreeClassifier(ClassifierMixin, BaseEstimator):
             if weights.ndim != 1 or weights.shape[0] != n:
                 raise ValueError(
                     f"sample_weight must be a 1-D array with one weight per row ({n}); "
-                    f"got shape {weights.shape}.")
+                    f"got shape {weights.shape}."
+                )
             if not np.all(np.isfinite(weights)) or np.any(weights < 0):
                 raise ValueError("sample_weight must be finite and non-negative.")
         if self.class_weight is not None:
             weights = weights * compute_sample_weight(self.class_weight, y)
         if weights.sum() <= 0:
-            raise ValueError("The sample weights sum to zero; at least one row needs a positive weight.")
+            raise ValueError(
+                "The sample weights sum to zero; at least one row needs a positive weight."
+            )
         return weights
 
     def _grow_binary(self, X, y_enc, weights, params, rng):
         cart = DecisionTreeClassifier(
-            criterion=self.criterion, max_depth=self.max_depth,
-            min_samples_split=self.min_samples_split, min_samples_leaf=self.min_samples_leaf,
+            criterion=self.criterion,
+            max_depth=self.max_depth,
+            min_samples_split=self.min_samples_split,
+            min_samples_leaf=self.min_samples_leaf,
             min_weight_fraction_leaf=self.min_weight_fraction_leaf,
-            random_state=self.random_state, ccp_alpha=self.ccp_alpha)
+            random_state=self.random_state,
+            ccp_alpha=self.ccp_alpha,
+        )
         cart.fit(X, y_enc, sample_weight=weights)
         t = cart.tree_
         value = np.zeros((t.node_count, self.n_classes_))
         # CART only knows the classes it saw with positive weight; map its columns back
         value[:, cart.classes_.astype(np.intp)] = t.value[:, 0, :]
         tree = TernaryTree(
-            children_left=t.children_left, children_right=t.children_right, feature=t.feature,
-            threshold=t.threshold, value=value, n_node_samples=t.n_node_samples,
-            weighted_n_node_samples=t.weighted_n_node_samples, impurity=t.impurity)
+            children_left=t.children_left,
+            children_right=t.children_right,
+            feature=t.feature,
+            threshold=t.threshold,
+            value=value,
+            n_node_samples=t.n_node_samples,
+            weighted_n_node_samples=t.weighted_n_node_samples,
+            impurity=t.impurity,
+        )
         if params.method != "none":
             for node, rows in iter_node_rows(tree, X):
                 if tree.children_left[node] == LEAF:
                     continue
                 f = tree.feature[node]
-                node_rows = NodeRows.from_arrays(X[rows, f], y_enc[rows], weights[rows],
-                                                 tree.threshold[node], self.n_classes_)
+                node_rows = NodeRows.from_arrays(
+                    X[rows, f], y_enc[rows], weights[rows], tree.threshold[node], self.n_classes_
+                )
                 tree.delta[node] = node_delta(node_rows, params, rng)
         return tree
 
@@ -270,10 +327,20 @@ class TernaryTreeClassifier(ClassifierMixin, BaseEstimator):
         def new_node(rows, depth, value_rows=None):
             value_rows = rows if value_rows is None else value_rows
             counts = np.bincount(y_enc[value_rows], weights=weights[value_rows], minlength=K)
-            nodes.append({"left": LEAF, "right": LEAF, "middle": LEAF, "feature": UNDEFINED,
-                          "threshold": float(UNDEFINED), "delta": 0.0, "value": counts,
-                          "n": rows.size, "wn": float(weights[rows].sum()),
-                          "impurity": float(impurity(counts, params.criterion))})
+            nodes.append(
+                {
+                    "left": LEAF,
+                    "right": LEAF,
+                    "middle": LEAF,
+                    "feature": UNDEFINED,
+                    "threshold": float(UNDEFINED),
+                    "delta": 0.0,
+                    "value": counts,
+                    "n": rows.size,
+                    "wn": float(weights[rows].sum()),
+                    "impurity": float(impurity(counts, params.criterion)),
+                }
+            )
             return len(nodes) - 1
 
         stack = [(new_node(np.arange(X.shape[0]), 0), np.arange(X.shape[0]), 0)]
@@ -294,8 +361,10 @@ class TernaryTreeClassifier(ClassifierMixin, BaseEstimator):
                 go_left, go_right = x <= t - d, x > t + d
                 middle_rows = rows[~(go_left | go_right)]
             left_rows, right_rows = rows[go_left], rows[go_right]
-            if (min(left_rows.size, right_rows.size) < self.min_samples_leaf
-                    or min(weights[left_rows].sum(), weights[right_rows].sum()) < min_weight_leaf):
+            if (
+                min(left_rows.size, right_rows.size) < self.min_samples_leaf
+                or min(weights[left_rows].sum(), weights[right_rows].sum()) < min_weight_leaf
+            ):
                 continue  # the node stays a leaf
             nodes[node].update(feature=int(f), threshold=float(t), delta=d)
             children = [("left", left_rows, True), ("right", right_rows, True)]
@@ -314,12 +383,17 @@ class TernaryTreeClassifier(ClassifierMixin, BaseEstimator):
             # preorder ids: children created now, grown left-first
             stack.extend(reversed(pending))
         return TernaryTree(
-            children_left=[n["left"] for n in nodes], children_right=[n["right"] for n in nodes],
-            children_middle=[n["middle"] for n in nodes], feature=[n["feature"] for n in nodes],
-            threshold=[n["threshold"] for n in nodes], delta=[n["delta"] for n in nodes],
+            children_left=[n["left"] for n in nodes],
+            children_right=[n["right"] for n in nodes],
+            children_middle=[n["middle"] for n in nodes],
+            feature=[n["feature"] for n in nodes],
+            threshold=[n["threshold"] for n in nodes],
+            delta=[n["delta"] for n in nodes],
             value=np.array([n["value"] for n in nodes]).reshape(len(nodes), K),
-            n_node_samples=[n["n"] for n in nodes], weighted_n_node_samples=[n["wn"] for n in nodes],
-            impurity=[n["impurity"] for n in nodes])
+            n_node_samples=[n["n"] for n in nodes],
+            weighted_n_node_samples=[n["wn"] for n in nodes],
+            impurity=[n["impurity"] for n in nodes],
+        )
 
     def _best_split(self, X, y_enc, weights, rows, depth, rng, min_weight_leaf):
         """CART's (feature, θ) on these rows, or None where CART would stop."""
@@ -334,10 +408,13 @@ class TernaryTreeClassifier(ClassifierMixin, BaseEstimator):
             return None
         node_weight = weights[rows].sum()
         stump = DecisionTreeClassifier(
-            criterion=self.criterion, max_depth=1, min_samples_split=self.min_samples_split,
+            criterion=self.criterion,
+            max_depth=1,
+            min_samples_split=self.min_samples_split,
             min_samples_leaf=self.min_samples_leaf,
             min_weight_fraction_leaf=min(0.5, min_weight_leaf / node_weight),
-            random_state=seed)
+            random_state=seed,
+        )
         stump.fit(X[rows], y_enc[rows], sample_weight=weights[rows])
         if stump.tree_.node_count < 3:
             return None

@@ -35,30 +35,61 @@ class TernaryTree:
     grafted : ndarray of bool, True for nodes that grafting added
     """
 
-    _ARRAYS = ("children_left", "children_right", "children_middle", "feature", "threshold",
-               "delta", "value", "n_node_samples", "weighted_n_node_samples", "impurity", "grafted")
+    _ARRAYS = (
+        "children_left",
+        "children_right",
+        "children_middle",
+        "feature",
+        "threshold",
+        "delta",
+        "value",
+        "n_node_samples",
+        "weighted_n_node_samples",
+        "impurity",
+        "grafted",
+    )
 
-    def __init__(self, *, children_left, children_right, children_middle=None, feature, threshold,
-                 delta=None, value, n_node_samples, weighted_n_node_samples=None, impurity,
-                 grafted=None):
+    def __init__(
+        self,
+        *,
+        children_left,
+        children_right,
+        children_middle=None,
+        feature,
+        threshold,
+        delta=None,
+        value,
+        n_node_samples,
+        weighted_n_node_samples=None,
+        impurity,
+        grafted=None,
+    ):
         self.children_left = np.asarray(children_left, dtype=np.intp)
         n = self.children_left.shape[0]
         self.children_right = np.asarray(children_right, dtype=np.intp)
-        self.children_middle = (np.full(n, LEAF, dtype=np.intp) if children_middle is None
-                                else np.asarray(children_middle, dtype=np.intp))
+        self.children_middle = (
+            np.full(n, LEAF, dtype=np.intp)
+            if children_middle is None
+            else np.asarray(children_middle, dtype=np.intp)
+        )
         self.feature = np.asarray(feature, dtype=np.intp)
         self.threshold = np.asarray(threshold, dtype=np.float64)
         self.delta = np.zeros(n) if delta is None else np.asarray(delta, dtype=np.float64)
         value = np.asarray(value, dtype=np.float64)
         sums = value.sum(axis=1, keepdims=True)
-        self.value = np.divide(value, sums, out=np.full_like(value, 1.0 / value.shape[1]),
-                               where=sums > 0)
+        self.value = np.divide(
+            value, sums, out=np.full_like(value, 1.0 / value.shape[1]), where=sums > 0
+        )
         self.n_node_samples = np.asarray(n_node_samples, dtype=np.intp)
-        self.weighted_n_node_samples = (self.n_node_samples.astype(np.float64)
-                                        if weighted_n_node_samples is None
-                                        else np.asarray(weighted_n_node_samples, dtype=np.float64))
+        self.weighted_n_node_samples = (
+            self.n_node_samples.astype(np.float64)
+            if weighted_n_node_samples is None
+            else np.asarray(weighted_n_node_samples, dtype=np.float64)
+        )
         self.impurity = np.asarray(impurity, dtype=np.float64)
-        self.grafted = np.zeros(n, dtype=bool) if grafted is None else np.asarray(grafted, dtype=bool)
+        self.grafted = (
+            np.zeros(n, dtype=bool) if grafted is None else np.asarray(grafted, dtype=bool)
+        )
 
     # ------------------------------------------------------------------ structure
     @property
@@ -135,8 +166,10 @@ class TernaryTree:
         return new
 
     def __repr__(self) -> str:
-        return (f"TernaryTree(node_count={self.node_count}, n_leaves={self.n_leaves}, "
-                f"max_depth={self.max_depth}, n_classes={self.n_classes})")
+        return (
+            f"TernaryTree(node_count={self.node_count}, n_leaves={self.n_leaves}, "
+            f"max_depth={self.max_depth}, n_classes={self.n_classes})"
+        )
 
 
 def traverse(tree: TernaryTree, X: np.ndarray, routing: str, *, proba: bool = True):
@@ -179,7 +212,8 @@ def traverse(tree: TernaryTree, X: np.ndarray, routing: str, *, proba: bool = Tr
             uncertain = np.flatnonzero(~decided)
             # marker leaves (ids ≥ node_count) read a row of zeros, then get blended
             blended = np.concatenate([tree.value, np.zeros((1, tree.n_classes))])[
-                np.minimum(leaf, n_original)]
+                np.minimum(leaf, n_original)
+            ]
             if uncertain.size:
                 # only rows that met a zone on their CART path need the blend
                 blend = _blend_dense if tree.n_leaves <= _MAX_PATH_LEAVES else _walk_proba
@@ -219,8 +253,9 @@ def _blend_dense(tree: TernaryTree, X: np.ndarray, routing: str) -> np.ndarray:
     inv_two_d = np.where(np.isfinite(inv_two_d), inv_two_d, 0.0)[:, None]
     for start in range(0, X.shape[0], _ROW_CHUNK):
         # one row per internal node, so every per-node vector below is contiguous
-        G = np.ascontiguousarray(X[start:start + _ROW_CHUNK][:, tree.feature[internal]].T,
-                                 dtype=np.float64)
+        G = np.ascontiguousarray(
+            X[start : start + _ROW_CHUNK][:, tree.feature[internal]].T, dtype=np.float64
+        )
         # with δ > 0, clip((θ+δ−x)/(2δ), 0, 1) is 1 left of the zone and 0 right of it
         w_left = np.subtract(hi_, G)
         w_left *= inv_two_d
@@ -233,7 +268,7 @@ def _blend_dense(tree: TernaryTree, X: np.ndarray, routing: str) -> np.ndarray:
         if deferred:
             hard_left = (G <= t_).astype(np.float64)
             hard_right = 1.0 - hard_left
-        block = out[start:start + G.shape[1]]
+        block = out[start : start + G.shape[1]]
         # depth-first from the root, so siblings share their path's product
         stack = [(0, None, None)]  # (node, path weight or None for 1, rows past a zone)
         while stack:
@@ -243,10 +278,10 @@ def _blend_dense(tree: TernaryTree, X: np.ndarray, routing: str) -> np.ndarray:
                     block[:, k] += tree.value[node, k] if w is None else w * tree.value[node, k]
                 continue
             j = column[node]
-            for child, soft, hard in ((tree.children_right[node], w_right[j],
-                                       hard_right[j] if deferred else None),
-                                      (tree.children_left[node], w_left[j],
-                                       hard_left[j] if deferred else None)):
+            for child, soft, hard in (
+                (tree.children_right[node], w_right[j], hard_right[j] if deferred else None),
+                (tree.children_left[node], w_left[j], hard_left[j] if deferred else None),
+            ):
                 factor, now_entered = soft, None
                 if deferred:
                     if entered is not None:
@@ -303,8 +338,14 @@ def _compiled_router(tree: TernaryTree, n_features: int, routing: str):
         values = np.zeros((total, 1, tree.n_classes))
         values[:n, 0, :] = tree.value
         compiled = Tree(n_features, np.array([tree.n_classes], dtype=np.intp), 1)
-        compiled.__setstate__({"max_depth": 2 * tree.max_depth + 1, "node_count": total,
-                               "nodes": nodes, "values": values})
+        compiled.__setstate__(
+            {
+                "max_depth": 2 * tree.max_depth + 1,
+                "node_count": total,
+                "nodes": nodes,
+                "values": values,
+            }
+        )
         return compiled, n
     except Exception:  # noqa: BLE001 - any layout change means: use the numpy walk
         return None
@@ -354,10 +395,22 @@ def _walk(tree: TernaryTree, X: np.ndarray, routing: str):
         if d <= 0.0:
             go_left = x <= t
             go_right = ~go_left
-            stack.append((right, idx[go_right], None if w is None else w[go_right],
-                          None if hard is None else hard[go_right]))
-            stack.append((left, idx[go_left], None if w is None else w[go_left],
-                          None if hard is None else hard[go_left]))
+            stack.append(
+                (
+                    right,
+                    idx[go_right],
+                    None if w is None else w[go_right],
+                    None if hard is None else hard[go_right],
+                )
+            )
+            stack.append(
+                (
+                    left,
+                    idx[go_left],
+                    None if w is None else w[go_left],
+                    None if hard is None else hard[go_left],
+                )
+            )
             continue
         lo, hi = t - d, t + d
         if middle:

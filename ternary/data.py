@@ -222,8 +222,9 @@ def _from_arrays(
 ) -> Dataset:
     frame = pd.DataFrame(np.asarray(X, dtype=np.float64), columns=feature_names)
     lines = list(report or [])
-    lines.append(f"Loaded {frame.shape[0]} rows, {frame.shape[1]} features, "
-                 f"{len(np.unique(y))} classes.")
+    lines.append(
+        f"Loaded {frame.shape[0]} rows, {frame.shape[1]} features, {len(np.unique(y))} classes."
+    )
     return Dataset(
         X=frame,
         y=np.asarray(y),
@@ -262,8 +263,14 @@ def make_moons_dataset(
     from sklearn.datasets import make_moons
 
     X, y = make_moons(n_samples=n_samples, noise=noise, random_state=random_state)
-    return _from_arrays(X, y, ["x1", "x2"], name="two moons", source="builtin",
-                        report=[f"Generated two moons (noise={noise}, seed={random_state})."])
+    return _from_arrays(
+        X,
+        y,
+        ["x1", "x2"],
+        name="two moons",
+        source="builtin",
+        report=[f"Generated two moons (noise={noise}, seed={random_state})."],
+    )
 
 
 def make_circles_dataset(
@@ -292,10 +299,15 @@ def make_circles_dataset(
     """
     from sklearn.datasets import make_circles
 
-    X, y = make_circles(n_samples=n_samples, noise=noise, factor=factor,
-                        random_state=random_state)
-    return _from_arrays(X, y, ["x1", "x2"], name="circles", source="builtin",
-                        report=[f"Generated circles (noise={noise}, seed={random_state})."])
+    X, y = make_circles(n_samples=n_samples, noise=noise, factor=factor, random_state=random_state)
+    return _from_arrays(
+        X,
+        y,
+        ["x1", "x2"],
+        name="circles",
+        source="builtin",
+        report=[f"Generated circles (noise={noise}, seed={random_state})."],
+    )
 
 
 def make_xor_dataset(
@@ -324,8 +336,14 @@ def make_xor_dataset(
     X = rng.uniform(-1.0, 1.0, size=(n_samples, 2))
     y = ((X[:, 0] > 0) ^ (X[:, 1] > 0)).astype(np.int64)
     X = X + rng.normal(0.0, noise, size=X.shape)
-    return _from_arrays(X, y, ["x1", "x2"], name="xor", source="builtin",
-                        report=[f"Generated xor (noise={noise}, seed={random_state})."])
+    return _from_arrays(
+        X,
+        y,
+        ["x1", "x2"],
+        name="xor",
+        source="builtin",
+        report=[f"Generated xor (noise={noise}, seed={random_state})."],
+    )
 
 
 def make_blobs_dataset(
@@ -354,10 +372,21 @@ def make_blobs_dataset(
     """
     from sklearn.datasets import make_blobs
 
-    X, y = make_blobs(n_samples=n_samples, n_features=2, centers=centers,
-                      cluster_std=noise, random_state=random_state)
-    return _from_arrays(X, y, ["x1", "x2"], name="blobs", source="builtin",
-                        report=[f"Generated {centers} blobs (std={noise}, seed={random_state})."])
+    X, y = make_blobs(
+        n_samples=n_samples,
+        n_features=2,
+        centers=centers,
+        cluster_std=noise,
+        random_state=random_state,
+    )
+    return _from_arrays(
+        X,
+        y,
+        ["x1", "x2"],
+        name="blobs",
+        source="builtin",
+        report=[f"Generated {centers} blobs (std={noise}, seed={random_state})."],
+    )
 
 
 def _normal_cdf(z: float) -> float:
@@ -396,9 +425,15 @@ def make_twonorm(
     y = rng.integers(0, 2, size=n_samples)
     X = rng.standard_normal((n_samples, n_features)) + np.where(y == 1, a, -a)[:, None]
     bayes = round(_normal_cdf(-a * math.sqrt(n_features)), 3)
-    return _from_arrays(X, y, _feature_names(n_features), name="twonorm", source="breiman",
-                        bayes_error=bayes,
-                        report=[f"Generated twonorm (Breiman 1996), seed={random_state}."])
+    return _from_arrays(
+        X,
+        y,
+        _feature_names(n_features),
+        name="twonorm",
+        source="breiman",
+        bayes_error=bayes,
+        report=[f"Generated twonorm (Breiman 1996), seed={random_state}."],
+    )
 
 
 def make_ringnorm(
@@ -430,9 +465,15 @@ def make_ringnorm(
     Z = rng.standard_normal((n_samples, n_features))
     X = np.where((y == 0)[:, None], 2.0 * Z, Z + a)
     bayes = 0.017 if n_features == 20 else None
-    return _from_arrays(X, y, _feature_names(n_features), name="ringnorm", source="breiman",
-                        bayes_error=bayes,
-                        report=[f"Generated ringnorm (Breiman 1996), seed={random_state}."])
+    return _from_arrays(
+        X,
+        y,
+        _feature_names(n_features),
+        name="ringnorm",
+        source="breiman",
+        bayes_error=bayes,
+        report=[f"Generated ringnorm (Breiman 1996), seed={random_state}."],
+    )
 
 
 def _waveform_bases() -> np.ndarray:
@@ -472,11 +513,20 @@ def make_waveform(n_samples: int = 5000, random_state: int | None = 0) -> Datase
     pairs = np.asarray(_WAVEFORM_PAIRS)
     y = rng.integers(0, 3, size=n_samples)
     u = rng.uniform(0.0, 1.0, size=(n_samples, 1))
-    X = (u * bases[pairs[y, 0]] + (1.0 - u) * bases[pairs[y, 1]]
-         + rng.standard_normal((n_samples, 21)))
-    return _from_arrays(X, y, _feature_names(21), name="waveform", source="breiman",
-                        bayes_error=0.14,
-                        report=[f"Generated waveform (Breiman et al. 1984), seed={random_state}."])
+    X = (
+        u * bases[pairs[y, 0]]
+        + (1.0 - u) * bases[pairs[y, 1]]
+        + rng.standard_normal((n_samples, 21))
+    )
+    return _from_arrays(
+        X,
+        y,
+        _feature_names(21),
+        name="waveform",
+        source="breiman",
+        bayes_error=0.14,
+        report=[f"Generated waveform (Breiman et al. 1984), seed={random_state}."],
+    )
 
 
 def _sklearn_bundle(loader: Callable[..., Any], name: str, label_names: bool) -> Dataset:
@@ -485,8 +535,14 @@ def _sklearn_bundle(loader: Callable[..., Any], name: str, label_names: bool) ->
     # Named labels ("setosa", "malignant") read better in the app than codes.
     y = np.asarray(bunch.target_names, dtype=object)[codes] if label_names else codes
     names = [str(n) for n in bunch.feature_names]
-    return _from_arrays(bunch.data, y, names, name=name, source="sklearn",
-                        report=[f"Loaded scikit-learn's bundled {name} dataset."])
+    return _from_arrays(
+        bunch.data,
+        y,
+        names,
+        name=name,
+        source="sklearn",
+        report=[f"Loaded scikit-learn's bundled {name} dataset."],
+    )
 
 
 def load_iris() -> Dataset:
@@ -615,14 +671,17 @@ def _read_source(source: Any, max_bytes: int) -> tuple[bytes, str | None]:
     elif isinstance(source, (str, os.PathLike)):
         if isinstance(source, str) and "\n" in source:
             # A common slip: passing the file's contents where a path is expected.
-            raise DataError("Got text with line breaks where a file path was expected. Pass "
-                            "the contents as bytes instead, e.g. text.encode('utf-8').")
+            raise DataError(
+                "Got text with line breaks where a file path was expected. Pass "
+                "the contents as bytes instead, e.g. text.encode('utf-8')."
+            )
         path = Path(source).expanduser()
         try:
             exists = path.exists()
         except OSError as exc:  # e.g. a name too long for the file system
-            raise DataError(f"Cannot use {str(path)[:80]!r} as a file path ({exc}). Check "
-                            "the path.") from exc
+            raise DataError(
+                f"Cannot use {str(path)[:80]!r} as a file path ({exc}). Check the path."
+            ) from exc
         if not exists:
             raise DataError(f"File not found: {str(path)!r}. Check the path and try again.")
         if path.is_dir():
@@ -636,8 +695,9 @@ def _read_source(source: Any, max_bytes: int) -> tuple[bytes, str | None]:
         try:
             data = path.read_bytes()
         except OSError as exc:
-            raise DataError(f"Could not read {str(path)!r}: {exc}. Check the file's "
-                            "permissions.") from exc
+            raise DataError(
+                f"Could not read {str(path)!r}: {exc}. Check the file's permissions."
+            ) from exc
         name = path.name
     elif hasattr(source, "getvalue") or hasattr(source, "read"):
         size = getattr(source, "size", None)
@@ -710,8 +770,10 @@ def _decode(data: bytes, what: str) -> tuple[str, str]:
         try:
             return data.decode("utf-16"), "UTF-16"
         except UnicodeDecodeError as exc:
-            raise DataError(f"The file starts like UTF-16 text but cannot be decoded "
-                            f"({exc}). Save it as UTF-8 and try again.") from exc
+            raise DataError(
+                f"The file starts like UTF-16 text but cannot be decoded "
+                f"({exc}). Save it as UTF-8 and try again."
+            ) from exc
     _check_not_binary(data, what)
     if data.startswith(b"\xef\xbb\xbf"):
         try:
@@ -746,13 +808,27 @@ class _Options:
     ordinal_threshold: int = 10
 
 
-def _options(missing: str, max_rows: int, max_columns: int, max_bytes: int,
-             max_classes: int, ordinal_threshold: int) -> _Options:
+def _options(
+    missing: str,
+    max_rows: int,
+    max_columns: int,
+    max_bytes: int,
+    max_classes: int,
+    ordinal_threshold: int,
+) -> _Options:
     if missing not in ("impute", "drop"):
-        raise DataError(f"missing={missing!r} is not a choice; use 'impute' (fill with the "
-                        "column median) or 'drop' (remove rows with missing values).")
-    return _Options(missing, int(max_rows), int(max_columns), int(max_bytes),
-                    int(max_classes), int(ordinal_threshold))
+        raise DataError(
+            f"missing={missing!r} is not a choice; use 'impute' (fill with the "
+            "column median) or 'drop' (remove rows with missing values)."
+        )
+    return _Options(
+        missing,
+        int(max_rows),
+        int(max_columns),
+        int(max_bytes),
+        int(max_classes),
+        int(ordinal_threshold),
+    )
 
 
 def _quote_list(names: list[str], limit: int = 30) -> str:
@@ -768,8 +844,10 @@ def _resolve_target(columns: list[str], target: str | int | None) -> str:
     if isinstance(target, (int, np.integer)) and not isinstance(target, bool):
         if -len(columns) <= int(target) < len(columns):
             return columns[int(target)]
-        raise DataError(f"Target column number {target} is out of range: the file has "
-                        f"{len(columns)} columns. Available columns: {_quote_list(columns)}.")
+        raise DataError(
+            f"Target column number {target} is out of range: the file has "
+            f"{len(columns)} columns. Available columns: {_quote_list(columns)}."
+        )
     wanted = str(target)
     if wanted in columns:
         return wanted
@@ -777,8 +855,10 @@ def _resolve_target(columns: list[str], target: str | int | None) -> str:
     loose = [c for c in columns if c.strip().lower() == wanted.strip().lower()]
     if len(loose) == 1:
         return loose[0]
-    raise DataError(f"Target column {wanted!r} is not in the file. "
-                    f"Available columns: {_quote_list(columns)}. Pick one of these.")
+    raise DataError(
+        f"Target column {wanted!r} is not in the file. "
+        f"Available columns: {_quote_list(columns)}. Pick one of these."
+    )
 
 
 def _clean_text(series: pd.Series, tokens: frozenset[str]) -> tuple[pd.Series, pd.Series]:
@@ -800,8 +880,9 @@ def _to_float(text: pd.Series) -> np.ndarray:
     return table[codes]
 
 
-def _prepare_target(raw: pd.Series, column: str, opts: _Options, report: list[str],
-                    tokens: frozenset[str]) -> tuple[np.ndarray, np.ndarray]:
+def _prepare_target(
+    raw: pd.Series, column: str, opts: _Options, report: list[str], tokens: frozenset[str]
+) -> tuple[np.ndarray, np.ndarray]:
     """Return (labels for kept rows, mask of kept rows)."""
     if pd.api.types.is_numeric_dtype(raw.dtype) and not pd.api.types.is_bool_dtype(raw.dtype):
         values = raw.to_numpy(dtype=np.float64, na_value=np.nan)
@@ -818,8 +899,9 @@ def _prepare_target(raw: pd.Series, column: str, opts: _Options, report: list[st
     if n_missing:
         report.append(f"Dropped {n_missing} rows whose target {column!r} is missing.")
     if not keep.any():
-        raise DataError(f"The target column {column!r} has no values in any row. "
-                        "Choose another target column.")
+        raise DataError(
+            f"The target column {column!r} has no values in any row. Choose another target column."
+        )
     if values is not None:
         kept = values[keep]
         if np.all(kept == np.round(kept)) and np.all(np.abs(kept) < 2**53):
@@ -861,9 +943,14 @@ class _Column:
     from_text: bool = False  # numbers that were stored as text
 
 
-def _convert_feature(name: str, raw: pd.Series, levels: list[str] | None,
-                     decimal_comma: bool, report: list[str],
-                     tokens: frozenset[str]) -> _Column:
+def _convert_feature(
+    name: str,
+    raw: pd.Series,
+    levels: list[str] | None,
+    decimal_comma: bool,
+    report: list[str],
+    tokens: frozenset[str],
+) -> _Column:
     if pd.api.types.is_bool_dtype(raw.dtype):
         return _Column(name, "numeric", raw.to_numpy(dtype=np.float64, na_value=np.nan))
     if pd.api.types.is_numeric_dtype(raw.dtype):
@@ -886,8 +973,10 @@ def _convert_feature(name: str, raw: pd.Series, levels: list[str] | None,
         return _Column(name, "numeric", numbers, from_text=True)
     if n_failed < n_present and n_failed <= _JUNK_FRACTION * n_present:
         examples = _quote_list(sorted(set(text[failed].tolist()))[:3], limit=3)
-        report.append(f"Column {name!r}: {n_failed} non-numeric value(s) in a numeric "
-                      f"column (e.g. {examples}) were treated as missing.")
+        report.append(
+            f"Column {name!r}: {n_failed} non-numeric value(s) in a numeric "
+            f"column (e.g. {examples}) were treated as missing."
+        )
         return _Column(name, "numeric", numbers)
     values = text.to_numpy(dtype=object, na_value=None)
     present = set(pd.unique(values[values != None]))  # noqa: E711 - elementwise
@@ -917,8 +1006,9 @@ def _looks_like_identifier(values: np.ndarray) -> bool:
     the row order (splice's ``Instance_name`` is declared in class order).
     """
     present = pd.Series(values).dropna()
-    return (len(present) > _IDENTIFIER_MIN_ROWS
-            and present.nunique() >= _IDENTIFIER_SHARE * len(present))
+    return len(present) > _IDENTIFIER_MIN_ROWS and present.nunique() >= _IDENTIFIER_SHARE * len(
+        present
+    )
 
 
 def _assemble(
@@ -948,23 +1038,24 @@ def _assemble(
             f"The file has only the target column {target_col!r} and no feature columns. "
             "If it should have more columns, check the delimiter (comma, semicolon or tab)."
         )
-    labels, keep = _prepare_target(frame[target_col], target_col, opts, report,
-                                   missing_tokens)
+    labels, keep = _prepare_target(frame[target_col], target_col, opts, report, missing_tokens)
     frame = frame.loc[keep, feature_cols] if not keep.all() else frame[feature_cols]
 
     converted: list[_Column] = []
     all_nan: list[str] = []
     identifiers: list[str] = []
     for col in feature_cols:
-        c = _convert_feature(col, frame[col], nominal_levels.get(col), decimal_comma, report,
-                             missing_tokens)
+        c = _convert_feature(
+            col, frame[col], nominal_levels.get(col), decimal_comma, report, missing_tokens
+        )
         if c.kind == "numeric":
             infinite = np.isinf(c.values)
             if infinite.any():
                 # Trees (and scikit-learn's input checks) cannot use infinities.
                 c.values = np.where(infinite, np.nan, c.values)
-                report.append(f"Column {col!r}: {int(infinite.sum())} infinite value(s) "
-                              "treated as missing.")
+                report.append(
+                    f"Column {col!r}: {int(infinite.sum())} infinite value(s) treated as missing."
+                )
         if c.kind == "numeric" and np.isnan(c.values).all():
             all_nan.append(col)
         elif c.kind == "categorical" and _looks_like_identifier(c.values):
@@ -973,18 +1064,25 @@ def _assemble(
             converted.append(c)
     from_text = [c.name for c in converted if c.from_text]
     if from_text:
-        report.append(f"Read {len(from_text)} column(s) of numbers stored as text (quoted, "
-                      f"padded with spaces, or declared nominal) as numeric: "
-                      f"{_quote_list(from_text, limit=10)}.")
+        report.append(
+            f"Read {len(from_text)} column(s) of numbers stored as text (quoted, "
+            f"padded with spaces, or declared nominal) as numeric: "
+            f"{_quote_list(from_text, limit=10)}."
+        )
     if all_nan:
-        report.append(f"Dropped {len(all_nan)} column(s) with no values at all: "
-                      f"{_quote_list(all_nan)}.")
+        report.append(
+            f"Dropped {len(all_nan)} column(s) with no values at all: {_quote_list(all_nan)}."
+        )
     if identifiers:
-        report.append(f"Dropped {len(identifiers)} text column(s) whose values are (nearly) all "
-                      f"different (identifiers, not features): {_quote_list(identifiers)}.")
+        report.append(
+            f"Dropped {len(identifiers)} text column(s) whose values are (nearly) all "
+            f"different (identifiers, not features): {_quote_list(identifiers)}."
+        )
     if not converted:
-        raise DataError("No usable feature columns are left: every feature column is empty "
-                        "or an identifier. Add numeric or categorical feature columns.")
+        raise DataError(
+            "No usable feature columns are left: every feature column is empty "
+            "or an identifier. Add numeric or categorical feature columns."
+        )
 
     def is_missing(c: _Column) -> np.ndarray:
         if c.kind == "numeric":
@@ -1003,8 +1101,9 @@ def _assemble(
                 "value. Use missing='impute' to fill them in, or remove mostly-empty columns."
             )
         if n_drop:
-            report.append(f"Dropped {n_drop} rows with missing feature values "
-                          f"({n_rows - n_drop} remain).")
+            report.append(
+                f"Dropped {n_drop} rows with missing feature values ({n_rows - n_drop} remain)."
+            )
             ok = ~row_missing
             labels = labels[ok]
             for c in converted:
@@ -1018,16 +1117,20 @@ def _assemble(
             if c.kind == "numeric":
                 median = float(np.nanmedian(c.values))
                 c.values = np.where(miss, median, c.values)
-                report.append(f"Column {c.name!r}: imputed {n_miss} missing value(s) with "
-                              f"the median {median:g}.")
+                report.append(
+                    f"Column {c.name!r}: imputed {n_miss} missing value(s) with "
+                    f"the median {median:g}."
+                )
             else:
                 present = pd.Series(c.values[~miss])
                 counts = present.value_counts()
                 # Ties go to the alphabetically first level so results are stable.
                 top = sorted(counts.index[counts == counts.max()])[0]
                 c.values = np.where(miss, top, c.values).astype(object)
-                report.append(f"Column {c.name!r}: filled {n_miss} missing value(s) with "
-                              f"the most frequent value {top!r}.")
+                report.append(
+                    f"Column {c.name!r}: filled {n_miss} missing value(s) with "
+                    f"the most frequent value {top!r}."
+                )
 
     if len(np.unique(labels)) < 2:
         raise DataError(
@@ -1049,20 +1152,25 @@ def _assemble(
                 # One indicator carries all the information of a two-level column.
                 col = _unique_name(f"{c.name}={levels[1]}", taken)
                 out[col] = (c.values == levels[1]).astype(np.float64)
-                encoded.append(f"Column {c.name!r} ({levels[0]!r}/{levels[1]!r}) encoded as "
-                               f"one 0/1 column {col!r}.")
+                encoded.append(
+                    f"Column {c.name!r} ({levels[0]!r}/{levels[1]!r}) encoded as "
+                    f"one 0/1 column {col!r}."
+                )
             else:
                 for lv in levels:
-                    out[_unique_name(f"{c.name}={lv}", taken)] = (
-                        c.values == lv).astype(np.float64)
-                encoded.append(f"Column {c.name!r} ({len(levels)} levels) one-hot encoded "
-                               f"into {len(levels)} columns.")
+                    out[_unique_name(f"{c.name}={lv}", taken)] = (c.values == lv).astype(np.float64)
+                encoded.append(
+                    f"Column {c.name!r} ({len(levels)} levels) one-hot encoded "
+                    f"into {len(levels)} columns."
+                )
         else:
             codes = {lv: float(i) for i, lv in enumerate(levels)}
             out[_unique_name(c.name, taken)] = np.array([codes[v] for v in c.values])
             order = "declared order" if c.declared else "alphabetical order"
-            encoded.append(f"Column {c.name!r} ({len(levels)} levels) encoded as ordinal "
-                           f"codes 0–{len(levels) - 1} ({order}).")
+            encoded.append(
+                f"Column {c.name!r} ({len(levels)} levels) encoded as ordinal "
+                f"codes 0–{len(levels) - 1} ({order})."
+            )
     report.extend(encoded)
 
     constant = [k for k, v in out.items() if len(v) == 0 or np.all(v == v[0])]
@@ -1071,24 +1179,31 @@ def _assemble(
         for k in constant:
             del out[k]
     if not out:
-        raise DataError("No feature columns are left after dropping constant and empty "
-                        "columns. Add columns whose values vary between rows.")
+        raise DataError(
+            "No feature columns are left after dropping constant and empty "
+            "columns. Add columns whose values vary between rows."
+        )
     X = pd.DataFrame(out)
     X.index = pd.RangeIndex(len(X))
     y = np.asarray(labels)
-    report.append(f"Loaded {X.shape[0]} rows × {X.shape[1]} features, "
-                  f"{len(np.unique(y))} classes (target {target_col!r}).")
-    return Dataset(X=X, y=y, class_names=_class_names(y), name=name, source=source,
-                   report=report)
+    report.append(
+        f"Loaded {X.shape[0]} rows × {X.shape[1]} features, "
+        f"{len(np.unique(y))} classes (target {target_col!r})."
+    )
+    return Dataset(X=X, y=y, class_names=_class_names(y), name=name, source=source, report=report)
 
 
 def _check_shape(n_rows: int, n_cols: int, opts: _Options) -> None:
     if n_cols > opts.max_columns:
-        raise DataError(f"The file has {n_cols} columns; the limit is {opts.max_columns}. "
-                        "Remove columns you do not need.")
+        raise DataError(
+            f"The file has {n_cols} columns; the limit is {opts.max_columns}. "
+            "Remove columns you do not need."
+        )
     if n_rows > opts.max_rows:
-        raise DataError(f"The file has {n_rows} data rows; the limit is {opts.max_rows}. "
-                        "Use a random sample of the rows.")
+        raise DataError(
+            f"The file has {n_rows} data rows; the limit is {opts.max_rows}. "
+            "Use a random sample of the rows."
+        )
 
 
 def _check_names(names: list[str]) -> None:
@@ -1097,8 +1212,10 @@ def _check_names(names: list[str]) -> None:
         seen[n] = seen.get(n, 0) + 1
     dups = [n for n, k in seen.items() if k > 1]
     if dups:
-        raise DataError(f"Duplicate column names: {_quote_list(dups)}. Give every column a "
-                        "unique name in the header row.")
+        raise DataError(
+            f"Duplicate column names: {_quote_list(dups)}. Give every column a "
+            "unique name in the header row."
+        )
 
 
 # ---------------------------------------------------------------------------
@@ -1206,16 +1323,20 @@ def load_csv(
     data, file_name = _read_source(source, opts.max_bytes)
     text, encoding = _decode(data, "CSV")
     if not text.strip():
-        raise DataError("The file contains only blank lines. Upload a CSV with a header "
-                        "row and at least two rows of data.")
+        raise DataError(
+            "The file contains only blank lines. Upload a CSV with a header "
+            "row and at least two rows of data."
+        )
     delimiter = _sniff_delimiter(text)
     report = [f"Read as {encoding}; {_DELIMITER_NAMES[delimiter]}-separated."]
 
     try:
         header = next(csv.reader(io.StringIO(text.lstrip("\r\n")), delimiter=delimiter))
     except (csv.Error, StopIteration) as exc:
-        raise DataError(f"Could not read the header row: {exc}. Make sure the first line "
-                        "holds the column names.") from exc
+        raise DataError(
+            f"Could not read the header row: {exc}. Make sure the first line "
+            "holds the column names."
+        ) from exc
     names = [h.strip() for h in header]
     blank = [i for i, n in enumerate(names) if not n]
     for i in blank:
@@ -1223,14 +1344,17 @@ def load_csv(
     _check_names(names)
     _check_shape(0, len(names), opts)
     if not np.isnan(_to_float(pd.Series(names, dtype="string"))).any():
-        report.append("Warning: every column name is a number; the first row was used as "
-                      "the header. If the file has no header row, add one.")
+        report.append(
+            "Warning: every column name is a number; the first row was used as "
+            "the header. If the file has no header row, add one."
+        )
 
     named = [n for i, n in enumerate(names) if i not in blank]
     # A trailing delimiter on every line (common in spreadsheet exports) adds an
     # unnamed empty last column; the default target is the last *named* column.
-    target_name = _resolve_target(names, target if target is not None else
-                                  (named[-1] if named else None))
+    target_name = _resolve_target(
+        names, target if target is not None else (named[-1] if named else None)
+    )
     try:
         frame = pd.read_csv(
             io.StringIO(text),
@@ -1247,8 +1371,9 @@ def load_csv(
             **_EXACT_FLOATS,
         )
     except pd.errors.EmptyDataError as exc:
-        raise DataError("The file has no data. Upload a CSV with a header row and at least "
-                        "two rows of data.") from exc
+        raise DataError(
+            "The file has no data. Upload a CSV with a header row and at least two rows of data."
+        ) from exc
     except (pd.errors.ParserError, ValueError, csv.Error) as exc:
         raise DataError(
             f"Could not parse the file as {_DELIMITER_NAMES[delimiter]}-separated values: "
@@ -1256,32 +1381,44 @@ def load_csv(
             "the header and that quotes are balanced."
         ) from exc
     if len(frame) == 0:
-        raise DataError("The file has a header row but no data rows. Add at least two rows "
-                        "of data below the header.")
+        raise DataError(
+            "The file has a header row but no data rows. Add at least two rows "
+            "of data below the header."
+        )
     _check_shape(len(frame), frame.shape[1], opts)
     report.append(f"Found {len(frame)} rows and {frame.shape[1]} columns.")
 
-    empty_unnamed = [names[i] for i in blank if names[i] != target_name
-                     and frame[names[i]].isna().all()]
+    empty_unnamed = [
+        names[i] for i in blank if names[i] != target_name and frame[names[i]].isna().all()
+    ]
     if empty_unnamed:
         frame = frame.drop(columns=empty_unnamed)
-        report.append(f"Dropped {len(empty_unnamed)} empty column(s) without a name "
-                      "(trailing delimiters).")
+        report.append(
+            f"Dropped {len(empty_unnamed)} empty column(s) without a name (trailing delimiters)."
+        )
     blank = [i for i in blank if names[i] not in empty_unnamed]
     # A blank first header over 0,1,2,... is the row index pandas writes by
     # default; as a feature it would only leak the row order.
-    if (blank and blank[0] == 0 and target_name != names[0]
-            and _looks_like_index(frame[names[0]])):
+    if blank and blank[0] == 0 and target_name != names[0] and _looks_like_index(frame[names[0]]):
         frame = frame.drop(columns=[names[0]])
         blank = blank[1:]
         report.append("Dropped the unnamed first column: it is a row number (0, 1, 2, …).")
     if blank:
-        report.append(f"Named {len(blank)} column(s) with an empty header: "
-                      f"{_quote_list([names[i] for i in blank])}.")
+        report.append(
+            f"Named {len(blank)} column(s) with an empty header: "
+            f"{_quote_list([names[i] for i in blank])}."
+        )
     stem = Path(file_name).stem if file_name else "uploaded data"
-    return _assemble(frame, target_name, opts=opts, name=name or stem, source="csv",
-                     report=report, decimal_comma=delimiter != ",",
-                     missing_tokens=_MISSING_TOKENS)
+    return _assemble(
+        frame,
+        target_name,
+        opts=opts,
+        name=name or stem,
+        source="csv",
+        report=report,
+        decimal_comma=delimiter != ",",
+        missing_tokens=_MISSING_TOKENS,
+    )
 
 
 # ---------------------------------------------------------------------------
@@ -1344,7 +1481,7 @@ def _split_name(rest: str) -> tuple[str, str]:
         end = rest.find(rest[0], 1)
         if end < 0:
             raise ValueError("an attribute name's quote is not closed")
-        return rest[1:end], rest[end + 1:]
+        return rest[1:end], rest[end + 1 :]
     parts = rest.split(None, 1)
     if len(parts) < 2:
         raise ValueError("an attribute has no type")
@@ -1369,9 +1506,9 @@ def _parse_arff_tolerant(text: str) -> tuple[str, list[_Attribute], list[list[An
             if not in_data:
                 low = line.lower()
                 if low.startswith("@relation"):
-                    relation = line[len("@relation"):].strip().strip("'\"")
+                    relation = line[len("@relation") :].strip().strip("'\"")
                 elif low.startswith("@attribute"):
-                    name, rest = _split_name(line[len("@attribute"):])
+                    name, rest = _split_name(line[len("@attribute") :])
                     rest = rest.strip()
                     if rest.startswith("{"):
                         close = rest.rfind("}")
@@ -1416,25 +1553,31 @@ def _parse_arff_tolerant(text: str) -> tuple[str, list[_Attribute], list[list[An
                 if len(values) == len(attrs) + 1 and str(values[-1]).startswith("{"):
                     values = values[:-1]
                 if len(values) != len(attrs):
-                    raise ValueError(f"the row has {len(values)} values but there are "
-                                     f"{len(attrs)} attributes")
+                    raise ValueError(
+                        f"the row has {len(values)} values but there are {len(attrs)} attributes"
+                    )
                 rows.append([None if v is _MISSING else v for v in values])
         except DataError:
             raise
         except ValueError as exc:
-            raise DataError(f"Line {lineno} of the ARFF file: {exc}. Fix that line, or "
-                            "export the file again from Weka or OpenML.") from exc
+            raise DataError(
+                f"Line {lineno} of the ARFF file: {exc}. Fix that line, or "
+                "export the file again from Weka or OpenML."
+            ) from exc
     if not attrs:
-        raise DataError("No @attribute lines were found, so this is not an ARFF file. "
-                        "Upload an ARFF file (or use a .csv name for CSV data).")
+        raise DataError(
+            "No @attribute lines were found, so this is not an ARFF file. "
+            "Upload an ARFF file (or use a .csv name for CSV data)."
+        )
     if not in_data:
-        raise DataError("The ARFF file has no @data section. Add '@data' followed by the "
-                        "data rows.")
+        raise DataError(
+            "The ARFF file has no @data section. Add '@data' followed by the data rows."
+        )
     return relation, attrs, rows
 
 
 def _sparse_row(line: str, attrs: list[_Attribute]) -> list[Any]:
-    inner = line[1:line.rfind("}")]
+    inner = line[1 : line.rfind("}")]
     # Omitted values in sparse ARFF are 0, i.e. the first level of a nominal.
     row: list[Any] = [a.levels[0] if a.kind == "nominal" and a.levels else "0" for a in attrs]
     for item in inner.split(","):
@@ -1460,8 +1603,9 @@ def _parse_arff_liac(text: str) -> tuple[str, list[_Attribute], list[list[Any]]]
             attrs.append(_Attribute(str(name), "nominal", [str(v) for v in kind]))
         else:
             k = str(kind).split()[0].upper()
-            attrs.append(_Attribute(str(name), {"STRING": "string", "DATE": "date"}.get(
-                k, "numeric")))
+            attrs.append(
+                _Attribute(str(name), {"STRING": "string", "DATE": "date"}.get(k, "numeric"))
+            )
     return str(obj.get("relation", "")), attrs, list(obj["data"])
 
 
@@ -1510,8 +1654,10 @@ def load_arff(
     data, file_name = _read_source(source, opts.max_bytes)
     text, encoding = _decode(data, "ARFF")
     if not text.strip():
-        raise DataError("The file contains only blank lines. Upload an ARFF file with "
-                        "@attribute lines and a @data section.")
+        raise DataError(
+            "The file contains only blank lines. Upload an ARFF file with "
+            "@attribute lines and a @data section."
+        )
     report = [f"Read as {encoding}."]
     try:
         relation, attrs, rows = _parse_arff_liac(text)
@@ -1521,21 +1667,26 @@ def load_arff(
             relation, attrs, rows = _parse_arff_tolerant(text)
         except DataError as exc:
             raise DataError(f"{exc} (liac-arff also failed: {liac_exc})") from exc
-        report.append(f"liac-arff could not read the file ({type(liac_exc).__name__}: "
-                      f"{str(liac_exc)[:80]}); used the tolerant ARFF parser instead.")
+        report.append(
+            f"liac-arff could not read the file ({type(liac_exc).__name__}: "
+            f"{str(liac_exc)[:80]}); used the tolerant ARFF parser instead."
+        )
     names = [a.name.strip() for a in attrs]
     _check_names(names)
     _check_shape(len(rows), len(names), opts)
     if not rows:
-        raise DataError("The ARFF file has no data rows after @data. Add at least two rows "
-                        "of data.")
+        raise DataError(
+            "The ARFF file has no data rows after @data. Add at least two rows of data."
+        )
     report.append(f"Found {len(rows)} rows and {len(names)} attributes.")
 
     try:
         frame = pd.DataFrame(rows, columns=names, dtype=object)
     except (ValueError, TypeError) as exc:
-        raise DataError(f"The ARFF data rows do not match the attributes: {exc}. Check "
-                        "that every row has one value per attribute.") from exc
+        raise DataError(
+            f"The ARFF data rows do not match the attributes: {exc}. Check "
+            "that every row has one value per attribute."
+        ) from exc
     nominal_levels: dict[str, list[str]] = {}
     cols: dict[str, pd.Series] = {}
     for attr, col in zip(attrs, names, strict=True):
@@ -1548,8 +1699,7 @@ def load_arff(
             except (ValueError, TypeError):
                 values = pd.to_numeric(series, errors="coerce")
                 bad = int((values.isna() & series.notna()).sum())
-                report.append(f"Attribute {col!r}: {bad} non-numeric value(s) treated as "
-                              "missing.")
+                report.append(f"Attribute {col!r}: {bad} non-numeric value(s) treated as missing.")
                 cols[col] = values.astype(np.float64)
         elif attr.kind == "date":
             stamps = pd.to_datetime(series, errors="coerce", utc=True)
@@ -1562,8 +1712,15 @@ def load_arff(
                 nominal_levels[col] = attr.levels
     table = pd.DataFrame(cols)
     stem = Path(file_name).stem if file_name else (relation or "uploaded data")
-    return _assemble(table, target, opts=opts, name=name or stem, source="arff",
-                     report=report, nominal_levels=nominal_levels)
+    return _assemble(
+        table,
+        target,
+        opts=opts,
+        name=name or stem,
+        source="arff",
+        report=report,
+        nominal_levels=nominal_levels,
+    )
 
 
 # ---------------------------------------------------------------------------
@@ -1594,11 +1751,14 @@ def list_local_arff(directory: str | os.PathLike) -> list[Path]:
     """
     folder = Path(directory).expanduser()
     if not folder.is_dir():
-        raise DataError(f"Folder not found: {str(folder)!r}. Pass an existing folder that "
-                        "holds .arff or .csv files.")
-    return sorted((p for p in folder.iterdir()
-                   if p.is_file() and p.suffix.lower() in (".arff", ".csv")),
-                  key=lambda p: p.name.lower())
+        raise DataError(
+            f"Folder not found: {str(folder)!r}. Pass an existing folder that "
+            "holds .arff or .csv files."
+        )
+    return sorted(
+        (p for p in folder.iterdir() if p.is_file() and p.suffix.lower() in (".arff", ".csv")),
+        key=lambda p: p.name.lower(),
+    )
 
 
 def load_file(path_or_upload: Any, target: str | int | None = None, **kwargs: Any) -> Dataset:
@@ -1632,8 +1792,10 @@ def load_file(path_or_upload: Any, target: str | int | None = None, **kwargs: An
     if suffix in _ARFF_SUFFIXES:
         return load_arff(path_or_upload, target, **kwargs)
     shown = f"'{suffix}'" if suffix else "no extension"
-    raise DataError(f"Cannot tell the format of {Path(file_name).name or 'this data'!r} "
-                    f"({shown}). Use a file ending in .csv, .tsv, .txt or .arff.")
+    raise DataError(
+        f"Cannot tell the format of {Path(file_name).name or 'this data'!r} "
+        f"({shown}). Use a file ending in .csv, .tsv, .txt or .arff."
+    )
 
 
 # ---------------------------------------------------------------------------
@@ -1699,18 +1861,26 @@ def _normalise_openml_frame(frame: pd.DataFrame) -> tuple[pd.DataFrame, dict[str
         name = str(col)
         if isinstance(s.dtype, pd.CategoricalDtype):
             levels[name] = [str(c) for c in s.cat.categories]
-            cols[name] = s.astype(object).where(s.notna(), None).map(
-                lambda v: None if v is None else str(v))
+            cols[name] = (
+                s.astype(object).where(s.notna(), None).map(lambda v: None if v is None else str(v))
+            )
         elif pd.api.types.is_bool_dtype(s.dtype) or pd.api.types.is_numeric_dtype(s.dtype):
             cols[name] = s.astype(np.float64)
         else:
-            cols[name] = s.astype(object).where(s.notna(), None).map(
-                lambda v: None if v is None else str(v))
+            cols[name] = (
+                s.astype(object).where(s.notna(), None).map(lambda v: None if v is None else str(v))
+            )
     return pd.DataFrame(cols), levels
 
 
-def _write_frame_cache(root: Path, did: int, name: str, default_target: str | None,
-                       frame: pd.DataFrame, levels: dict[str, list[str]]) -> Path:
+def _write_frame_cache(
+    root: Path,
+    did: int,
+    name: str,
+    default_target: str | None,
+    frame: pd.DataFrame,
+    levels: dict[str, list[str]],
+) -> Path:
     folder = root / _FRAMES_DIR
     folder.mkdir(parents=True, exist_ok=True)
     final = folder / str(did)
@@ -1725,8 +1895,9 @@ def _write_frame_cache(root: Path, did: int, name: str, default_target: str | No
             "name": name,
             "default_target": default_target,
             "columns": [str(c) for c in frame.columns],
-            "numeric": [str(c) for c in frame.columns
-                        if pd.api.types.is_float_dtype(frame[c].dtype)],
+            "numeric": [
+                str(c) for c in frame.columns if pd.api.types.is_float_dtype(frame[c].dtype)
+            ],
             "nominal_levels": levels,
         }
         (tmp / "meta.json").write_text(json.dumps(meta, indent=1), encoding="utf-8")
@@ -1801,8 +1972,10 @@ def _import_openml() -> Any:
     try:
         import openml
     except ImportError as exc:
-        raise DataError("The 'openml' package is not installed. Install it with "
-                        "'pip install openml' to load OpenML datasets.") from exc
+        raise DataError(
+            "The 'openml' package is not installed. Install it with "
+            "'pip install openml' to load OpenML datasets."
+        ) from exc
     return openml
 
 
@@ -1854,13 +2027,24 @@ def load_openml(
         try:
             meta, frame = _read_frame_cache(cached)
         except (OSError, ValueError, KeyError, EOFError) as exc:
-            raise DataError(f"The cached copy in {str(cached)!r} is damaged ({exc}). Delete "
-                            "that folder and load the dataset again while online.") from exc
-        report = [f"Loaded OpenML dataset {meta['id']} ({meta['name']}) from the local "
-                  f"cache {str(cached)!r}; no network needed."]
+            raise DataError(
+                f"The cached copy in {str(cached)!r} is damaged ({exc}). Delete "
+                "that folder and load the dataset again while online."
+            ) from exc
+        report = [
+            f"Loaded OpenML dataset {meta['id']} ({meta['name']}) from the local "
+            f"cache {str(cached)!r}; no network needed."
+        ]
         chosen = target if target is not None else _default_target(meta, list(frame.columns))
-        return _assemble(frame, chosen, opts=opts, name=str(meta["name"]), source="openml",
-                         report=report, nominal_levels=meta.get("nominal_levels") or {})
+        return _assemble(
+            frame,
+            chosen,
+            opts=opts,
+            name=str(meta["name"]),
+            source="openml",
+            report=report,
+            nominal_levels=meta.get("nominal_levels") or {},
+        )
 
     openml = _import_openml()
     key: int | str = data_id_or_name
@@ -1869,8 +2053,8 @@ def load_openml(
     try:
         with _OpenMLSettings(openml, root):
             remote = openml.datasets.get_dataset(
-                key, download_data=True, download_qualities=False,
-                download_features_meta_data=False)
+                key, download_data=True, download_qualities=False, download_features_meta_data=False
+            )
             raw, _, _, _ = remote.get_data(target=None)
     except DataError:
         raise
@@ -1883,11 +2067,14 @@ def load_openml(
             ) from exc
         message = str(exc)
         if "Unknown dataset" in message or "No active datasets" in message:
-            raise DataError(f"OpenML has no dataset {data_id_or_name!r}. Check the id or "
-                            "name on openml.org.") from exc
-        raise DataError(f"OpenML could not provide dataset {data_id_or_name!r}: "
-                        f"{type(exc).__name__}: {message}. Try again later or pick "
-                        "another dataset.") from exc
+            raise DataError(
+                f"OpenML has no dataset {data_id_or_name!r}. Check the id or name on openml.org."
+            ) from exc
+        raise DataError(
+            f"OpenML could not provide dataset {data_id_or_name!r}: "
+            f"{type(exc).__name__}: {message}. Try again later or pick "
+            "another dataset."
+        ) from exc
     frame, levels = _normalise_openml_frame(raw)
     did = int(remote.dataset_id)
     ds_name = str(remote.name)
@@ -1897,12 +2084,20 @@ def load_openml(
         folder = _write_frame_cache(root, did, ds_name, default, frame, levels)
         report.append(f"Saved a copy in {str(folder)!r} for offline use.")
     except OSError as exc:
-        report.append(f"Could not save an offline copy ({exc}); it will be downloaded "
-                      "again next time.")
+        report.append(
+            f"Could not save an offline copy ({exc}); it will be downloaded again next time."
+        )
     meta = {"default_target": default}
     chosen = target if target is not None else _default_target(meta, list(frame.columns))
-    return _assemble(frame, chosen, opts=opts, name=ds_name, source="openml", report=report,
-                     nominal_levels=levels)
+    return _assemble(
+        frame,
+        chosen,
+        opts=opts,
+        name=ds_name,
+        source="openml",
+        report=report,
+        nominal_levels=levels,
+    )
 
 
 def openml_cc18_tasks(cache_dir: str | os.PathLike | None = None) -> pd.DataFrame:
@@ -1931,22 +2126,28 @@ def openml_cc18_tasks(cache_dir: str | os.PathLike | None = None) -> pd.DataFram
     try:
         with _OpenMLSettings(openml, root):
             suite = openml.study.get_suite(99)
-            tasks = openml.tasks.list_tasks(output_format="dataframe",
-                                            task_id=list(suite.tasks))
+            tasks = openml.tasks.list_tasks(output_format="dataframe", task_id=list(suite.tasks))
     except Exception as exc:  # noqa: BLE001 - openml raises many unrelated types
         if saved.is_file():
             try:
                 table = pd.read_csv(saved)
             except (OSError, ValueError) as read_exc:
-                raise DataError(f"OpenML is unreachable and the saved CC18 list at "
-                                f"{str(saved)!r} is damaged ({read_exc}). Delete it and "
-                                "retry online.") from exc
+                raise DataError(
+                    f"OpenML is unreachable and the saved CC18 list at "
+                    f"{str(saved)!r} is damaged ({read_exc}). Delete it and "
+                    "retry online."
+                ) from exc
             table.attrs["from_cache"] = True
             return table
-        reason = ("the network is unreachable" if _is_network_error(exc)
-                  else f"{type(exc).__name__}: {exc}")
-        raise DataError(f"Cannot list the OpenML-CC18 tasks: {reason}. Connect to the "
-                        "internet and try again; no saved copy exists yet.") from exc
+        reason = (
+            "the network is unreachable"
+            if _is_network_error(exc)
+            else f"{type(exc).__name__}: {exc}"
+        )
+        raise DataError(
+            f"Cannot list the OpenML-CC18 tasks: {reason}. Connect to the "
+            "internet and try again; no saved copy exists yet."
+        ) from exc
     table = pd.DataFrame(tasks).reset_index(drop=True)
     try:
         root.mkdir(parents=True, exist_ok=True)

@@ -173,7 +173,10 @@ def _quality(left: np.ndarray, total: np.ndarray, criterion: str) -> np.ndarray:
     w_left = left.sum(axis=-1)
     w_right = right.sum(axis=-1)
     parent = impurity(total, criterion)
-    return parent - (w_left * impurity(left, criterion) + w_right * impurity(right, criterion)) / w_total
+    return (
+        parent
+        - (w_left * impurity(left, criterion) + w_right * impurity(right, criterion)) / w_total
+    )
 
 
 def _split_proxy(left: np.ndarray, total: np.ndarray, criterion: str) -> np.ndarray:
@@ -189,10 +192,16 @@ def _split_proxy(left: np.ndarray, total: np.ndarray, criterion: str) -> np.ndar
     w_right = right.sum(axis=-1)
     with np.errstate(divide="ignore", invalid="ignore"):
         if criterion == "gini":
-            return (np.einsum("...k,...k->...", left, left) / w_left
-                    + np.einsum("...k,...k->...", right, right) / w_right)
-        return (_xlogx(left).sum(axis=-1) + _xlogx(right).sum(axis=-1)
-                - _xlogx(w_left) - _xlogx(w_right))
+            return (
+                np.einsum("...k,...k->...", left, left) / w_left
+                + np.einsum("...k,...k->...", right, right) / w_right
+            )
+        return (
+            _xlogx(left).sum(axis=-1)
+            + _xlogx(right).sum(axis=-1)
+            - _xlogx(w_left)
+            - _xlogx(w_right)
+        )
 
 
 def _xlogx(x):
@@ -264,7 +273,9 @@ def plateau_bounds(thresholds, quality, threshold, epsilon=0.05):
     return q_star, float(on_plateau.min()), float(on_plateau.max())
 
 
-def delta_quality_plateau(rows: NodeRows, criterion="gini", epsilon=0.05, min_samples_leaf=1) -> float:
+def delta_quality_plateau(
+    rows: NodeRows, criterion="gini", epsilon=0.05, min_samples_leaf=1
+) -> float:
     """Half the span of candidate thresholds whose Q is within (1−ε) of Q(θ*)."""
     thresholds, quality, _ = quality_curve(rows, criterion, min_samples_leaf)
     if thresholds.size < 2:
@@ -326,11 +337,18 @@ def gain_ratio_parts(rows: NodeRows, criterion="gini") -> dict:
     """
     left, total = _split_at_threshold(rows)
     frac = float(left.sum() / total.sum()) if total.sum() > 0 else 0.0
-    h_split = (0.0 if frac <= 0.0 or frac >= 1.0
-               else float(-(frac * np.log2(frac) + (1.0 - frac) * np.log2(1.0 - frac))))
+    h_split = (
+        0.0
+        if frac <= 0.0 or frac >= 1.0
+        else float(-(frac * np.log2(frac) + (1.0 - frac) * np.log2(1.0 - frac)))
+    )
     gain = float(_quality(left, total, criterion))
-    return {"quality": gain, "h_split": h_split,
-            "gain_ratio": gain / h_split if h_split > 0 else float("nan"), "left_fraction": frac}
+    return {
+        "quality": gain,
+        "h_split": h_split,
+        "gain_ratio": gain / h_split if h_split > 0 else float("nan"),
+        "left_fraction": frac,
+    }
 
 
 def delta_gain_ratio(rows: NodeRows, criterion="gini", alpha=0.10) -> float:
@@ -341,15 +359,20 @@ def delta_gain_ratio(rows: NodeRows, criterion="gini", alpha=0.10) -> float:
     return float(alpha * rows.value_range / (1.0 + parts["gain_ratio"]))
 
 
-def bootstrap_thresholds(rows: NodeRows, criterion="gini", n_bootstraps=20, random_state=None,
-                         min_samples_leaf=1) -> np.ndarray:
+def bootstrap_thresholds(
+    rows: NodeRows, criterion="gini", n_bootstraps=20, random_state=None, min_samples_leaf=1
+) -> np.ndarray:
     """CART's best threshold on this column for each of B bootstrap resamples.
 
     Resamples without a split of positive quality contribute nothing, so the
     result may be shorter than B. Draws use ``random_state`` (a
     ``numpy.random.RandomState`` or a seed).
     """
-    rng = random_state if isinstance(random_state, np.random.RandomState) else np.random.RandomState(random_state)
+    rng = (
+        random_state
+        if isinstance(random_state, np.random.RandomState)
+        else np.random.RandomState(random_state)
+    )
     n, K = rows.n, rows.n_classes
     if n < 2 or n_bootstraps < 1:
         return np.empty(0)
@@ -370,8 +393,9 @@ def bootstrap_thresholds(rows: NodeRows, criterion="gini", n_bootstraps=20, rand
         offsets = (np.arange(b) * G)[:, None]
         gkey = (offsets + group[draws]).ravel()
         counts = np.bincount(gkey, minlength=b * G).reshape(b, G)
-        cw = np.bincount(gkey * K + rows.y[draws].ravel(), weights=rows.w[draws].ravel(),
-                         minlength=b * G * K).reshape(b, G, K)
+        cw = np.bincount(
+            gkey * K + rows.y[draws].ravel(), weights=rows.w[draws].ravel(), minlength=b * G * K
+        ).reshape(b, G, K)
         left = np.cumsum(cw, axis=1)
         total = left[:, -1, :]
         n_left = np.cumsum(counts, axis=1)
@@ -380,8 +404,12 @@ def bootstrap_thresholds(rows: NodeRows, criterion="gini", n_bootstraps=20, rand
         idx = np.where(present, np.arange(G)[None, :], G)
         next_present = np.minimum.accumulate(idx[:, ::-1], axis=1)[:, ::-1]
         next_present = np.concatenate([next_present[:, 1:], np.full((b, 1), G)], axis=1)
-        valid = (present & (next_present < G) & (n_left >= min_samples_leaf)
-                 & (n - n_left >= min_samples_leaf))
+        valid = (
+            present
+            & (next_present < G)
+            & (n_left >= min_samples_leaf)
+            & (n - n_left >= min_samples_leaf)
+        )
         score = np.where(valid, _split_proxy(left, total, criterion), -np.inf)
         best = np.argmax(score, axis=1)
         for i in range(b):
@@ -392,8 +420,9 @@ def bootstrap_thresholds(rows: NodeRows, criterion="gini", n_bootstraps=20, rand
     return np.asarray(found, dtype=np.float64)
 
 
-def delta_node_bootstrap(rows: NodeRows, criterion="gini", n_bootstraps=20, random_state=None,
-                         min_samples_leaf=1) -> float:
+def delta_node_bootstrap(
+    rows: NodeRows, criterion="gini", n_bootstraps=20, random_state=None, min_samples_leaf=1
+) -> float:
     """Population std of the bootstrap thresholds: how unstable θ* is."""
     if rows.n < 10:
         return 0.0
@@ -413,9 +442,14 @@ def margin_support(rows: NodeRows) -> dict:
     """
     s, K, v, t = rows.split_index, rows.n_classes, rows.values, rows.threshold
     if s == 0 or s == rows.n:
-        return {"class_left": None, "class_right": None, "gap": 0.0,
-                "nearest_left_class_right_of": None, "nearest_right_class_left_of": None,
-                "delta": 0.0}
+        return {
+            "class_left": None,
+            "class_right": None,
+            "gap": 0.0,
+            "nearest_left_class_right_of": None,
+            "nearest_right_class_left_of": None,
+            "delta": 0.0,
+        }
     c_left = int(np.argmax(np.bincount(rows.y[:s], weights=rows.w[:s], minlength=K)))
     c_right = int(np.argmax(np.bincount(rows.y[s:], weights=rows.w[s:], minlength=K)))
     gap = float(min(t - v[s - 1], v[s] - t))
@@ -425,12 +459,20 @@ def margin_support(rows: NodeRows) -> dict:
         left_of = v[:s][rows.y[:s] == c_right]
         a = float(right_of[0]) if right_of.size else None
         b = float(left_of[-1]) if left_of.size else None
-    distances = [d for d in ((a - t) if a is not None else None,
-                             (t - b) if b is not None else None) if d is not None]
+    distances = [
+        d
+        for d in ((a - t) if a is not None else None, (t - b) if b is not None else None)
+        if d is not None
+    ]
     delta = float(min(distances)) if distances else gap
-    return {"class_left": c_left, "class_right": c_right, "gap": gap,
-            "nearest_left_class_right_of": a, "nearest_right_class_left_of": b,
-            "delta": delta}
+    return {
+        "class_left": c_left,
+        "class_right": c_right,
+        "gap": gap,
+        "nearest_left_class_right_of": a,
+        "nearest_right_class_left_of": b,
+        "delta": delta,
+    }
 
 
 def delta_margin(rows: NodeRows) -> float:
@@ -449,14 +491,17 @@ def compute_raw_delta(rows: NodeRows, params: DeltaParams, random_state=None) ->
     if method == "margin":
         return delta_margin(rows)
     if method == "quality_plateau":
-        return delta_quality_plateau(rows, params.criterion, params.epsilon, params.min_samples_leaf)
+        return delta_quality_plateau(
+            rows, params.criterion, params.epsilon, params.min_samples_leaf
+        )
     if method == "class_overlap":
         return delta_class_overlap(rows, params.q)
     if method == "gain_ratio":
         return delta_gain_ratio(rows, params.criterion, params.alpha)
     if method == "node_bootstrap":
-        return delta_node_bootstrap(rows, params.criterion, params.n_bootstraps, random_state,
-                                    params.min_samples_leaf)
+        return delta_node_bootstrap(
+            rows, params.criterion, params.n_bootstraps, random_state, params.min_samples_leaf
+        )
     raise ValueError(f"Unknown delta_method {method!r}.")
 
 

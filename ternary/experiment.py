@@ -90,16 +90,35 @@ COMBO_SETS: dict[str, list[dict[str, Any]]] = {
     + [dict(_CART), {**_CART, "graft": "all"}, {**_CART, "graft": "one"}],
 }
 
-_METRICS = ("decided_accuracy", "uncertain_rate", "accuracy", "decided_f1", "fit_seconds",
-            "n_leaves", "chow_decided_accuracy", "cart_accuracy", "chow_decided_accuracy_ties_mean")
+_METRICS = (
+    "decided_accuracy",
+    "uncertain_rate",
+    "accuracy",
+    "decided_f1",
+    "fit_seconds",
+    "n_leaves",
+    "chow_decided_accuracy",
+    "cart_accuracy",
+    "chow_decided_accuracy_ties_mean",
+)
 # columns that are neither a metric nor a swept estimator parameter
 _BOOKKEEPING = frozenset({"combo", "fold", "dataset", "cv", "seed", "bayes_error"})
 _FIXED_PARAMS = ("delta_method", "routing", "graft")
 # parameters that shape CART's tree; the Chow reference shares them with the combo
 _ESTIMATOR_DEFAULTS = TernaryTreeClassifier().get_params()
-_CART_SHAPE = tuple(k for k in ("max_depth", "criterion", "min_samples_split", "min_samples_leaf",
-                                "min_weight_fraction_leaf", "class_weight", "random_state")
-                    if k in _ESTIMATOR_DEFAULTS)
+_CART_SHAPE = tuple(
+    k
+    for k in (
+        "max_depth",
+        "criterion",
+        "min_samples_split",
+        "min_samples_leaf",
+        "min_weight_fraction_leaf",
+        "class_weight",
+        "random_state",
+    )
+    if k in _ESTIMATOR_DEFAULTS
+)
 
 
 # ---------------------------------------------------------------------------------- combos
@@ -139,12 +158,15 @@ def _resolve_combos(combos) -> list[dict[str, Any]]:
     resolved = []
     for combo in combos:
         if not isinstance(combo, dict):
-            raise TypeError(f"Each combination must be a dict of estimator parameters; got {combo!r}.")
+            raise TypeError(
+                f"Each combination must be a dict of estimator parameters; got {combo!r}."
+            )
         unknown = sorted(set(combo) - set(_ESTIMATOR_DEFAULTS))
         if unknown:
             raise ValueError(
                 f"Unknown TernaryTreeClassifier parameter(s) {', '.join(unknown)} in combination "
-                f"{combo!r}; valid names: {', '.join(sorted(_ESTIMATOR_DEFAULTS))}.")
+                f"{combo!r}; valid names: {', '.join(sorted(_ESTIMATOR_DEFAULTS))}."
+            )
         resolved.append(dict(combo))
     if not resolved:
         raise ValueError("combos is empty; give at least one combination.")
@@ -183,15 +205,19 @@ def _label_predictions(proba: np.ndarray, y_true: np.ndarray, classes) -> np.nda
             if classes.shape[0] != k:
                 raise ValueError(
                     f"proba has {k} columns but y_true has {classes.shape[0]} distinct labels; "
-                    "pass classes= (the estimator's classes_) to say which column is which label.")
+                    "pass classes= (the estimator's classes_) to say which column is which label."
+                )
     classes = np.asarray(classes)
     if classes.shape[0] != proba.shape[1]:
-        raise ValueError(f"classes has {classes.shape[0]} labels but proba has {proba.shape[1]} columns.")
+        raise ValueError(
+            f"classes has {classes.shape[0]} labels but proba has {proba.shape[1]} columns."
+        )
     return classes[np.argmax(proba, axis=1)]
 
 
-def _chow_scores(correct: np.ndarray, confidence: np.ndarray, counts: np.ndarray,
-                 ties: str) -> np.ndarray:
+def _chow_scores(
+    correct: np.ndarray, confidence: np.ndarray, counts: np.ndarray, ties: str
+) -> np.ndarray:
     """Decided accuracy after flagging ``counts[j]`` least confident rows, for every j."""
     n = correct.shape[0]
     order = np.argsort(confidence, kind="stable")
@@ -217,8 +243,10 @@ def _chow_scores(correct: np.ndarray, confidence: np.ndarray, counts: np.ndarray
         group_correct = tail[lo] - tail[hi]
         kept_in_group = hi - counts
         kept_correct = np.where(
-            inside, tail[hi] + group_correct * kept_in_group / np.maximum(group_size, 1),
-            kept_correct)
+            inside,
+            tail[hi] + group_correct * kept_in_group / np.maximum(group_size, 1),
+            kept_correct,
+        )
     else:
         raise ValueError(f"ties must be 'row_order' or 'mean'; got {ties!r}.")
     with np.errstate(invalid="ignore", divide="ignore"):
@@ -229,13 +257,16 @@ def _check_proba(y_true, proba):
     y_true = np.asarray(y_true)
     proba = np.asarray(proba, dtype=np.float64)
     if proba.ndim != 2 or proba.shape[0] != y_true.shape[0]:
-        raise ValueError(f"proba must have shape (n_samples, n_classes) with n_samples = "
-                         f"{y_true.shape[0]}; got {proba.shape}.")
+        raise ValueError(
+            f"proba must have shape (n_samples, n_classes) with n_samples = "
+            f"{y_true.shape[0]}; got {proba.shape}."
+        )
     return y_true, proba
 
 
-def chow_decided_accuracy(y_true, proba, n_flagged: int, classes=None,
-                          ties: str = "row_order") -> float:
+def chow_decided_accuracy(
+    y_true, proba, n_flagged: int, classes=None, ties: str = "row_order"
+) -> float:
     """Decided accuracy of a classifier that flags its ``n_flagged`` least confident rows.
 
     Chow's (1970) reject rule: the rows with the lowest maximum class
@@ -320,15 +351,18 @@ def _as_arrays(X, y) -> tuple[np.ndarray, np.ndarray]:
     except (TypeError, ValueError) as exc:
         raise ValueError(
             "X must hold numbers only; encode text/categorical columns first (the loaders in "
-            f"ternary.data do this): {exc}") from exc
+            f"ternary.data do this): {exc}"
+        ) from exc
     if X_arr.ndim != 2:
         raise ValueError(f"X must be 2-D (n_samples, n_features); got shape {X_arr.shape}.")
     if np.isinf(X_arr).any():
         raise ValueError("X contains infinite values; replace them before running the experiment.")
     y_arr = np.asarray(y)
     if y_arr.ndim != 1 or y_arr.shape[0] != X_arr.shape[0]:
-        raise ValueError(f"y must be 1-D with one label per row of X ({X_arr.shape[0]}); "
-                         f"got shape {y_arr.shape}.")
+        raise ValueError(
+            f"y must be 1-D with one label per row of X ({X_arr.shape[0]}); "
+            f"got shape {y_arr.shape}."
+        )
     if pd.isna(y_arr).any():
         raise ValueError("y contains missing labels; drop those rows first.")
     return X_arr, y_arr
@@ -357,10 +391,11 @@ def _stratified_folds(y: np.ndarray, cv: int, seed) -> list[tuple[np.ndarray, np
     rare = classes_too_small(y, cv)
     if rare:
         shown = ", ".join(f"{lab!r} ({n} rows)" for lab, n in rare)
-        fix = (f"use cv={int(counts.min())} or fewer, or " if counts.min() >= 2 else "")
+        fix = f"use cv={int(counts.min())} or fewer, or " if counts.min() >= 2 else ""
         raise ValueError(
             f"Stratified {cv}-fold cross-validation needs at least {cv} rows of every class; "
-            f"too few in class(es) {shown}. To run anyway, {fix}merge or drop the rare classes.")
+            f"too few in class(es) {shown}. To run anyway, {fix}merge or drop the rare classes."
+        )
     splitter = StratifiedKFold(n_splits=cv, shuffle=True, random_state=seed)
     return list(splitter.split(np.zeros((y.shape[0], 1)), y))
 
@@ -382,8 +417,15 @@ def _cart_key(params: dict[str, Any]) -> tuple:
 
 
 def _fit_cart(params, X_train, y_train, X_test):
-    cart = TernaryTreeClassifier(**{**params, "delta_method": "none", "routing": "probabilistic",
-                                    "graft": "none", "ccp_alpha": 0.0})
+    cart = TernaryTreeClassifier(
+        **{
+            **params,
+            "delta_method": "none",
+            "routing": "probabilistic",
+            "graft": "none",
+            "ccp_alpha": 0.0,
+        }
+    )
     cart.fit(X_train, y_train)
     return cart.predict_proba(X_test), cart.classes_
 
@@ -405,8 +447,9 @@ def _score_combo(params, X_train, y_train, X_test, y_test) -> dict[str, Any]:
     }
 
 
-def _iter_cv_rows(X, y, combos, *, cv, max_depth, seed, scale, n_jobs, tree_params,
-                  skip=frozenset()):
+def _iter_cv_rows(
+    X, y, combos, *, cv, max_depth, seed, scale, n_jobs, tree_params, skip=frozenset()
+):
     """Yield ``(combo index, fold, row)`` for every task not in ``skip``, as tasks finish.
 
     The folds, the scaling and the CART references are computed here, once per
@@ -416,8 +459,12 @@ def _iter_cv_rows(X, y, combos, *, cv, max_depth, seed, scale, n_jobs, tree_para
     X, y = _as_arrays(X, y)
     combos = _resolve_combos(combos)
     folds = _stratified_folds(y, cv, seed)
-    base = {**_ESTIMATOR_DEFAULTS, "max_depth": max_depth, "random_state": seed,
-            "n_bootstraps": "auto"}
+    base = {
+        **_ESTIMATOR_DEFAULTS,
+        "max_depth": max_depth,
+        "random_state": seed,
+        "n_bootstraps": "auto",
+    }
     base.update(tree_params)
     params = [{**base, **combo} for combo in combos]
     for p in params:  # fail on a bad parameter now rather than in a worker
@@ -440,7 +487,8 @@ def _iter_cv_rows(X, y, combos, *, cv, max_depth, seed, scale, n_jobs, tree_para
 
     # the CART references stay in this process: workers get only their fold's arrays
     results = Parallel(n_jobs=n_jobs, return_as="generator_unordered")(
-        delayed(_task_entry)(i, f, params[i], *fold_data[f]) for i, f in tasks)
+        delayed(_task_entry)(i, f, params[i], *fold_data[f]) for i, f in tasks
+    )
     for i, f, scores in results:
         proba, classes, cart_acc = cart_refs[(f, _cart_key(params[i]))]
         y_test = fold_data[f][3]
@@ -454,7 +502,8 @@ def _iter_cv_rows(X, y, combos, *, cv, max_depth, seed, scale, n_jobs, tree_para
         row.update(scores)
         row["chow_decided_accuracy"] = chow_decided_accuracy(y_test, proba, n_flagged, classes)
         row["chow_decided_accuracy_ties_mean"] = chow_decided_accuracy(
-            y_test, proba, n_flagged, classes, ties="mean")
+            y_test, proba, n_flagged, classes, ties="mean"
+        )
         row["cart_accuracy"] = cart_acc
         yield i, f, row
 
@@ -463,8 +512,18 @@ def _task_entry(i, f, params, X_train, y_train, X_test, y_test):
     return i, f, _score_combo(params, X_train, y_train, X_test, y_test)
 
 
-def run_cv(X, y, combos=None, cv=5, max_depth=4, seed=42, scale=True, n_jobs=1, progress=None,
-           **tree_params) -> pd.DataFrame:
+def run_cv(
+    X,
+    y,
+    combos=None,
+    cv=5,
+    max_depth=4,
+    seed=42,
+    scale=True,
+    n_jobs=1,
+    progress=None,
+    **tree_params,
+) -> pd.DataFrame:
     """Score every combination with stratified k-fold cross-validation (the paper's protocol).
 
     Folds come from ``StratifiedKFold(cv, shuffle=True, random_state=seed)``;
@@ -528,8 +587,17 @@ def run_cv(X, y, combos=None, cv=5, max_depth=4, seed=42, scale=True, n_jobs=1, 
     combos = _resolve_combos(combos)
     total = len(combos) * cv
     rows = {}
-    for i, f, row in _iter_cv_rows(X, y, combos, cv=cv, max_depth=max_depth, seed=seed,
-                                   scale=scale, n_jobs=n_jobs, tree_params=tree_params):
+    for i, f, row in _iter_cv_rows(
+        X,
+        y,
+        combos,
+        cv=cv,
+        max_depth=max_depth,
+        seed=seed,
+        scale=scale,
+        n_jobs=n_jobs,
+        tree_params=tree_params,
+    ):
         rows[(i, f)] = row
         if progress is not None:
             progress(len(rows), total, f"{row['combo']}, fold {f + 1}/{cv}")
@@ -537,12 +605,13 @@ def run_cv(X, y, combos=None, cv=5, max_depth=4, seed=42, scale=True, n_jobs=1, 
 
 
 def _frame(rows: list[dict], combos) -> pd.DataFrame:
-    columns = (["combo", *_FIXED_PARAMS, *_swept_columns(combos), "fold", *_METRICS])
+    columns = ["combo", *_FIXED_PARAMS, *_swept_columns(combos), "fold", *_METRICS]
     return pd.DataFrame(rows, columns=columns)
 
 
-def chow_curve_cv(X, y, cv=5, max_depth=4, seed=42, scale=True, rates=None, ties="row_order",
-                  **tree_params) -> pd.DataFrame:
+def chow_curve_cv(
+    X, y, cv=5, max_depth=4, seed=42, scale=True, rates=None, ties="row_order", **tree_params
+) -> pd.DataFrame:
     """CART's Chow curve on the folds `run_cv` uses, averaged over the folds.
 
     Each fold's CART (same folds, scaling, depth and seed as `run_cv`) gives a
@@ -566,11 +635,13 @@ def chow_curve_cv(X, y, cv=5, max_depth=4, seed=42, scale=True, rates=None, ties
         curve["point"] = np.arange(len(curve))
         curves.append(curve)
     pooled = pd.concat(curves).groupby("point", sort=True)
-    return pd.DataFrame({
-        "uncertain_rate": pooled["uncertain_rate"].mean().to_numpy(),
-        "decided_accuracy": pooled["decided_accuracy"].mean().to_numpy(),
-        "decided_accuracy_std": pooled["decided_accuracy"].std().to_numpy(),
-    })
+    return pd.DataFrame(
+        {
+            "uncertain_rate": pooled["uncertain_rate"].mean().to_numpy(),
+            "decided_accuracy": pooled["decided_accuracy"].mean().to_numpy(),
+            "decided_accuracy_std": pooled["decided_accuracy"].std().to_numpy(),
+        }
+    )
 
 
 # ---------------------------------------------------------------------------------- summary
@@ -589,8 +660,9 @@ def _wilcoxon_greater(differences) -> float:
     return float(wilcoxon(d[d != 0], alternative="greater").pvalue)
 
 
-def summarize(results: pd.DataFrame, bayes_error: float | None = None,
-              threshold: float = 0.005) -> pd.DataFrame:
+def summarize(
+    results: pd.DataFrame, bayes_error: float | None = None, threshold: float = 0.005
+) -> pd.DataFrame:
     """One row per combination, in the layout of the paper's tables.
 
     Fold results are first averaged per (dataset, combination). With one
@@ -621,7 +693,8 @@ def summarize(results: pd.DataFrame, bayes_error: float | None = None,
     ``cart_accuracy``, ``efficiency`` (η = (decided − CART accuracy) /
     uncertain rate, NaN at rate 0), ``chow_decided_accuracy``,
     ``gain_vs_chow`` (decided − Chow), ``chow_decided_accuracy_ties_mean``,
-    ``ub_ratio`` (when a Bayes error is known), ``fit_seconds``, ``n_leaves``, and with several datasets ``wins``,
+    ``ub_ratio`` (when a Bayes error is known), ``fit_seconds``, ``n_leaves``, and with several
+    datasets ``wins``,
     ``ties``, ``losses`` and ``wilcoxon_p`` (NaN with fewer than two non-zero
     differences).
     """
@@ -630,8 +703,10 @@ def summarize(results: pd.DataFrame, bayes_error: float | None = None,
     df = results.copy()
     if "combo" not in df.columns:
         params = [c for c in df.columns if c not in _BOOKKEEPING and c not in _METRICS]
-        df["combo"] = [combo_label({k: v for k, v in r.items() if not pd.isna(v)})
-                       for r in df[params].to_dict("records")]
+        df["combo"] = [
+            combo_label({k: v for k, v in r.items() if not pd.isna(v)})
+            for r in df[params].to_dict("records")
+        ]
     missing = [c for c in ("decided_accuracy", "uncertain_rate", "cart_accuracy") if c not in df]
     if missing:
         raise ValueError(f"results lacks the column(s) {', '.join(missing)}; pass run_cv's output.")
@@ -654,8 +729,10 @@ def summarize(results: pd.DataFrame, bayes_error: float | None = None,
         per["bayes_error"] = grouped["bayes_error"].first()
     per = per.reset_index()
     if "bayes_error" in per.columns:
-        per["ub_ratio"] = [ub_ratio(r, b) if pd.notna(b) else np.nan
-                           for r, b in zip(per["uncertain_rate"], per["bayes_error"], strict=True)]
+        per["ub_ratio"] = [
+            ub_ratio(r, b) if pd.notna(b) else np.nan
+            for r, b in zip(per["uncertain_rate"], per["bayes_error"], strict=True)
+        ]
 
     order = list(dict.fromkeys(df["combo"]))
     rows = []
@@ -672,8 +749,9 @@ def summarize(results: pd.DataFrame, bayes_error: float | None = None,
         if not multi:
             row["decided_accuracy_std"] = part["decided_accuracy_std"].iloc[0]
         row["uncertain_pct"] = 100.0 * row["uncertain_rate"]
-        row["efficiency"] = efficiency(row["decided_accuracy"], row["cart_accuracy"],
-                                       row["uncertain_rate"])
+        row["efficiency"] = efficiency(
+            row["decided_accuracy"], row["cart_accuracy"], row["uncertain_rate"]
+        )
         if "chow_decided_accuracy" in row:
             row["gain_vs_chow"] = row["decided_accuracy"] - row["chow_decided_accuracy"]
         if "ub_ratio" in part.columns:
@@ -687,15 +765,34 @@ def summarize(results: pd.DataFrame, bayes_error: float | None = None,
             row["wilcoxon_p"] = _wilcoxon_greater(diff)
         rows.append(row)
 
-    columns = ["combo", *params, "n_datasets", "decided_accuracy", "decided_accuracy_std",
-               "uncertain_rate", "uncertain_pct", "accuracy", "decided_f1", "cart_accuracy",
-               "efficiency", "chow_decided_accuracy", "gain_vs_chow",
-               "chow_decided_accuracy_ties_mean", "ub_ratio", "fit_seconds",
-               "n_leaves", "wins", "ties", "losses", "wilcoxon_p"]
+    columns = [
+        "combo",
+        *params,
+        "n_datasets",
+        "decided_accuracy",
+        "decided_accuracy_std",
+        "uncertain_rate",
+        "uncertain_pct",
+        "accuracy",
+        "decided_f1",
+        "cart_accuracy",
+        "efficiency",
+        "chow_decided_accuracy",
+        "gain_vs_chow",
+        "chow_decided_accuracy_ties_mean",
+        "ub_ratio",
+        "fit_seconds",
+        "n_leaves",
+        "wins",
+        "ties",
+        "losses",
+        "wilcoxon_p",
+    ]
     table = pd.DataFrame(rows)
     table = table[[c for c in columns if c in table.columns]]
-    table = table.sort_values("decided_accuracy", ascending=False, kind="stable",
-                              na_position="last")
+    table = table.sort_values(
+        "decided_accuracy", ascending=False, kind="stable", na_position="last"
+    )
     return table.reset_index(drop=True)
 
 
@@ -717,18 +814,24 @@ class _ResultStore:
         self.frame = pd.DataFrame()
         if self.path.exists() and self.path.stat().st_size > 0:
             try:
-                self.frame = pd.read_csv(self.path, dtype={"dataset": str, "combo": str},
-                                         keep_default_na=False,
-                                         na_values=[""])
+                self.frame = pd.read_csv(
+                    self.path,
+                    dtype={"dataset": str, "combo": str},
+                    keep_default_na=False,
+                    na_values=[""],
+                )
             except (OSError, ValueError) as exc:
-                raise ValueError(f"Cannot read the existing results file {str(self.path)!r} "
-                                 f"({exc}); move it away or choose another output file.") from exc
+                raise ValueError(
+                    f"Cannot read the existing results file {str(self.path)!r} "
+                    f"({exc}); move it away or choose another output file."
+                ) from exc
             required = {"dataset", "combo", "fold"}
             if not required <= set(self.frame.columns):
                 raise ValueError(
                     f"{str(self.path)!r} exists but is not a results file of run_suite (no "
                     f"{', '.join(sorted(required - set(self.frame.columns)))} column); choose "
-                    "another output file.")
+                    "another output file."
+                )
             text = self.path.read_text(encoding="utf-8").splitlines(keepends=True)
             self.columns = list(self.frame.columns)
             self.lines = [line if line.endswith("\n") else line + "\n" for line in text[1:]]
@@ -736,8 +839,14 @@ class _ResultStore:
     def done(self) -> set[tuple[str, str, int]]:
         if self.frame.empty:
             return set()
-        return set(zip(self.frame["dataset"], self.frame["combo"], self.frame["fold"].astype(int),
-                       strict=True))
+        return set(
+            zip(
+                self.frame["dataset"],
+                self.frame["combo"],
+                self.frame["fold"].astype(int),
+                strict=True,
+            )
+        )
 
     def check_protocol(self, cv: int, seed) -> None:
         for name, value in (("cv", cv), ("seed", seed)):
@@ -747,7 +856,8 @@ class _ResultStore:
                     raise ValueError(
                         f"{str(self.path)!r} holds results with {name}={sorted(other)}, not "
                         f"{name}={value!r}; resuming would mix protocols. Choose another output "
-                        "file (or delete this one).")
+                        "file (or delete this one)."
+                    )
 
     def add(self, row: dict) -> None:
         new_cols = [c for c in row if c not in self.columns]
@@ -756,13 +866,17 @@ class _ResultStore:
             self.columns = self.columns + new_cols
             self.lines = self._serialise(self.frame) if len(self.frame) else []
         self.lines.extend(self._serialise(pd.DataFrame([row])))
-        self.frame = pd.concat([self.frame, pd.DataFrame([row])], ignore_index=True) \
-            if len(self.frame) else pd.DataFrame([row])
+        self.frame = (
+            pd.concat([self.frame, pd.DataFrame([row])], ignore_index=True)
+            if len(self.frame)
+            else pd.DataFrame([row])
+        )
         self._write()
 
     def _serialise(self, frame: pd.DataFrame) -> list[str]:
-        text = frame.reindex(columns=self.columns).to_csv(index=False, header=False,
-                                                          lineterminator="\n")
+        text = frame.reindex(columns=self.columns).to_csv(
+            index=False, header=False, lineterminator="\n"
+        )
         return text.splitlines(keepends=True)
 
     def _mode(self) -> int:
@@ -803,13 +917,17 @@ def _dataset_entries(datasets) -> list[tuple[str, Any]]:
         elif hasattr(item, "X") and hasattr(item, "y") and hasattr(item, "name"):
             name, source = str(item.name), item
         else:
-            raise TypeError("datasets must hold ternary.data.Dataset objects or "
-                            f"(name, loader) pairs; got {item!r}.")
+            raise TypeError(
+                "datasets must hold ternary.data.Dataset objects or "
+                f"(name, loader) pairs; got {item!r}."
+            )
         entries.append((name, source))
     names = [n for n, _ in entries]
     duplicates = sorted({n for n in names if names.count(n) > 1})
     if duplicates:
-        raise ValueError(f"Duplicate dataset name(s) {', '.join(duplicates)}; each needs its own name.")
+        raise ValueError(
+            f"Duplicate dataset name(s) {', '.join(duplicates)}; each needs its own name."
+        )
     return entries
 
 
@@ -820,8 +938,20 @@ def _load(source):
     return dataset
 
 
-def run_suite(datasets, out_csv, combos=None, cv=5, n_jobs=1, progress=None, *, max_depth=4,
-              seed=42, scale=True, errors="raise", **tree_params) -> pd.DataFrame:
+def run_suite(
+    datasets,
+    out_csv,
+    combos=None,
+    cv=5,
+    n_jobs=1,
+    progress=None,
+    *,
+    max_depth=4,
+    seed=42,
+    scale=True,
+    errors="raise",
+    **tree_params,
+) -> pd.DataFrame:
     """Run `run_cv` over many datasets, saving every finished row; resumable.
 
     Each finished (dataset, combination, fold) row is added to ``out_csv`` at
@@ -884,24 +1014,41 @@ def run_suite(datasets, out_csv, combos=None, cv=5, n_jobs=1, progress=None, *, 
     store.check_protocol(cv, seed)
     done_keys = store.done()
     total = len(entries) * len(combos) * cv
-    done = sum((name, lab, f) in done_keys
-               for name, _ in entries for lab in labels for f in range(cv))
+    done = sum(
+        (name, lab, f) in done_keys for name, _ in entries for lab in labels for f in range(cv)
+    )
     if progress is not None:
-        progress(done, total, f"{done} of {total} rows already in {out_csv}" if done else "starting")
+        progress(
+            done, total, f"{done} of {total} rows already in {out_csv}" if done else "starting"
+        )
     skipped: dict[str, str] = {}
     for name, source in entries:
-        skip = {(i, f) for i, lab in enumerate(labels) for f in range(cv)
-                if (name, lab, f) in done_keys}
+        skip = {
+            (i, f) for i, lab in enumerate(labels) for f in range(cv) if (name, lab, f) in done_keys
+        }
         if len(skip) == len(labels) * cv:
             continue
         try:
             dataset = _load(source)
             bayes = getattr(dataset, "bayes_error", None)
-            prefix = {"dataset": name, "bayes_error": np.nan if bayes is None else float(bayes),
-                      "cv": cv, "seed": seed}
-            for _, f, row in _iter_cv_rows(dataset.X, dataset.y, combos, cv=cv,
-                                           max_depth=max_depth, seed=seed, scale=scale,
-                                           n_jobs=n_jobs, tree_params=tree_params, skip=skip):
+            prefix = {
+                "dataset": name,
+                "bayes_error": np.nan if bayes is None else float(bayes),
+                "cv": cv,
+                "seed": seed,
+            }
+            for _, f, row in _iter_cv_rows(
+                dataset.X,
+                dataset.y,
+                combos,
+                cv=cv,
+                max_depth=max_depth,
+                seed=seed,
+                scale=scale,
+                n_jobs=n_jobs,
+                tree_params=tree_params,
+                skip=skip,
+            ):
                 store.add({**prefix, **row})
                 done += 1
                 if progress is not None:
@@ -934,17 +1081,25 @@ _CIFAR_10 = 40927  # the paper drops it: axis-aligned splits on raw pixels
 def _breiman_entries(seed):
     from ternary import data
 
-    makers = {"waveform": data.make_waveform, "twonorm": data.make_twonorm,
-              "ringnorm": data.make_ringnorm}
-    return [(name, lambda m=makers[name], n=n: m(n_samples=n, random_state=seed))
-            for name, n in _BREIMAN_SIZES.items()]
+    makers = {
+        "waveform": data.make_waveform,
+        "twonorm": data.make_twonorm,
+        "ringnorm": data.make_ringnorm,
+    }
+    return [
+        (name, lambda m=makers[name], n=n: m(n_samples=n, random_state=seed))
+        for name, n in _BREIMAN_SIZES.items()
+    ]
 
 
 def _builtin_entries():
     from ternary import data
 
-    return [(name, lambda n=name: data.load_builtin(n))
-            for name in data.BUILTIN_DATASETS if name not in _BREIMAN_SIZES]
+    return [
+        (name, lambda n=name: data.load_builtin(n))
+        for name in data.BUILTIN_DATASETS
+        if name not in _BREIMAN_SIZES
+    ]
 
 
 def _openml_entries(ids: dict[str, int], cache_dir):
@@ -983,8 +1138,9 @@ class _Bar:
         if self.bar is None:
             from tqdm import tqdm
 
-            self.bar = tqdm(total=total, initial=done, file=sys.stderr, unit="fit",
-                            dynamic_ncols=True)
+            self.bar = tqdm(
+                total=total, initial=done, file=sys.stderr, unit="fit", dynamic_ncols=True
+            )
         self.bar.total = total
         self.bar.n = done
         self.bar.set_postfix_str(message[:60], refresh=False)
@@ -1004,6 +1160,7 @@ def _positive_int(minimum):
         if value < minimum:
             raise argparse.ArgumentTypeError(f"must be ≥ {minimum}, got {value}")
         return value
+
     return parse
 
 
@@ -1013,7 +1170,9 @@ def _jobs(text):
     except ValueError:
         raise argparse.ArgumentTypeError(f"expected an integer, got {text!r}") from None
     if value == 0:
-        raise argparse.ArgumentTypeError("must be a positive number of workers, or -1 for all cores")
+        raise argparse.ArgumentTypeError(
+            "must be a positive number of workers, or -1 for all cores"
+        )
     return value
 
 
@@ -1021,25 +1180,36 @@ def _parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="python -m ternary.experiment",
         description="Cross-validate ternary trees in the protocol of Smits (2026): stratified "
-                    "k-fold CV, per-fold standardisation, depth-4 trees, against CART. Finished "
-                    "rows are saved in --out as they come; rerun the same command to resume.")
+        "k-fold CV, per-fold standardisation, depth-4 trees, against CART. Finished "
+        "rows are saved in --out as they come; rerun the same command to resume.",
+    )
     source = parser.add_mutually_exclusive_group(required=True)
-    source.add_argument("--suite", choices=["breiman", "medical", "cc18", "builtin"],
-                        help="breiman: waveform/twonorm/ringnorm generated locally; medical: "
-                             "OpenML 37, 31, 53, 310; cc18: OpenML suite 99; builtin: the small "
-                             "built-in datasets")
+    source.add_argument(
+        "--suite",
+        choices=["breiman", "medical", "cc18", "builtin"],
+        help="breiman: waveform/twonorm/ringnorm generated locally; medical: "
+        "OpenML 37, 31, 53, 310; cc18: OpenML suite 99; builtin: the small "
+        "built-in datasets",
+    )
     source.add_argument("--data", metavar="FILE", help="one CSV or ARFF file")
     source.add_argument("--data-dir", metavar="DIR", help="every .csv and .arff file in DIR")
     parser.add_argument("--target", help="label column of --data/--data-dir files (default: last)")
     parser.add_argument("--out", default="results.csv", help="results CSV (default: %(default)s)")
     parser.add_argument("--jobs", type=_jobs, default=1, help="parallel fits (default: 1)")
     parser.add_argument("--cv", type=_positive_int(2), default=5, help="folds (default: 5)")
-    parser.add_argument("--seed", type=int, default=42, help="seed of folds and trees (default: 42)")
-    parser.add_argument("--max-depth", type=_positive_int(1), default=4,
-                        help="tree depth (default: 4)")
-    parser.add_argument("--combos", choices=sorted(COMBO_SETS), default="default",
-                        help="default: the paper's 11; probabilistic: 5 methods + CART; all: "
-                             "three routings + CART with grafting")
+    parser.add_argument(
+        "--seed", type=int, default=42, help="seed of folds and trees (default: 42)"
+    )
+    parser.add_argument(
+        "--max-depth", type=_positive_int(1), default=4, help="tree depth (default: 4)"
+    )
+    parser.add_argument(
+        "--combos",
+        choices=sorted(COMBO_SETS),
+        default="default",
+        help="default: the paper's 11; probabilistic: 5 methods + CART; all: "
+        "three routings + CART with grafting",
+    )
     parser.add_argument("--cache-dir", help="OpenML cache folder (default: see ternary.data)")
     parser.add_argument("--no-progress", action="store_true", help="no progress bar")
     return parser
@@ -1047,11 +1217,27 @@ def _parser() -> argparse.ArgumentParser:
 
 def _print_summary(results: pd.DataFrame, out) -> None:
     table = summarize(results)
-    shown = [c for c in ("combo", "n_datasets", "decided_accuracy", "decided_accuracy_std",
-                         "uncertain_pct", "accuracy", "decided_f1", "efficiency",
-                         "chow_decided_accuracy", "gain_vs_chow", "ub_ratio", "wins", "ties",
-                         "losses", "wilcoxon_p")
-             if c in table.columns and not table[c].isna().all()]
+    shown = [
+        c
+        for c in (
+            "combo",
+            "n_datasets",
+            "decided_accuracy",
+            "decided_accuracy_std",
+            "uncertain_pct",
+            "accuracy",
+            "decided_f1",
+            "efficiency",
+            "chow_decided_accuracy",
+            "gain_vs_chow",
+            "ub_ratio",
+            "wins",
+            "ties",
+            "losses",
+            "wilcoxon_p",
+        )
+        if c in table.columns and not table[c].isna().all()
+    ]
     with pd.option_context("display.width", 200, "display.max_columns", None):
         print(table[shown].to_string(index=False, float_format=lambda v: f"{v:.4f}"), file=out)
 
@@ -1081,8 +1267,9 @@ def main(argv: Sequence[str] | None = None) -> int:
             folder = Path(args.data_dir)
             if not folder.is_dir():
                 raise DataError(f"No such folder: {args.data_dir!r}.")
-            files = sorted(p for p in folder.iterdir()
-                           if p.is_file() and p.suffix.lower() in (".csv", ".arff"))
+            files = sorted(
+                p for p in folder.iterdir() if p.is_file() and p.suffix.lower() in (".csv", ".arff")
+            )
             if not files:
                 raise DataError(f"No .csv or .arff files in {args.data_dir!r}.")
             entries = _file_entries(files, args.target)
@@ -1095,13 +1282,23 @@ def main(argv: Sequence[str] | None = None) -> int:
         with warnings.catch_warnings():
             # the table at the end is the output; library warnings would shred the bar
             warnings.simplefilter("ignore")
-            results = run_suite(entries, args.out, combos=COMBO_SETS[args.combos], cv=args.cv,
-                                n_jobs=args.jobs, progress=bar, max_depth=args.max_depth,
-                                seed=args.seed, errors="skip")
+            results = run_suite(
+                entries,
+                args.out,
+                combos=COMBO_SETS[args.combos],
+                cv=args.cv,
+                n_jobs=args.jobs,
+                progress=bar,
+                max_depth=args.max_depth,
+                seed=args.seed,
+                errors="skip",
+            )
     except KeyboardInterrupt:
         bar.close()
-        print(f"\ninterrupted: finished rows are in {args.out}; rerun the same command to resume.",
-              file=sys.stderr)
+        print(
+            f"\ninterrupted: finished rows are in {args.out}; rerun the same command to resume.",
+            file=sys.stderr,
+        )
         return 130
     except ValueError as exc:  # an unusable --out file
         bar.close()

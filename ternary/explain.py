@@ -125,22 +125,30 @@ class NodeExplanation:
 
     def delta_table(self) -> pd.DataFrame:
         """One row per method: raw δ, the cap, final δ, and which one the tree uses."""
-        return pd.DataFrame({
-            "delta_method": list(EXPLAINED_METHODS),
-            "raw_delta": [self.raw_delta[m] for m in EXPLAINED_METHODS],
-            "cap": [self.cap] * len(EXPLAINED_METHODS),
-            "final_delta": [self.final_delta[m] for m in EXPLAINED_METHODS],
-            "model_method": [m == self.method for m in EXPLAINED_METHODS],
-        })
+        return pd.DataFrame(
+            {
+                "delta_method": list(EXPLAINED_METHODS),
+                "raw_delta": [self.raw_delta[m] for m in EXPLAINED_METHODS],
+                "cap": [self.cap] * len(EXPLAINED_METHODS),
+                "final_delta": [self.final_delta[m] for m in EXPLAINED_METHODS],
+                "model_method": [m == self.method for m in EXPLAINED_METHODS],
+            }
+        )
 
 
 def _params_of(model) -> DeltaParams:
     # the same mapping as TernaryTreeClassifier.fit
     return DeltaParams(
-        method=model.delta_method, criterion="gini" if model.criterion == "gini" else "entropy",
-        epsilon=float(model.epsilon), alpha=float(model.alpha), q=float(model.q),
-        n_bootstraps=int(model.n_bootstraps_), min_samples_leaf=int(model.min_samples_leaf),
-        max_delta_fraction=float(model.max_delta_fraction), delta_scale=float(model.delta_scale))
+        method=model.delta_method,
+        criterion="gini" if model.criterion == "gini" else "entropy",
+        epsilon=float(model.epsilon),
+        alpha=float(model.alpha),
+        q=float(model.q),
+        n_bootstraps=int(model.n_bootstraps_),
+        min_samples_leaf=int(model.min_samples_leaf),
+        max_delta_fraction=float(model.max_delta_fraction),
+        delta_scale=float(model.delta_scale),
+    )
 
 
 def _node_rows(model, X32, node):
@@ -186,7 +194,9 @@ def explain_node(model, X, y, node, *, sample_weight=None, random_state=0) -> No
         raise ValueError(f"node must be an integer id; got {node!r}.")
     node = int(node)
     if not 0 <= node < tree.node_count:
-        raise ValueError(f"node {node} is out of range: this tree has nodes 0..{tree.node_count - 1}.")
+        raise ValueError(
+            f"node {node} is out of range: this tree has nodes 0..{tree.node_count - 1}."
+        )
     if tree.children_left[node] == LEAF:
         raise ValueError(f"node {node} is a leaf; only split nodes have a threshold and a δ.")
     X32 = np.asarray(X, dtype=np.float32)
@@ -196,7 +206,9 @@ def explain_node(model, X, y, node, *, sample_weight=None, random_state=0) -> No
     if y.shape[0] != X32.shape[0]:
         raise ValueError(f"X has {X32.shape[0]} rows but y has {y.shape[0]}.")
     y_codes = np.searchsorted(model.classes_, y)
-    unknown = (y_codes >= model.n_classes_) | (model.classes_[np.minimum(y_codes, model.n_classes_ - 1)] != y)
+    unknown = (y_codes >= model.n_classes_) | (
+        model.classes_[np.minimum(y_codes, model.n_classes_ - 1)] != y
+    )
     if unknown.any():
         raise ValueError(f"y contains labels the model was not fitted on, e.g. {y[unknown][0]!r}.")
     weights = model._effective_weights(y, sample_weight, X32.shape[0])
@@ -208,19 +220,28 @@ def explain_node(model, X, y, node, *, sample_weight=None, random_state=0) -> No
     node_rows = NodeRows.from_arrays(X32[rows, f], y_codes[rows], weights[rows], theta, K)
     params = _params_of(model)
 
-    thresholds, quality, left_fraction = quality_curve(node_rows, params.criterion, params.min_samples_leaf)
+    thresholds, quality, left_fraction = quality_curve(
+        node_rows, params.criterion, params.min_samples_leaf
+    )
     q_star, plateau_low, plateau_high = plateau_bounds(thresholds, quality, theta, params.epsilon)
     floor = (1.0 - params.epsilon) * q_star
 
     band_classes, band_lows, band_highs = class_bands(node_rows, params.q)
     overlap_pair, overlap_low, overlap_high = widest_overlap(node_rows, params.q)
 
-    gain_parts = {**gain_ratio_parts(node_rows, params.criterion),
-                  "value_range": node_rows.value_range,
-                  "alpha_range": params.alpha * node_rows.value_range}
+    gain_parts = {
+        **gain_ratio_parts(node_rows, params.criterion),
+        "value_range": node_rows.value_range,
+        "alpha_range": params.alpha * node_rows.value_range,
+    }
 
-    boot = bootstrap_thresholds(node_rows, params.criterion, params.n_bootstraps,
-                                np.random.RandomState(random_state), params.min_samples_leaf)
+    boot = bootstrap_thresholds(
+        node_rows,
+        params.criterion,
+        params.n_bootstraps,
+        np.random.RandomState(random_state),
+        params.min_samples_leaf,
+    )
     raw, final = {}, {}
     for method in EXPLAINED_METHODS:
         p = DeltaParams(**{**params.__dict__, "method": method})
@@ -230,15 +251,39 @@ def explain_node(model, X, y, node, *, sample_weight=None, random_state=0) -> No
 
     names = getattr(model, "feature_names_in_", None)
     return NodeExplanation(
-        node=node, feature=f, feature_name=str(names[f]) if names is not None else f"x[{f}]",
-        threshold=theta, delta=float(tree.delta[node]), method=model.delta_method,
-        routing=model.routing, classes=np.asarray(model.classes_), n=int(rows.size),
-        class_counts=np.bincount(y_codes[rows], minlength=K), values=node_rows.values,
-        y_codes=node_rows.y, weights=node_rows.w, params=params, thresholds=thresholds,
-        quality=quality, left_fraction=left_fraction, quality_at_threshold=q_star,
-        plateau_floor=floor, plateau_low=plateau_low, plateau_high=plateau_high,
-        band_classes=band_classes, band_lows=band_lows, band_highs=band_highs,
-        overlap_pair=overlap_pair, overlap_low=overlap_low, overlap_high=overlap_high,
-        margin=margin_support(node_rows), bootstrap_thresholds=boot, bootstrap_seed=int(random_state),
-        gain_ratio=gain_parts, raw_delta=raw, final_delta=final,
-        cap=params.max_delta_fraction * node_rows.value_range, grafted=bool(tree.grafted[node]))
+        node=node,
+        feature=f,
+        feature_name=str(names[f]) if names is not None else f"x[{f}]",
+        threshold=theta,
+        delta=float(tree.delta[node]),
+        method=model.delta_method,
+        routing=model.routing,
+        classes=np.asarray(model.classes_),
+        n=int(rows.size),
+        class_counts=np.bincount(y_codes[rows], minlength=K),
+        values=node_rows.values,
+        y_codes=node_rows.y,
+        weights=node_rows.w,
+        params=params,
+        thresholds=thresholds,
+        quality=quality,
+        left_fraction=left_fraction,
+        quality_at_threshold=q_star,
+        plateau_floor=floor,
+        plateau_low=plateau_low,
+        plateau_high=plateau_high,
+        band_classes=band_classes,
+        band_lows=band_lows,
+        band_highs=band_highs,
+        overlap_pair=overlap_pair,
+        overlap_low=overlap_low,
+        overlap_high=overlap_high,
+        margin=margin_support(node_rows),
+        bootstrap_thresholds=boot,
+        bootstrap_seed=int(random_state),
+        gain_ratio=gain_parts,
+        raw_delta=raw,
+        final_delta=final,
+        cap=params.max_delta_fraction * node_rows.value_range,
+        grafted=bool(tree.grafted[node]),
+    )

@@ -140,9 +140,22 @@ from ternary.delta import NodeRows, impurity, node_delta
 __all__ = ["GRAFT_REPORT_COLUMNS", "binomial_tail", "graft_tree", "laplace", "leaf_bounds"]
 
 #: Columns of the graft report, in order (one row per graft).
-GRAFT_REPORT_COLUMNS = ("leaf", "ancestor", "feature", "feature_name", "cut", "side", "class",
-                        "laplace_cut", "laplace_leaf", "p_value", "new_split", "new_leaf",
-                        "n_region", "n_class")
+GRAFT_REPORT_COLUMNS = (
+    "leaf",
+    "ancestor",
+    "feature",
+    "feature_name",
+    "cut",
+    "side",
+    "class",
+    "laplace_cut",
+    "laplace_leaf",
+    "p_value",
+    "new_split",
+    "new_leaf",
+    "n_region",
+    "n_class",
+)
 
 _LE, _GT = 0, 1  # side codes
 _SIDE_NAME = ("<=", ">")
@@ -199,9 +212,11 @@ def binomial_tail(x, n, p):
     >>> round(binomial_tail(9, 9, 5 / 6), 4)  # (5/6)**9
     0.1938
     """
-    x, n, p = np.broadcast_arrays(np.asarray(x, dtype=np.float64),
-                                  np.asarray(n, dtype=np.float64),
-                                  np.asarray(p, dtype=np.float64))
+    x, n, p = np.broadcast_arrays(
+        np.asarray(x, dtype=np.float64),
+        np.asarray(n, dtype=np.float64),
+        np.asarray(p, dtype=np.float64),
+    )
     out = np.ones(x.shape)
     positive = x > 0
     whole = positive & (x == np.round(x)) & (n == np.round(n))
@@ -244,7 +259,9 @@ def leaf_bounds(tree: TernaryTree, leaf: int, n_features: int | None = None):
         elif tree.children_right[up] == node:
             lower[a] = max(lower[a], t)
         else:
-            raise ValueError(f"node {node} is a middle child; bounds are defined for binary trees only.")
+            raise ValueError(
+                f"node {node} is a middle child; bounds are defined for binary trees only."
+            )
         node = up
     return lower, upper
 
@@ -266,10 +283,22 @@ def _node_bounds(tree: TernaryTree, n_features: int):
 
 
 def _empty_report() -> pd.DataFrame:
-    dtypes = {"leaf": "int64", "ancestor": "int64", "feature": "int64", "feature_name": "object",
-              "cut": "float64", "side": "object", "class": "int64", "laplace_cut": "float64",
-              "laplace_leaf": "float64", "p_value": "float64", "new_split": "int64",
-              "new_leaf": "int64", "n_region": "float64", "n_class": "float64"}
+    dtypes = {
+        "leaf": "int64",
+        "ancestor": "int64",
+        "feature": "int64",
+        "feature_name": "object",
+        "cut": "float64",
+        "side": "object",
+        "class": "int64",
+        "laplace_cut": "float64",
+        "laplace_leaf": "float64",
+        "p_value": "float64",
+        "new_split": "int64",
+        "new_leaf": "int64",
+        "n_region": "float64",
+        "n_class": "float64",
+    }
     return pd.DataFrame({name: pd.Series(dtype=dtypes[name]) for name in GRAFT_REPORT_COLUMNS})
 
 
@@ -322,8 +351,10 @@ class _Best:
         """Keep each (leaves[i], a[i], side) candidate that beats the best so far."""
         old_lap = self.lap[leaves, a, side]
         old_total = self.total[leaves, a, side]
-        better = (lap > old_lap) | ((lap == old_lap) & (
-            (total > old_total) | ((total == old_total) & (depth > self.depth[leaves, a, side]))))
+        better = (lap > old_lap) | (
+            (lap == old_lap)
+            & ((total > old_total) | ((total == old_total) & (depth > self.depth[leaves, a, side])))
+        )
         if not better.any():
             return
         idx = (leaves[better], a[better], side)
@@ -377,19 +408,44 @@ def _search_node(best, node, depth, rows, X, y, w, K, leaves, low, up, min_c, ma
     # "≤": candidate rows p in [j0, j1) ending a run; region rows j0..p
     ok = j1 > j0
     if ok.any():
-        _offer_segments(best, _LE, node, depth, leaf_of[ok], column[ok], anchor=j0[ok],
-                        last=j1[ok] - 1 - j0[ok], m=m, cum=cum, run_end=run_end, vals=vals,
-                        features=features)
+        _offer_segments(
+            best,
+            _LE,
+            node,
+            depth,
+            leaf_of[ok],
+            column[ok],
+            anchor=j0[ok],
+            last=j1[ok] - 1 - j0[ok],
+            m=m,
+            cum=cum,
+            run_end=run_end,
+            vals=vals,
+            features=features,
+        )
     # ">": candidate rows p in [jl, jh − 2] ending a run; region rows p+1..jh−1 (non-empty)
     ok = jh - 1 > jl
     if ok.any():
-        _offer_segments(best, _GT, node, depth, leaf_of[ok], column[ok], anchor=jh[ok],
-                        last=jh[ok] - 2 - jl[ok], m=m, cum=cum, run_end=run_end, vals=vals,
-                        features=features)
+        _offer_segments(
+            best,
+            _GT,
+            node,
+            depth,
+            leaf_of[ok],
+            column[ok],
+            anchor=jh[ok],
+            last=jh[ok] - 2 - jl[ok],
+            m=m,
+            cum=cum,
+            run_end=run_end,
+            vals=vals,
+            features=features,
+        )
 
 
-def _offer_segments(best, side, node, depth, leaves, column, anchor, last, m, cum, run_end, vals,
-                    features):
+def _offer_segments(
+    best, side, node, depth, leaves, column, anchor, last, m, cum, run_end, vals, features
+):
     """Evaluate the candidate segments of one side and offer each leaf its best cut.
 
     ``anchor`` is the fixed end of each (leaf, attribute) region (its first
@@ -418,8 +474,18 @@ def _offer_segments(best, side, node, depth, leaves, column, anchor, last, m, cu
     keep = valid[b]
     if not keep.all():
         leaves, column, b = leaves[keep], column[keep], b[keep]
-    best.offer(leaves, features[column], side, lap[b], total[b], k[b], region[b],
-               vals[p[b], a[b]], node, depth)
+    best.offer(
+        leaves,
+        features[column],
+        side,
+        lap[b],
+        total[b],
+        k[b],
+        region[b],
+        vals[p[b], a[b]],
+        node,
+        depth,
+    )
 
 
 # --------------------------------------------------------------------------- the graft
@@ -431,8 +497,9 @@ def _feature_indices(continuous_features, n_features):
     sel = np.asarray(continuous_features)
     if sel.dtype == bool:
         if sel.shape != (n_features,):
-            raise ValueError(f"continuous_features as a mask needs {n_features} entries; got "
-                             f"shape {sel.shape}.")
+            raise ValueError(
+                f"continuous_features as a mask needs {n_features} entries; got shape {sel.shape}."
+            )
         return np.flatnonzero(sel)
     sel = np.unique(sel.astype(np.intp).ravel())
     if sel.size and (sel[0] < 0 or sel[-1] >= n_features):
@@ -448,27 +515,47 @@ def _check_inputs(tree, X, y, mode, alpha, sample_weight):
     if np.any(tree.children_middle != LEAF):
         raise ValueError(
             "graft_tree needs a binary tree: this one has middle (hard_middle) branches, which "
-            "change the training partition the graft evidence is drawn from.")
+            "change the training partition the graft evidence is drawn from."
+        )
     X = np.asarray(X, dtype=np.float64)
     if X.ndim != 2:
         raise ValueError(f"X must be 2-D; got shape {X.shape}.")
     y = np.asarray(y, dtype=np.intp)
     if y.shape != (X.shape[0],):
-        raise ValueError(f"y_codes must have one class code per row of X ({X.shape[0]}); got shape {y.shape}.")
+        raise ValueError(
+            f"y_codes must have one class code per row of X ({X.shape[0]}); got shape {y.shape}."
+        )
     if y.size and (y.min() < 0 or y.max() >= tree.n_classes):
         raise ValueError(f"y_codes must be class codes in 0..{tree.n_classes - 1}.")
     split = ~tree.is_leaf
     if split.any() and tree.feature[split].max() >= X.shape[1]:
-        raise ValueError(f"the tree splits on feature {tree.feature[split].max()} but X has "
-                         f"{X.shape[1]} columns.")
-    w = np.ones(X.shape[0]) if sample_weight is None else np.asarray(sample_weight, dtype=np.float64)
+        raise ValueError(
+            f"the tree splits on feature {tree.feature[split].max()} but X has "
+            f"{X.shape[1]} columns."
+        )
+    w = (
+        np.ones(X.shape[0])
+        if sample_weight is None
+        else np.asarray(sample_weight, dtype=np.float64)
+    )
     if w.shape != (X.shape[0],) or not np.all(np.isfinite(w)) or np.any(w < 0):
         raise ValueError("sample_weight must be finite, non-negative, one weight per row of X.")
     return X, y, w
 
 
-def graft_tree(tree, X, y_codes, mode="all", alpha=0.05, sample_weight=None, delta_params=None,
-               random_state=None, feature_names=None, *, continuous_features=None):
+def graft_tree(
+    tree,
+    X,
+    y_codes,
+    mode="all",
+    alpha=0.05,
+    sample_weight=None,
+    delta_params=None,
+    random_state=None,
+    feature_names=None,
+    *,
+    continuous_features=None,
+):
     """Graft new splits and leaves onto a fitted binary tree (Webb 1997, C4.5+).
 
     See the module docstring for the algorithm and every reading of the paper.
@@ -574,15 +661,30 @@ def graft_tree(tree, X, y_codes, mode="all", alpha=0.05, sample_weight=None, del
             continue
         rows = cases(node)
         if rows.size:
-            _search_node(best, node, int(depth[node]), rows, X, y, ws, K,
-                         np.array(below[node], dtype=np.intp), low, up, min_c, max_c, features)
+            _search_node(
+                best,
+                node,
+                int(depth[node]),
+                rows,
+                X,
+                y,
+                ws,
+                K,
+                np.array(below[node], dtype=np.intp),
+                low,
+                up,
+                min_c,
+                max_c,
+                features,
+            )
 
     # step 2: better than the leaf, and significantly so
     p_value = np.ones_like(best.lap)
     pos = best.pos
     found = best.lap > leaf_lap[:, None, None]
-    p_value[found] = binomial_tail(pos[found], best.total[found],
-                                   np.broadcast_to(leaf_lap[:, None, None], found.shape)[found])
+    p_value[found] = binomial_tail(
+        pos[found], best.total[found], np.broadcast_to(leaf_lap[:, None, None], found.shape)[found]
+    )
     accepted = found & (p_value < alpha)
 
     builder = _Builder(tree)
@@ -590,7 +692,9 @@ def graft_tree(tree, X, y_codes, mode="all", alpha=0.05, sample_weight=None, del
     names = None if feature_names is None else [str(s) for s in feature_names]
     for i in np.flatnonzero(accepted.any(axis=(1, 2))):
         a_idx, s_idx = np.nonzero(accepted[i])
-        key = sorted(zip(-best.lap[i, a_idx, s_idx], -best.total[i, a_idx, s_idx], a_idx, s_idx, strict=True))
+        key = sorted(
+            zip(-best.lap[i, a_idx, s_idx], -best.total[i, a_idx, s_idx], a_idx, s_idx, strict=True)
+        )
         tuples = [(int(a), int(s)) for _, _, a, s in key]
         if mode == "one":
             tuples = tuples[:1]
@@ -611,23 +715,45 @@ def graft_tree(tree, X, y_codes, mode="all", alpha=0.05, sample_weight=None, del
                 evidence = cases(anc)
                 xa = X[evidence, a]
                 inside = (xa > lo) & (xa <= hi)
-                node_rows = NodeRows.from_arrays(xa[inside], y[evidence[inside]],
-                                                 w[evidence[inside]], v, K)
+                node_rows = NodeRows.from_arrays(
+                    xa[inside], y[evidence[inside]], w[evidence[inside]], v, K
+                )
                 delta = node_delta(node_rows, delta_params, rng)
             x_rem = X[remaining, a]
             to_graft = x_rem <= v if s == _LE else x_rem > v
             split_id, leaf_new, slot = builder.graft(
-                slot, leaf, feature=a, cut=v, side=s, delta=delta,
-                split_rows=remaining, graft_rows=remaining[to_graft], graft_value=best.counts[i, a, s],
-                y=y, w=w, criterion=_criterion(delta_params))
+                slot,
+                leaf,
+                feature=a,
+                cut=v,
+                side=s,
+                delta=delta,
+                split_rows=remaining,
+                graft_rows=remaining[to_graft],
+                graft_value=best.counts[i, a, s],
+                y=y,
+                w=w,
+                criterion=_criterion(delta_params),
+            )
             remaining = remaining[~to_graft]
-            records.append({
-                "leaf": int(leaf), "ancestor": anc, "feature": a,
-                "feature_name": names[a] if names is not None else f"x{a}",
-                "cut": v, "side": _SIDE_NAME[s], "class": k,
-                "laplace_cut": float(best.lap[i, a, s]), "laplace_leaf": float(leaf_lap[i]),
-                "p_value": float(p_value[i, a, s]), "new_split": split_id, "new_leaf": leaf_new,
-                "n_region": float(best.total[i, a, s]), "n_class": float(pos[i, a, s])})
+            records.append(
+                {
+                    "leaf": int(leaf),
+                    "ancestor": anc,
+                    "feature": a,
+                    "feature_name": names[a] if names is not None else f"x{a}",
+                    "cut": v,
+                    "side": _SIDE_NAME[s],
+                    "class": k,
+                    "laplace_cut": float(best.lap[i, a, s]),
+                    "laplace_leaf": float(leaf_lap[i]),
+                    "p_value": float(p_value[i, a, s]),
+                    "new_split": split_id,
+                    "new_leaf": leaf_new,
+                    "n_region": float(best.total[i, a, s]),
+                    "n_class": float(pos[i, a, s]),
+                }
+            )
         builder.set_leaf_samples(leaf, remaining, w)
     if not records:
         return tree.copy(), _empty_report()
@@ -661,24 +787,54 @@ class _Builder:
             self.arrays[name].append(fields[name])
         return node
 
-    def graft(self, slot, leaf, *, feature, cut, side, delta, split_rows, graft_rows, graft_value,
-              y, w, criterion):
+    def graft(
+        self,
+        slot,
+        leaf,
+        *,
+        feature,
+        cut,
+        side,
+        delta,
+        split_rows,
+        graft_rows,
+        graft_value,
+        y,
+        w,
+        criterion,
+    ):
         K = self.K
         split_counts = np.bincount(y[split_rows], weights=w[split_rows], minlength=K)
         if split_counts.sum() <= 0:
             split_counts = np.asarray(self.arrays["value"][leaf], dtype=np.float64)
         graft_counts = np.asarray(graft_value, dtype=np.float64)
         new_leaf = self._append(
-            children_left=LEAF, children_right=LEAF, children_middle=LEAF, feature=UNDEFINED,
-            threshold=float(UNDEFINED), delta=0.0, value=graft_counts / graft_counts.sum(),
-            n_node_samples=graft_rows.size, weighted_n_node_samples=float(w[graft_rows].sum()),
-            impurity=float(impurity(graft_counts, criterion)), grafted=True)
+            children_left=LEAF,
+            children_right=LEAF,
+            children_middle=LEAF,
+            feature=UNDEFINED,
+            threshold=float(UNDEFINED),
+            delta=0.0,
+            value=graft_counts / graft_counts.sum(),
+            n_node_samples=graft_rows.size,
+            weighted_n_node_samples=float(w[graft_rows].sum()),
+            impurity=float(impurity(graft_counts, criterion)),
+            grafted=True,
+        )
         left, right = (new_leaf, leaf) if side == _LE else (leaf, new_leaf)
         split = self._append(
-            children_left=left, children_right=right, children_middle=LEAF, feature=feature,
-            threshold=cut, delta=delta, value=split_counts / split_counts.sum(),
-            n_node_samples=split_rows.size, weighted_n_node_samples=float(w[split_rows].sum()),
-            impurity=float(impurity(split_counts, criterion)), grafted=True)
+            children_left=left,
+            children_right=right,
+            children_middle=LEAF,
+            feature=feature,
+            threshold=cut,
+            delta=delta,
+            value=split_counts / split_counts.sum(),
+            n_node_samples=split_rows.size,
+            weighted_n_node_samples=float(w[split_rows].sum()),
+            impurity=float(impurity(split_counts, criterion)),
+            grafted=True,
+        )
         up, name = slot
         self.arrays[name][up] = split
         self.parent += [split, up]  # new_leaf's parent, split's parent
@@ -691,9 +847,10 @@ class _Builder:
 
     def build(self) -> TernaryTree:
         value = np.array(self.arrays["value"], dtype=np.float64).reshape(-1, self.K)
-        fields = {name: np.array(self.arrays[name]) for name in TernaryTree._ARRAYS if name != "value"}
+        fields = {
+            name: np.array(self.arrays[name]) for name in TernaryTree._ARRAYS if name != "value"
+        }
         tree = TernaryTree(value=value, **fields)
         # the constructor renormalises every row; keep the original nodes' rows bit for bit
-        tree.value[:self.n_original] = self.original_value
+        tree.value[: self.n_original] = self.original_value
         return tree
-

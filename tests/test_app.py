@@ -87,8 +87,10 @@ def test_every_control_explains_itself():
 
 
 # ----------------------------------------------------------------------------- every page
-@pytest.mark.parametrize("page, plotly, graphviz", [
-    ("regions", 1, 0), ("tree", 1, 1), ("coverage", 0, 0), ("grafting", 2, 1), ("data", 0, 0)])
+@pytest.mark.parametrize(
+    "page, plotly, graphviz",
+    [("regions", 1, 0), ("tree", 1, 1), ("coverage", 0, 0), ("grafting", 2, 1), ("data", 0, 0)],
+)
 def test_page_renders_with_defaults(page, plotly, graphviz):
     at = open_app(page)
     assert len(at.get("plotly_chart")) == plotly
@@ -100,8 +102,12 @@ def test_page_renders_with_defaults(page, plotly, graphviz):
 # ----------------------------------------------------------------------------- decision regions
 def test_method_sliders_appear_only_for_their_method():
     at = open_app("regions")
-    own = {"quality_plateau": "epsilon", "gain_ratio": "alpha", "class_overlap": "q",
-           "node_bootstrap": "n_bootstraps"}
+    own = {
+        "quality_plateau": "epsilon",
+        "gain_ratio": "alpha",
+        "class_overlap": "q",
+        "node_bootstrap": "n_bootstraps",
+    }
     assert not slider_keys(at) & set(own.values())  # margin has no parameter
     for method, key in own.items():
         at.selectbox(key="delta_method").set_value(method).run()
@@ -113,8 +119,13 @@ def test_method_sliders_appear_only_for_their_method():
 def test_metrics_change_with_the_delta_method():
     at = open_app("regions")
     margin = metrics(at)
-    assert set(margin) == {"Decided accuracy", "Boundary-uncertain", "Accuracy, all test rows",
-                           "CART accuracy", "η (efficiency vs CART)"}
+    assert set(margin) == {
+        "Decided accuracy",
+        "Boundary-uncertain",
+        "Accuracy, all test rows",
+        "CART accuracy",
+        "η (efficiency vs CART)",
+    }
     at.selectbox(key="delta_method").set_value("class_overlap").run()
     assert_clean(at)
     overlap = metrics(at)
@@ -306,9 +317,14 @@ def test_grafting_page_compares_cart_and_grafted_tree():
 
 
 # ----------------------------------------------------------------------------- your data
-GOOD_CSV = ("height,weight,colour,label\n" + "".join(
-    f"{150 + i % 40},{50 + (i * 7) % 30},{'red' if i % 3 else 'blue'},{'tall' if i % 40 > 18 else 'short'}\n"
-    for i in range(80))).encode()
+GOOD_CSV = (
+    "height,weight,colour,label\n"
+    + "".join(
+        f"{150 + i % 40},{50 + (i * 7) % 30},{'red' if i % 3 else 'blue'},"
+        f"{'tall' if i % 40 > 18 else 'short'}\n"
+        for i in range(80)
+    )
+).encode()
 
 
 def test_load_user_data_accepts_a_good_csv_and_leaves_the_bytes_alone():
@@ -322,12 +338,15 @@ def test_load_user_data_accepts_a_good_csv_and_leaves_the_bytes_alone():
     assert error is None and sorted(ds.class_names) == ["blue", "red"]
 
 
-@pytest.mark.parametrize("data, name, words", [
-    (b"\x89PNG\r\n\x1a\n\x00\x00\x00", "photo.csv", "PNG"),
-    (b"a,b\n1,2\n3\n4,5,6,7\n", "ragged.csv", ""),
-    (b"", "empty.csv", ""),
-    (b"a,b,c\n1,2,x\n", "data.xlsx", "xlsx"),
-])
+@pytest.mark.parametrize(
+    "data, name, words",
+    [
+        (b"\x89PNG\r\n\x1a\n\x00\x00\x00", "photo.csv", "PNG"),
+        (b"a,b\n1,2\n3\n4,5,6,7\n", "ragged.csv", ""),
+        (b"", "empty.csv", ""),
+        (b"a,b,c\n1,2,x\n", "data.xlsx", "xlsx"),
+    ],
+)
 def test_load_user_data_turns_bad_files_into_messages(data, name, words):
     ds, error = appkit.load_user_data(data, name)
     assert ds is None
@@ -362,8 +381,9 @@ def test_upload_drives_every_page_and_bad_files_show_an_error():
     assert at.sidebar.selectbox(key="dataset").value == appkit.USER_PREFIX + "people"
 
     at.switch_page(PAGES["data"]).run()
-    at.file_uploader(key="upload").set_value(("photo.csv", b"\x89PNG\r\n\x1a\n\x00\x00",
-                                               "text/csv")).run()
+    at.file_uploader(key="upload").set_value(
+        ("photo.csv", b"\x89PNG\r\n\x1a\n\x00\x00", "text/csv")
+    ).run()
     assert not at.exception
     assert len(at.error) == 1 and "PNG" in at.error[0].value
     # the last good dataset stays in use
@@ -372,8 +392,9 @@ def test_upload_drives_every_page_and_bad_files_show_an_error():
 
 def test_a_one_feature_dataset_gets_a_readable_error_not_a_traceback():
     at = open_app()
-    ds, error = appkit.load_user_data(b"x,label\n" + b"".join(
-        f"{i},{i % 2}\n".encode() for i in range(40)), "one.csv")
+    ds, error = appkit.load_user_data(
+        b"x,label\n" + b"".join(f"{i},{i % 2}\n".encode() for i in range(40)), "one.csv"
+    )
     assert error is None
     at.session_state["user_dataset"] = ds
     at.session_state["user_dataset_key"] = appkit.dataset_key(ds)
@@ -406,8 +427,9 @@ with appkit.page_guard("testing"):
 
 
 def test_coverage_page_explains_classes_too_small_for_the_folds():
-    rare = "".join(f"{i},{(i * 5) % 11},{'rare' if i < 3 else ('a' if i % 2 else 'b')}\n"
-                   for i in range(60))
+    rare = "".join(
+        f"{i},{(i * 5) % 11},{'rare' if i < 3 else ('a' if i % 2 else 'b')}\n" for i in range(60)
+    )
     ds, error = appkit.load_user_data(("x,z,label\n" + rare).encode(), "rare.csv")
     assert error is None
     at = open_app()
@@ -441,8 +463,10 @@ def test_openml_fetch_flow_without_network(monkeypatch):
         return ds
 
     monkeypatch.setattr(tdata, "load_openml", fake_openml)
-    assert appkit.load_openml_data("  ") == (None, "Type an OpenML dataset id (e.g. 61) or "
-                                                   "name (e.g. iris).")
+    assert appkit.load_openml_data("  ") == (
+        None,
+        "Type an OpenML dataset id (e.g. 61) or name (e.g. iris).",
+    )
     at = open_app("data")
     at.radio(key="data_source").set_value("OpenML").run()
     at.text_input(key="openml_query").input("999999").run()

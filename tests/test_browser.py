@@ -56,11 +56,28 @@ def app_url(tmp_path_factory):
     env = dict(os.environ, PYTHONUNBUFFERED="1")
     with open(log, "w") as out:
         proc = subprocess.Popen(
-            [sys.executable, "-m", "streamlit", "run", "app.py",
-             "--server.port", str(port), "--server.address", "127.0.0.1",
-             "--server.headless", "true", "--browser.gatherUsageStats", "false",
-             "--server.fileWatcherType", "none"],
-            cwd=ROOT, stdout=out, stderr=subprocess.STDOUT, env=env)
+            [
+                sys.executable,
+                "-m",
+                "streamlit",
+                "run",
+                "app.py",
+                "--server.port",
+                str(port),
+                "--server.address",
+                "127.0.0.1",
+                "--server.headless",
+                "true",
+                "--browser.gatherUsageStats",
+                "false",
+                "--server.fileWatcherType",
+                "none",
+            ],
+            cwd=ROOT,
+            stdout=out,
+            stderr=subprocess.STDOUT,
+            env=env,
+        )
     try:
         url = f"http://127.0.0.1:{port}"
         try:
@@ -87,14 +104,16 @@ def _wait_idle(page) -> None:
     """Wait until the script run finished (the running indicator is gone)."""
     page.wait_for_timeout(300)
     page.wait_for_function(
-        "() => !document.querySelector('[data-testid=\"stStatusWidget\"]')",
-        timeout=TIMEOUT_MS)
+        "() => !document.querySelector('[data-testid=\"stStatusWidget\"]')", timeout=TIMEOUT_MS
+    )
 
 
 def _open(page, title: str) -> None:
     page.locator('[data-testid="stSidebarNav"] a').filter(has_text=title).first.click()
-    page.wait_for_function(f"() => document.title.length > 0 && "
-                           f"document.body.innerText.includes({title!r})", timeout=TIMEOUT_MS)
+    page.wait_for_function(
+        f"() => document.title.length > 0 && document.body.innerText.includes({title!r})",
+        timeout=TIMEOUT_MS,
+    )
     _wait_idle(page)
 
 
@@ -107,9 +126,17 @@ def test_every_page_draws_in_a_real_browser(app_url, tmp_path):
 
     with sync_playwright() as pw:
         browser = pw.chromium.launch(
-            executable_path=CHROMIUM, headless=True,
-            args=["--no-sandbox", "--disable-gpu", "--disable-background-networking",
-                  "--disable-component-update", "--disable-sync", "--no-first-run"])
+            executable_path=CHROMIUM,
+            headless=True,
+            args=[
+                "--no-sandbox",
+                "--disable-gpu",
+                "--disable-background-networking",
+                "--disable-component-update",
+                "--disable-sync",
+                "--no-first-run",
+            ],
+        )
         try:
             page = browser.new_page(viewport={"width": 1440, "height": 900})
             page.set_default_timeout(TIMEOUT_MS)
@@ -123,7 +150,8 @@ def test_every_page_draws_in_a_real_browser(app_url, tmp_path):
             _open(page, "Decision regions")
             page.locator(".js-plotly-plot .main-svg").first.wait_for()
             page.wait_for_function(
-                "() => document.querySelectorAll('[data-testid=\"stMetricValue\"]').length == 5")
+                "() => document.querySelectorAll('[data-testid=\"stMetricValue\"]').length == 5"
+            )
             _assert_no_errors(page)
 
             _open(page, "Tree diagram")
@@ -140,16 +168,19 @@ def test_every_page_draws_in_a_real_browser(app_url, tmp_path):
 
             _open(page, "Grafting")
             page.locator('[data-testid="stGraphVizChart"] svg').first.wait_for()
-            page.wait_for_function(
-                "() => document.querySelectorAll('.js-plotly-plot').length >= 2")
+            page.wait_for_function("() => document.querySelectorAll('.js-plotly-plot').length >= 2")
             assert _plotly_count(page) >= 2
             _assert_no_errors(page)
 
             _open(page, "Your data")
             csv = tmp_path / "patients.csv"
-            csv.write_text("age,dose,outcome\n" + "".join(
-                f"{20 + i % 50},{(i * 13) % 17},{'ok' if i % 50 > 20 else 'bad'}\n"
-                for i in range(120)))
+            csv.write_text(
+                "age,dose,outcome\n"
+                + "".join(
+                    f"{20 + i % 50},{(i * 13) % 17},{'ok' if i % 50 > 20 else 'bad'}\n"
+                    for i in range(120)
+                )
+            )
             page.locator('[data-testid="stFileUploaderDropzoneInput"]').set_input_files(str(csv))
             page.get_by_text("Loaded patients").first.wait_for()
             _wait_idle(page)

@@ -27,9 +27,12 @@ def datasets():
 @pytest.mark.parametrize("data", range(4))
 def test_delta_none_is_cart(criterion, max_depth, data):
     X, y = datasets()[data]
-    ours = TernaryTreeClassifier(delta_method="none", criterion=criterion, max_depth=max_depth,
-                                 random_state=0).fit(X, y)
-    cart = DecisionTreeClassifier(criterion=criterion, max_depth=max_depth, random_state=0).fit(X, y)
+    ours = TernaryTreeClassifier(
+        delta_method="none", criterion=criterion, max_depth=max_depth, random_state=0
+    ).fit(X, y)
+    cart = DecisionTreeClassifier(criterion=criterion, max_depth=max_depth, random_state=0).fit(
+        X, y
+    )
     np.testing.assert_array_equal(ours.predict(X), cart.predict(X))
     np.testing.assert_allclose(ours.predict_proba(X), cart.predict_proba(X))
     assert ours.predict_verdict(X).min() == 1
@@ -40,8 +43,9 @@ def test_delta_none_is_cart(criterion, max_depth, data):
 @pytest.mark.parametrize("routing", ["probabilistic", "deferred"])
 def test_zero_delta_scale_is_cart(method, routing):
     X, y = datasets()[1]
-    ours = TernaryTreeClassifier(delta_method=method, routing=routing, delta_scale=0.0,
-                                 random_state=0).fit(X, y)
+    ours = TernaryTreeClassifier(
+        delta_method=method, routing=routing, delta_scale=0.0, random_state=0
+    ).fit(X, y)
     cart = DecisionTreeClassifier(max_depth=4, random_state=0).fit(X, y)
     np.testing.assert_array_equal(ours.predict(X), cart.predict(X))
     np.testing.assert_array_equal(ours.predict_verdict(X), np.ones(len(X)))
@@ -63,8 +67,9 @@ def stump(routing="probabilistic"):
     # CART splits at θ = 1.5; gain ratio: Q = 0.5, H = 1 → GR = 0.5; δ = α·3/1.5 = 0.5 with α = 0.25
     X = np.array([[0.0], [1.0], [2.0], [3.0]])
     y = np.array(["a", "a", "b", "b"])
-    return TernaryTreeClassifier(delta_method="gain_ratio", alpha=0.25, routing=routing,
-                                 max_depth=1, min_samples_middle=1).fit(X, y)
+    return TernaryTreeClassifier(
+        delta_method="gain_ratio", alpha=0.25, routing=routing, max_depth=1, min_samples_middle=1
+    ).fit(X, y)
 
 
 @pytest.mark.parametrize("routing", ["probabilistic", "deferred"])
@@ -82,19 +87,26 @@ def test_stump_blending_weights_are_exact(routing):
 
 def test_stump_hard_middle_verdicts():
     clf = stump("hard_middle")
-    # rows 1.0 and 2.0 are inside (1.0, 2.0]? 1.0 is not (≤ θ−δ); 2.0 is: the middle leaf holds row 2.0
+    # rows 1.0 and 2.0 are inside (1.0, 2.0]? 1.0 is not (≤ θ−δ); 2.0 is:
+    # the middle leaf holds row 2.0
     tree = clf.tree_
     middle = tree.children_middle[0]
     assert middle > 0 and tree.n_node_samples[middle] == 1
     np.testing.assert_allclose(tree.value[middle], [0.0, 1.0])
-    np.testing.assert_array_equal(clf.predict_verdict(np.array([[1.0], [1.2], [2.0], [2.5]])),
-                                  [1, 0, 0, 1])
+    np.testing.assert_array_equal(
+        clf.predict_verdict(np.array([[1.0], [1.2], [2.0], [2.5]])), [1, 0, 0, 1]
+    )
 
 
 def test_hard_middle_training_partitions():
     X, y = make_moons(500, noise=0.35, random_state=3)
-    clf = TernaryTreeClassifier(delta_method="quality_plateau", epsilon=0.3, routing="hard_middle",
-                                max_depth=3, random_state=0).fit(X, y)
+    clf = TernaryTreeClassifier(
+        delta_method="quality_plateau",
+        epsilon=0.3,
+        routing="hard_middle",
+        max_depth=3,
+        random_state=0,
+    ).fit(X, y)
     tree = clf.tree_
     assert (tree.children_middle != -1).any()
     X32 = X.astype(np.float32)
@@ -115,14 +127,17 @@ def test_hard_middle_training_partitions():
         for child in tree.children(node):
             rows = seen[child]
             if rows.size:
-                expected = np.bincount(np.searchsorted(clf.classes_, y[rows]), minlength=2) / rows.size
+                expected = (
+                    np.bincount(np.searchsorted(clf.classes_, y[rows]), minlength=2) / rows.size
+                )
                 np.testing.assert_allclose(tree.value[child], expected)
 
 
 def test_small_middle_zone_becomes_a_leaf():
     X, y = make_moons(300, noise=0.3, random_state=0)
-    big = TernaryTreeClassifier(delta_method="margin", routing="hard_middle",
-                                min_samples_middle=10_000, random_state=0).fit(X, y)
+    big = TernaryTreeClassifier(
+        delta_method="margin", routing="hard_middle", min_samples_middle=10_000, random_state=0
+    ).fit(X, y)
     tree = big.tree_
     middles = tree.children_middle[tree.children_middle != -1]
     assert middles.size > 0
@@ -131,8 +146,13 @@ def test_small_middle_zone_becomes_a_leaf():
 
 def test_hard_middle_grows_middle_subtrees_deeper():
     X, y = make_moons(600, noise=0.4, random_state=1)
-    clf = TernaryTreeClassifier(delta_method="gain_ratio", routing="hard_middle", max_depth=3,
-                                min_samples_middle=5, random_state=0).fit(X, y)
+    clf = TernaryTreeClassifier(
+        delta_method="gain_ratio",
+        routing="hard_middle",
+        max_depth=3,
+        min_samples_middle=5,
+        random_state=0,
+    ).fit(X, y)
     tree = clf.tree_
     grown = [m for m in tree.children_middle if m != -1 and tree.children_left[m] != -1]
     assert grown, "a wide gain-ratio zone should hold enough rows for a middle subtree"
@@ -150,8 +170,10 @@ def test_verdict_flags_exactly_rows_in_a_reached_zone():
     t0, d0, f0 = tree.threshold[0], tree.delta[0], tree.feature[0]
     in_root = (x[:, f0] > t0 - d0) & (x[:, f0] <= t0 + d0)
     expected = in_root.copy()
-    for child, side in ((tree.children_left[0], x[:, f0] <= t0 + d0),
-                        (tree.children_right[0], x[:, f0] > t0 - d0)):
+    for child, side in (
+        (tree.children_left[0], x[:, f0] <= t0 + d0),
+        (tree.children_right[0], x[:, f0] > t0 - d0),
+    ):
         if tree.children_left[child] == -1:
             continue
         t, d, f = tree.threshold[child], tree.delta[child], tree.feature[child]
@@ -225,21 +247,33 @@ def test_mismatched_lengths_are_rejected():
         TernaryTreeClassifier().fit(np.zeros((10, 2)), [0, 1] * 5, sample_weight=np.ones(3))
 
 
-@pytest.mark.parametrize("param, value, choices", [
-    ("delta_method", "magin", "'margin', 'node_bootstrap', 'quality_plateau'"),
-    ("routing", "soft", "'probabilistic', 'hard_middle', 'deferred'"),
-    ("criterion", "mse", "'gini', 'entropy'"),
-    ("graft", "some", "'none', 'all', 'one'"),
-])
+@pytest.mark.parametrize(
+    "param, value, choices",
+    [
+        ("delta_method", "magin", "'margin', 'node_bootstrap', 'quality_plateau'"),
+        ("routing", "soft", "'probabilistic', 'hard_middle', 'deferred'"),
+        ("criterion", "mse", "'gini', 'entropy'"),
+        ("graft", "some", "'none', 'all', 'one'"),
+    ],
+)
 def test_unknown_names_list_the_valid_choices(param, value, choices):
     with pytest.raises(ValueError, match=choices):
         TernaryTreeClassifier(**{param: value}).fit(np.zeros((4, 1)), [0, 1, 0, 1])
 
 
-@pytest.mark.parametrize("param, value", [
-    ("epsilon", 1.5), ("q", 0.7), ("alpha", -1), ("max_depth", 0), ("delta_scale", -0.1),
-    ("n_bootstraps", 1), ("n_bootstraps", "many"), ("min_samples_middle", 0),
-])
+@pytest.mark.parametrize(
+    "param, value",
+    [
+        ("epsilon", 1.5),
+        ("q", 0.7),
+        ("alpha", -1),
+        ("max_depth", 0),
+        ("delta_scale", -0.1),
+        ("n_bootstraps", 1),
+        ("n_bootstraps", "many"),
+        ("min_samples_middle", 0),
+    ],
+)
 def test_out_of_range_numbers_are_rejected(param, value):
     with pytest.raises(ValueError, match=param):
         TernaryTreeClassifier(**{param: value}).fit(np.zeros((4, 1)), [0, 1, 0, 1])
@@ -247,7 +281,9 @@ def test_out_of_range_numbers_are_rejected(param, value):
 
 def test_graft_with_hard_middle_says_why():
     with pytest.raises(ValueError, match="hard_middle"):
-        TernaryTreeClassifier(routing="hard_middle", graft="all").fit(np.zeros((4, 1)), [0, 1, 0, 1])
+        TernaryTreeClassifier(routing="hard_middle", graft="all").fit(
+            np.zeros((4, 1)), [0, 1, 0, 1]
+        )
 
 
 def test_negative_or_zero_sum_weights_are_rejected():
@@ -261,8 +297,8 @@ def test_negative_or_zero_sum_weights_are_rejected():
 # ------------------------------------------------------------------ properties
 data_strategy = st.tuples(
     st.integers(20, 120),  # rows
-    st.integers(1, 4),     # features
-    st.integers(2, 4),     # classes
+    st.integers(1, 4),  # features
+    st.integers(2, 4),  # classes
     st.integers(0, 10_000),  # seed
     st.sampled_from([1, 2, 3]),  # decimals: ties when coarse
 )
@@ -287,8 +323,11 @@ def test_probabilities_sum_to_one(spec, method, routing):
 
 
 @settings(max_examples=40, deadline=None)
-@given(spec=data_strategy, method=st.sampled_from(METHODS),
-       routing=st.sampled_from(["probabilistic", "deferred"]))
+@given(
+    spec=data_strategy,
+    method=st.sampled_from(METHODS),
+    routing=st.sampled_from(["probabilistic", "deferred"]),
+)
 def test_decided_rows_get_the_cart_leaf_distribution(spec, method, routing):
     X, y = make_data(spec)
     clf = TernaryTreeClassifier(delta_method=method, routing=routing, random_state=0).fit(X, y)
@@ -299,12 +338,22 @@ def test_decided_rows_get_the_cart_leaf_distribution(spec, method, routing):
 
 
 @settings(max_examples=40, deadline=None)
-@given(spec=data_strategy, method=st.sampled_from(METHODS), routing=st.sampled_from(ROUTINGS),
-       fraction=st.floats(0.0, 0.5), scale=st.floats(0.0, 3.0))
+@given(
+    spec=data_strategy,
+    method=st.sampled_from(METHODS),
+    routing=st.sampled_from(ROUTINGS),
+    fraction=st.floats(0.0, 0.5),
+    scale=st.floats(0.0, 3.0),
+)
 def test_delta_within_clamp(spec, method, routing, fraction, scale):
     X, y = make_data(spec)
-    clf = TernaryTreeClassifier(delta_method=method, routing=routing, max_delta_fraction=fraction,
-                                delta_scale=scale, random_state=0).fit(X, y)
+    clf = TernaryTreeClassifier(
+        delta_method=method,
+        routing=routing,
+        max_delta_fraction=fraction,
+        delta_scale=scale,
+        random_state=0,
+    ).fit(X, y)
     tree = clf.tree_
     X32 = X.astype(np.float32)
     for node, rows in iter_node_rows(tree, X32, routing):
@@ -317,16 +366,22 @@ def test_delta_within_clamp(spec, method, routing, fraction, scale):
 
 
 @settings(max_examples=40, deadline=None)
-@given(spec=data_strategy, method=st.sampled_from(METHODS),
-       routing=st.sampled_from(["probabilistic", "deferred"]),
-       scales=st.tuples(st.floats(0.0, 2.0), st.floats(0.0, 2.0)))
+@given(
+    spec=data_strategy,
+    method=st.sampled_from(METHODS),
+    routing=st.sampled_from(["probabilistic", "deferred"]),
+    scales=st.tuples(st.floats(0.0, 2.0), st.floats(0.0, 2.0)),
+)
 def test_larger_delta_scale_never_shrinks_the_uncertain_set(spec, method, routing, scales):
     X, y = make_data(spec)
     small, big = sorted(scales)
     grid = np.random.RandomState(1).normal(size=(300, X.shape[1]))
-    verdicts = [TernaryTreeClassifier(delta_method=method, routing=routing, delta_scale=s,
-                                      random_state=0).fit(X, y).predict_verdict(grid)
-                for s in (small, big)]
+    verdicts = [
+        TernaryTreeClassifier(delta_method=method, routing=routing, delta_scale=s, random_state=0)
+        .fit(X, y)
+        .predict_verdict(grid)
+        for s in (small, big)
+    ]
     uncertain_small, uncertain_big = verdicts[0] == 0, verdicts[1] == 0
     assert np.all(uncertain_big[uncertain_small])
 
@@ -334,8 +389,9 @@ def test_larger_delta_scale_never_shrinks_the_uncertain_set(spec, method, routin
 def test_graft_report_names_the_class_label():
     X, y = make_moons(400, noise=0.35, random_state=0)
     labels = np.array(["blue", "red"])[y]
-    clf = TernaryTreeClassifier(delta_method="none", max_depth=3, graft="all", graft_alpha=0.2,
-                                random_state=0).fit(X, labels)
+    clf = TernaryTreeClassifier(
+        delta_method="none", max_depth=3, graft="all", graft_alpha=0.2, random_state=0
+    ).fit(X, labels)
     report = clf.graft_report_
     assert len(report) > 0
     np.testing.assert_array_equal(report["class_label"], clf.classes_[report["class"]])

@@ -300,45 +300,91 @@ MALFORMED = [
     pytest.param(b"", {}, ["empty (0 bytes)", "header row"], id="empty"),
     pytest.param(b"\n  \n\n", {}, ["only blank lines"], id="blank"),
     pytest.param(b"a,b,y\n", {}, ["no data rows", "Add at least two rows"], id="header-only"),
-    pytest.param(b"a,b,y\n1,2,x\n3,4,x\n", {}, ["single class", "'x'", "at least two"],
-                 id="single-class"),
-    pytest.param(b"\x89PNG\r\n\x1a\n\x00\x00\x00\rIHDR", {}, ["PNG image", "plain-text"],
-                 id="png"),
+    pytest.param(
+        b"a,b,y\n1,2,x\n3,4,x\n", {}, ["single class", "'x'", "at least two"], id="single-class"
+    ),
+    pytest.param(b"\x89PNG\r\n\x1a\n\x00\x00\x00\rIHDR", {}, ["PNG image", "plain-text"], id="png"),
     pytest.param(b"PK\x03\x04\x14\x00\x06\x00", {}, ["ZIP archive", "Excel"], id="zip"),
     pytest.param(b"a,b,y\n1,\x00\x00,2\n", {}, ["NUL bytes", "plain-text"], id="nul-bytes"),
-    pytest.param(b"a,b\n" + bytes(range(1, 32)) * 20, {}, ["control characters", "plain-text"],
-                 id="control-bytes"),
-    pytest.param(b"a,a,y\n1,2,p\n3,4,q\n", {}, ["Duplicate column names: 'a'", "unique"],
-                 id="duplicate-columns"),
-    pytest.param(b"a,b,y\n1,2,p\n1,2,3,4\n", {}, ["line 3", "same number of fields"],
-                 id="ragged-row"),
+    pytest.param(
+        b"a,b\n" + bytes(range(1, 32)) * 20,
+        {},
+        ["control characters", "plain-text"],
+        id="control-bytes",
+    ),
+    pytest.param(
+        b"a,a,y\n1,2,p\n3,4,q\n",
+        {},
+        ["Duplicate column names: 'a'", "unique"],
+        id="duplicate-columns",
+    ),
+    pytest.param(
+        b"a,b,y\n1,2,p\n1,2,3,4\n", {}, ["line 3", "same number of fields"], id="ragged-row"
+    ),
     pytest.param(b"y\np\nq\n", {}, ["no feature columns", "delimiter"], id="one-column"),
-    pytest.param(b"a,b,y\n1,2,p\n3,4,q\n", {"target": "label"},
-                 ["'label' is not in the file", "'a', 'b', 'y'"], id="unknown-target"),
-    pytest.param(b"a,b,y\n1,2,p\n3,4,q\n", {"target": 7}, ["out of range", "'a', 'b', 'y'"],
-                 id="target-position"),
-    pytest.param(b"a,y\n1,\n2,?\n", {}, ["no values in any row", "another target"],
-                 id="target-empty"),
-    pytest.param(("a,y\n" + "".join(f"{i},{i * 0.37:.3f}\n" for i in range(50))).encode(), {},
-                 ["continuous", "regression target"], id="continuous-target"),
-    pytest.param(("a,y\n" + "".join(f"{i},c{i}\n" for i in range(150))).encode(), {},
-                 ["150 distinct values", "regression target"], id="too-many-classes"),
-    pytest.param(b"a,b,y\n1,2,p\n1,2,q\n", {}, ["No feature columns are left", "vary"],
-                 id="all-constant"),
-    pytest.param(b"a,b,y\n,?,p\nNA,,q\n", {}, ["No usable feature columns", "empty"],
-                 id="all-empty"),
-    pytest.param(b"a,b,y\n1,,p\n,2,q\n", {"missing": "drop"},
-                 ["No usable rows", "missing='impute'"], id="drop-everything"),
-    pytest.param(b"a,b,y\n1,2,p\n,2,q\n3,4,p\n", {"missing": "drop"},
-                 ["Only one class is left", "impute"], id="drop-leaves-one-class"),
-    pytest.param(b"a,y\n1,p\n2,q\n3,p\n", {"max_rows": 2}, ["3 data rows", "limit is 2"],
-                 id="too-many-rows"),
-    pytest.param(b"a,b,c,y\n1,2,3,p\n", {"max_columns": 3}, ["4 columns", "limit is 3"],
-                 id="too-many-columns"),
-    pytest.param(b"a,y\n1,p\n2,q\n", {"max_bytes": 8}, ["too large", "limit is"],
-                 id="too-many-bytes"),
-    pytest.param(b"a,y\n1,p\n2,q\n", {"missing": "mean"}, ["not a choice", "'impute'"],
-                 id="bad-missing-option"),
+    pytest.param(
+        b"a,b,y\n1,2,p\n3,4,q\n",
+        {"target": "label"},
+        ["'label' is not in the file", "'a', 'b', 'y'"],
+        id="unknown-target",
+    ),
+    pytest.param(
+        b"a,b,y\n1,2,p\n3,4,q\n",
+        {"target": 7},
+        ["out of range", "'a', 'b', 'y'"],
+        id="target-position",
+    ),
+    pytest.param(
+        b"a,y\n1,\n2,?\n", {}, ["no values in any row", "another target"], id="target-empty"
+    ),
+    pytest.param(
+        ("a,y\n" + "".join(f"{i},{i * 0.37:.3f}\n" for i in range(50))).encode(),
+        {},
+        ["continuous", "regression target"],
+        id="continuous-target",
+    ),
+    pytest.param(
+        ("a,y\n" + "".join(f"{i},c{i}\n" for i in range(150))).encode(),
+        {},
+        ["150 distinct values", "regression target"],
+        id="too-many-classes",
+    ),
+    pytest.param(
+        b"a,b,y\n1,2,p\n1,2,q\n", {}, ["No feature columns are left", "vary"], id="all-constant"
+    ),
+    pytest.param(
+        b"a,b,y\n,?,p\nNA,,q\n", {}, ["No usable feature columns", "empty"], id="all-empty"
+    ),
+    pytest.param(
+        b"a,b,y\n1,,p\n,2,q\n",
+        {"missing": "drop"},
+        ["No usable rows", "missing='impute'"],
+        id="drop-everything",
+    ),
+    pytest.param(
+        b"a,b,y\n1,2,p\n,2,q\n3,4,p\n",
+        {"missing": "drop"},
+        ["Only one class is left", "impute"],
+        id="drop-leaves-one-class",
+    ),
+    pytest.param(
+        b"a,y\n1,p\n2,q\n3,p\n", {"max_rows": 2}, ["3 data rows", "limit is 2"], id="too-many-rows"
+    ),
+    pytest.param(
+        b"a,b,c,y\n1,2,3,p\n",
+        {"max_columns": 3},
+        ["4 columns", "limit is 3"],
+        id="too-many-columns",
+    ),
+    pytest.param(
+        b"a,y\n1,p\n2,q\n", {"max_bytes": 8}, ["too large", "limit is"], id="too-many-bytes"
+    ),
+    pytest.param(
+        b"a,y\n1,p\n2,q\n",
+        {"missing": "mean"},
+        ["not a choice", "'impute'"],
+        id="bad-missing-option",
+    ),
 ]
 
 
@@ -527,8 +573,17 @@ def test_builtin_shapes_classes_and_bayes_error(key, shape, classes, bayes, sour
 
 def test_registry_has_every_builtin_and_the_default():
     assert set(BUILTIN_DATASETS) == {
-        "two moons", "circles", "xor", "blobs", "twonorm", "ringnorm", "waveform",
-        "iris", "wine", "breast cancer", "digits",
+        "two moons",
+        "circles",
+        "xor",
+        "blobs",
+        "twonorm",
+        "ringnorm",
+        "waveform",
+        "iris",
+        "wine",
+        "breast cancer",
+        "digits",
     }
     assert DEFAULT_DATASET == "two moons"
     ds = load_builtin(DEFAULT_DATASET)
@@ -538,8 +593,15 @@ def test_registry_has_every_builtin_and_the_default():
 
 @pytest.mark.parametrize(
     "make",
-    [make_moons_dataset, make_circles_dataset, make_xor_dataset, make_blobs_dataset,
-     make_twonorm, make_ringnorm, make_waveform],
+    [
+        make_moons_dataset,
+        make_circles_dataset,
+        make_xor_dataset,
+        make_blobs_dataset,
+        make_twonorm,
+        make_ringnorm,
+        make_waveform,
+    ],
 )
 def test_generators_are_reproducible(make):
     a = make(n_samples=300, random_state=7)
@@ -613,8 +675,13 @@ def test_sklearn_wrappers_keep_feature_names():
 
 def test_dataset_rejects_misaligned_rows():
     with pytest.raises(DataError, match="3 rows but y has 2"):
-        Dataset(X=pd.DataFrame({"a": [1.0, 2.0, 3.0]}), y=np.array([0, 1]),
-                class_names=["0", "1"], name="bad", source="builtin")
+        Dataset(
+            X=pd.DataFrame({"a": [1.0, 2.0, 3.0]}),
+            y=np.array([0, 1]),
+            class_names=["0", "1"],
+            name="bad",
+            source="builtin",
+        )
 
 
 # ---------------------------------------------------------------------------
@@ -682,7 +749,9 @@ def test_arff_awkward_file_loads_with_fallback_and_none_is_a_level():
 def test_arff_nominal_ordinal_codes_follow_declared_order():
     levels = [f"L{k}" for k in range(12)][::-1]  # declared L11 ... L0
     body = "\n".join(f"{levels[i % 12]},{i % 2}" for i in range(24))
-    text = f"@relation r\n@attribute g {{{','.join(levels)}}}\n@attribute c {{0,1}}\n@data\n{body}\n"
+    text = (
+        f"@relation r\n@attribute g {{{','.join(levels)}}}\n@attribute c {{0,1}}\n@data\n{body}\n"
+    )
     ds = load_arff(text.encode())
     np.testing.assert_array_equal(ds.X["g"], [i % 12 for i in range(24)])
     assert "declared order" in report_text(ds)
@@ -695,12 +764,12 @@ def test_arff_nominal_ordinal_codes_follow_declared_order():
         (b"@relation r\n@data\n1,2\n", "before any @attribute"),
         (b"% only a comment\n", "No @attribute lines"),
         (b"a,b,y\n1,2,p\n", "load it as CSV"),
-        (b"@relation r\n@attribute a numeric\n@attribute c {x,y}\n@data\n",
-         "no data rows"),
-        (b"@relation r\n@attribute a numeric\n@attribute c {x,y}\n@data\n1,x\n2,y,3\n",
-         "Line 6"),
-        (b"@relation r\n@attribute a numeric\n@attribute c {x,y}\n@data\n1,x\n2,x\n",
-         "single class"),
+        (b"@relation r\n@attribute a numeric\n@attribute c {x,y}\n@data\n", "no data rows"),
+        (b"@relation r\n@attribute a numeric\n@attribute c {x,y}\n@data\n1,x\n2,y,3\n", "Line 6"),
+        (
+            b"@relation r\n@attribute a numeric\n@attribute c {x,y}\n@data\n1,x\n2,x\n",
+            "single class",
+        ),
         (b"@relation r\n@attribute a relational\n@end a\n@data\n", "relational"),
         (b"\x1f\x8b\x08\x00compressed", "gzip"),
     ],
@@ -718,8 +787,9 @@ def _readme_table(folder: Path) -> dict[str, tuple[int, int]]:
     for line in (folder / "README.md").read_text(encoding="utf-8").splitlines():
         if line.startswith("## "):
             section = line[3:].strip()
-        m = re.match(r"\|\s*([\w.\-]+\.arff)\s*\|\s*(\d+)\s*\|\s*\d+\s*\|\s*\d+\s*\|\s*(\d+)\s*\|",
-                     line)
+        m = re.match(
+            r"\|\s*([\w.\-]+\.arff)\s*\|\s*(\d+)\s*\|\s*\d+\s*\|\s*\d+\s*\|\s*(\d+)\s*\|", line
+        )
         if m:
             key = m.group(1) if section == "Main folder" else f"webb1997/{m.group(1)}"
             table[key] = (int(m.group(2)), int(m.group(3)))
@@ -808,13 +878,18 @@ class FakeOpenMLDataset:
     default_target_attribute = "class"
 
     def get_data(self, target=None, **kwargs):
-        frame = pd.DataFrame({
-            "sepal": [5.1, 4.9, 6.3, 5.8, np.nan, 6.0],
-            "shape": pd.Categorical(["round", "long", "long", "round", "flat", "none"],
-                                    categories=["round", "long", "flat", "none"]),
-            "class": pd.Categorical(["setosa", "setosa", "virginica", "virginica",
-                                     "setosa", "virginica"]),
-        })
+        frame = pd.DataFrame(
+            {
+                "sepal": [5.1, 4.9, 6.3, 5.8, np.nan, 6.0],
+                "shape": pd.Categorical(
+                    ["round", "long", "long", "round", "flat", "none"],
+                    categories=["round", "long", "flat", "none"],
+                ),
+                "class": pd.Categorical(
+                    ["setosa", "setosa", "virginica", "virginica", "setosa", "virginica"]
+                ),
+            }
+        )
         return frame, None, [False, True, True], list(frame.columns)
 
 
@@ -844,8 +919,7 @@ def test_openml_download_is_cached_and_loads_offline(tmp_path, monkeypatch):
     assert first.source == "openml" and first.name == "iris"
     assert list(first.y) == ["setosa", "setosa", "virginica", "virginica", "setosa", "virginica"]
     # "none" is a category here, not a missing value; 4 levels -> 4 one-hot columns.
-    assert first.feature_names == ["sepal", "shape=round", "shape=long", "shape=flat",
-                                   "shape=none"]
+    assert first.feature_names == ["sepal", "shape=round", "shape=long", "shape=flat", "shape=none"]
     assert first.X["sepal"].iloc[4] == pytest.approx(5.8)  # median of the five present
     assert (tmp_path / "ternary-frames" / "61" / "meta.json").is_file()
 
@@ -915,8 +989,9 @@ def test_cc18_listing_online_then_cached_offline(tmp_path, monkeypatch):
 
     def list_tasks(output_format, task_id):
         assert output_format == "dataframe"
-        return pd.DataFrame({"tid": task_id, "did": [3, 6, 11],
-                             "name": ["kr-vs-kp", "letter", "balance-scale"]})
+        return pd.DataFrame(
+            {"tid": task_id, "did": [3, 6, 11], "name": ["kr-vs-kp", "letter", "balance-scale"]}
+        )
 
     monkeypatch.setattr(openml.study, "get_suite", lambda sid: Suite())
     monkeypatch.setattr(openml.tasks, "list_tasks", list_tasks)
@@ -942,8 +1017,13 @@ def test_cc18_offline_without_saved_copy(tmp_path, no_network):
 
 def test_importing_the_module_does_not_import_openml():
     code = "import sys, ternary.data; print('openml' in sys.modules)"
-    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
-                         check=True, cwd=Path(__file__).resolve().parents[1])
+    out = subprocess.run(
+        [sys.executable, "-c", code],
+        capture_output=True,
+        text=True,
+        check=True,
+        cwd=Path(__file__).resolve().parents[1],
+    )
     assert out.stdout.strip() == "False"
 
 
@@ -951,8 +1031,10 @@ def test_nearly_unique_nominal_attribute_is_dropped_as_identifier():
     # 30 rows, 29 distinct names: an identifier (splice's Instance_name has 3178 of 3190)
     names = [f"id{i}" for i in range(29)] + ["id0"]
     rows = "\n".join(f"{n},{i % 3},{'a' if i % 2 else 'b'}" for i, n in enumerate(names))
-    header = ("@relation t\n@attribute name {" + ",".join(sorted(set(names))) + "}\n"
-              "@attribute level {0,1,2}\n@attribute class {a,b}\n@data\n")
+    header = (
+        "@relation t\n@attribute name {" + ",".join(sorted(set(names))) + "}\n"
+        "@attribute level {0,1,2}\n@attribute class {a,b}\n@data\n"
+    )
     ds = load_arff((header + rows).encode())
     assert "name" not in ds.X.columns
     assert "level" in ds.X.columns  # three levels over 30 rows is a real feature

@@ -64,8 +64,9 @@ def test_clamp_then_scale():
     params = DeltaParams(method="quality_plateau", epsilon=0.85, max_delta_fraction=0.25)
     # raw 2.0 is clamped to 0.25 * (6 - 1) = 1.25
     assert node_delta(STEP, params) == pytest.approx(1.25)
-    scaled = DeltaParams(method="quality_plateau", epsilon=0.85, max_delta_fraction=0.25,
-                         delta_scale=2.0)
+    scaled = DeltaParams(
+        method="quality_plateau", epsilon=0.85, max_delta_fraction=0.25, delta_scale=2.0
+    )
     assert node_delta(STEP, scaled) == pytest.approx(2.5)
     unclamped = DeltaParams(method="quality_plateau", epsilon=0.85, max_delta_fraction=1.0)
     assert node_delta(STEP, unclamped) == pytest.approx(2.0)
@@ -185,7 +186,9 @@ def test_bootstrap_thresholds_match_explicit_resampling(criterion, seed):
     fast = bootstrap_thresholds(r, criterion, 20, np.random.RandomState(7))
     slow = _naive_bootstrap(r, 20, 7, criterion)
     np.testing.assert_allclose(fast, slow)
-    assert delta_node_bootstrap(r, criterion, 20, np.random.RandomState(7)) == pytest.approx(np.std(slow))
+    assert delta_node_bootstrap(r, criterion, 20, np.random.RandomState(7)) == pytest.approx(
+        np.std(slow)
+    )
 
 
 def test_bootstrap_is_deterministic_and_small_nodes_get_zero():
@@ -214,7 +217,9 @@ def test_bootstrap_chunks_agree_with_one_draw(monkeypatch):
     np.testing.assert_allclose(np.sort(whole), np.sort(chunked))
 
 
-@pytest.mark.parametrize("n, expected", [(100, 20), (1999, 20), (2000, 15), (9999, 15), (10000, 10)])
+@pytest.mark.parametrize(
+    "n, expected", [(100, 20), (1999, 20), (2000, 15), (9999, 15), (10000, 10)]
+)
 def test_auto_bootstraps(n, expected):
     assert resolve_n_bootstraps("auto", n) == expected
     assert resolve_n_bootstraps(7, n) == 7

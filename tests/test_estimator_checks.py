@@ -18,12 +18,14 @@ def expected_failed_checks(estimator):
     if estimator.delta_method == "node_bootstrap":
         failures["check_sample_weight_equivalence_on_dense_data"] = (
             "node_bootstrap resamples rows: a duplicated row can be drawn twice independently, "
-            "a row of weight 2 cannot, so the thresholds' spread differs")
+            "a row of weight 2 cannot, so the thresholds' spread differs"
+        )
     if estimator.routing == "hard_middle" and estimator.delta_method == "gain_ratio":
         failures["check_sample_weight_equivalence_on_dense_data"] = (
             "min_samples_middle and min_samples_leaf count rows, as scikit-learn's "
             "min_samples_leaf does, so a duplicated row and a weight of 2 can grow a "
-            "different middle subtree")
+            "different middle subtree"
+        )
     return failures
 
 

@@ -35,14 +35,28 @@ from ternary.experiment import (
     summarize,
 )
 
-COMPARED = ["decided_accuracy", "uncertain_rate", "accuracy", "decided_f1", "n_leaves",
-            "chow_decided_accuracy", "cart_accuracy"]
+COMPARED = [
+    "decided_accuracy",
+    "uncertain_rate",
+    "accuracy",
+    "decided_f1",
+    "n_leaves",
+    "chow_decided_accuracy",
+    "cart_accuracy",
+]
 
 
 def _small_data(n=180, seed=3):
-    X, y = make_classification(n_samples=n, n_features=5, n_informative=3, n_redundant=0,
-                               n_classes=3, n_clusters_per_class=1, flip_y=0.08,
-                               random_state=seed)
+    X, y = make_classification(
+        n_samples=n,
+        n_features=5,
+        n_informative=3,
+        n_redundant=0,
+        n_classes=3,
+        n_clusters_per_class=1,
+        flip_y=0.08,
+        random_state=seed,
+    )
     return X, np.array(["ant", "bee", "cat"])[y]
 
 
@@ -79,26 +93,35 @@ def test_default_combos_are_the_papers_eleven():
     pairs = {(c["delta_method"], c["routing"]) for c in DEFAULT_COMBOS}
     assert len(DEFAULT_COMBOS) == 11 == len(pairs)
     assert pairs == {(m, r) for m in methods for r in ("probabilistic", "hard_middle")} | {
-        ("none", "probabilistic")}
+        ("none", "probabilistic")
+    }
 
 
 def test_combo_labels():
-    assert combo_label({"delta_method": "margin", "routing": "probabilistic"}) == \
-        "margin / probabilistic"
+    assert (
+        combo_label({"delta_method": "margin", "routing": "probabilistic"})
+        == "margin / probabilistic"
+    )
     assert combo_label({"delta_method": "none", "routing": "probabilistic"}) == "CART"
-    assert combo_label({"delta_method": "none", "routing": "probabilistic", "graft": "none"}) == "CART"
-    assert combo_label({"delta_method": "quality_plateau", "epsilon": 0.1, "alpha": 2}) == \
-        "quality_plateau / probabilistic / alpha=2 / epsilon=0.1"
+    assert (
+        combo_label({"delta_method": "none", "routing": "probabilistic", "graft": "none"}) == "CART"
+    )
+    assert (
+        combo_label({"delta_method": "quality_plateau", "epsilon": 0.1, "alpha": 2})
+        == "quality_plateau / probabilistic / alpha=2 / epsilon=0.1"
+    )
 
 
 # ------------------------------------------------------------------------------ run_cv
 def test_run_cv_matches_a_hand_run_of_the_same_folds():
     X, y = _small_data()
     X_before = X.copy()
-    combos = [{"delta_method": "margin", "routing": "probabilistic"},
-              {"delta_method": "quality_plateau", "routing": "hard_middle"},
-              {"delta_method": "node_bootstrap", "routing": "probabilistic"},
-              {"delta_method": "none", "routing": "probabilistic"}]
+    combos = [
+        {"delta_method": "margin", "routing": "probabilistic"},
+        {"delta_method": "quality_plateau", "routing": "hard_middle"},
+        {"delta_method": "node_bootstrap", "routing": "probabilistic"},
+        {"delta_method": "none", "routing": "probabilistic"},
+    ]
     rows = run_cv(X, y, combos=combos, cv=3, seed=7)
     np.testing.assert_array_equal(X, X_before)  # the caller's array is untouched
     assert len(rows) == 12
@@ -121,18 +144,23 @@ def test_run_cv_matches_a_hand_run_of_the_same_folds():
             assert got["delta_method"] == combo["delta_method"]
             assert got["routing"] == combo["routing"]
             assert got["graft"] == "none"
-            assert got["decided_accuracy"] == pytest.approx(np.mean(pred[decided] == y[test][decided]))
+            assert got["decided_accuracy"] == pytest.approx(
+                np.mean(pred[decided] == y[test][decided])
+            )
             assert got["uncertain_rate"] == pytest.approx(np.mean(verdict == 0))
             assert got["accuracy"] == pytest.approx(np.mean(pred == y[test]))
             assert got["decided_f1"] == pytest.approx(
-                f1_score(y[test][decided], pred[decided], average="macro", zero_division=0))
+                f1_score(y[test][decided], pred[decided], average="macro", zero_division=0)
+            )
             assert got["n_leaves"] == clf.get_n_leaves()
             assert got["cart_accuracy"] == pytest.approx(cart_acc)
             k = int(np.sum(verdict == 0))
             assert got["chow_decided_accuracy"] == pytest.approx(
-                _chow_by_hand(y[test], cart_proba, cart.classes_, k))
+                _chow_by_hand(y[test], cart_proba, cart.classes_, k)
+            )
             assert got["chow_decided_accuracy_ties_mean"] == pytest.approx(
-                _chow_random_ties_by_hand(y[test], cart_proba, cart.classes_, k))
+                _chow_random_ties_by_hand(y[test], cart_proba, cart.classes_, k)
+            )
             assert got["fit_seconds"] >= 0
     # the δ methods do flag rows here, otherwise the comparison above proves little
     assert rows.loc[rows["delta_method"] == "margin", "uncertain_rate"].mean() > 0
@@ -157,12 +185,15 @@ def test_run_cv_swept_parameters_get_columns_and_dataframes_work():
     frame = pd.DataFrame(X, columns=[f"f{i}" for i in range(X.shape[1])])
     combos = [{"delta_method": "quality_plateau", "epsilon": e} for e in (0.01, 0.2)]
     calls = []
-    rows = run_cv(frame, y, combos=combos, cv=3,
-                  progress=lambda done, total, msg: calls.append((done, total)))
+    rows = run_cv(
+        frame, y, combos=combos, cv=3, progress=lambda done, total, msg: calls.append((done, total))
+    )
     assert "epsilon" in rows.columns
     assert sorted(rows["epsilon"].unique()) == [0.01, 0.2]
-    assert set(rows["combo"]) == {"quality_plateau / probabilistic / epsilon=0.01",
-                                  "quality_plateau / probabilistic / epsilon=0.2"}
+    assert set(rows["combo"]) == {
+        "quality_plateau / probabilistic / epsilon=0.01",
+        "quality_plateau / probabilistic / epsilon=0.2",
+    }
     assert calls == [(i, 6) for i in range(1, 7)]
     # a wider plateau tolerance cannot narrow the zones
     means = rows.groupby("epsilon")["uncertain_rate"].mean()
@@ -205,12 +236,16 @@ def test_n_jobs_two_gives_the_same_numbers_as_one():
 # ------------------------------------------------------------------------------ Chow
 def test_chow_decided_accuracy_by_hand():
     y = np.array([0, 1, 1, 0, 1, 0])
-    proba = np.array([[0.90, 0.10],   # pred 0, right, conf 0.90
-                      [0.60, 0.40],   # pred 0, wrong, conf 0.60
-                      [0.40, 0.60],   # pred 1, right, conf 0.60 (tie with row 1)
-                      [0.20, 0.80],   # pred 1, wrong, conf 0.80
-                      [0.45, 0.55],   # pred 1, right, conf 0.55
-                      [0.70, 0.30]])  # pred 0, right, conf 0.70
+    proba = np.array(
+        [
+            [0.90, 0.10],  # pred 0, right, conf 0.90
+            [0.60, 0.40],  # pred 0, wrong, conf 0.60
+            [0.40, 0.60],  # pred 1, right, conf 0.60 (tie with row 1)
+            [0.20, 0.80],  # pred 1, wrong, conf 0.80
+            [0.45, 0.55],  # pred 1, right, conf 0.55
+            [0.70, 0.30],
+        ]
+    )  # pred 0, right, conf 0.70
     # flag nothing: 4 of 6 right
     assert chow_decided_accuracy(y, proba, 0) == pytest.approx(4 / 6)
     # flag row 4 (0.55): rows 0,1,2,3,5 -> right 0,2,5 -> 3/5
@@ -227,7 +262,8 @@ def test_chow_decided_accuracy_by_hand():
     # a cut between tie groups is unambiguous: both rules agree
     for k in (0, 1, 3, 4, 5):
         assert chow_decided_accuracy(y, proba, k, ties="mean") == pytest.approx(
-            chow_decided_accuracy(y, proba, k))
+            chow_decided_accuracy(y, proba, k)
+        )
     # string labels with the estimator's classes_
     labels = np.array(["no", "yes"])[y]
     assert chow_decided_accuracy(labels, proba, 2, classes=["no", "yes"]) == pytest.approx(3 / 4)
@@ -250,8 +286,7 @@ def test_chow_flags_exactly_the_rows_below_a_confidence_cut(n, k, seed, cut_quan
     below = confidence < cut
     # with continuous random probabilities there are no ties, so Chow's flagged set
     # for n_flagged = #below is exactly the rows under the cut
-    expected = (np.mean(proba.argmax(axis=1)[~below] == y[~below]) if (~below).any()
-                else np.nan)
+    expected = np.mean(proba.argmax(axis=1)[~below] == y[~below]) if (~below).any() else np.nan
     got = chow_decided_accuracy(y, proba, int(below.sum()), classes=np.arange(k))
     np.testing.assert_allclose(got, expected, equal_nan=True)
     curve = chow_curve(y, proba, rates=[0.0], classes=np.arange(k))
@@ -259,8 +294,11 @@ def test_chow_flags_exactly_the_rows_below_a_confidence_cut(n, k, seed, cut_quan
 
 
 @settings(max_examples=30, deadline=None)
-@given(st.lists(st.sampled_from([0.6, 0.7, 0.9]), min_size=1, max_size=6),
-       st.lists(st.booleans(), min_size=6, max_size=6), st.integers(0, 6))
+@given(
+    st.lists(st.sampled_from([0.6, 0.7, 0.9]), min_size=1, max_size=6),
+    st.lists(st.booleans(), min_size=6, max_size=6),
+    st.integers(0, 6),
+)
 def test_chow_mean_ties_is_the_average_over_row_orders(confidence, labels, k):
     # binary problem, every row predicted class 0; label True = class 1 (wrong)
     n = len(confidence)
@@ -295,11 +333,24 @@ def _table(diffs, cart, rates, combo="m / p", folds=2):
     for d, (name, c) in enumerate(zip(diffs, cart, strict=True)):
         for f in range(folds):
             wobble = 0.01 if f == 0 else -0.01  # fold values differ, their mean is exact
-            rows.append({"dataset": f"d{d}", "combo": combo, "delta_method": "margin",
-                         "routing": "probabilistic", "graft": "none", "fold": f,
-                         "decided_accuracy": c + name + wobble, "uncertain_rate": rates[d],
-                         "accuracy": c, "decided_f1": 0.5, "fit_seconds": 0.1, "n_leaves": 8,
-                         "chow_decided_accuracy": c + 0.001, "cart_accuracy": c})
+            rows.append(
+                {
+                    "dataset": f"d{d}",
+                    "combo": combo,
+                    "delta_method": "margin",
+                    "routing": "probabilistic",
+                    "graft": "none",
+                    "fold": f,
+                    "decided_accuracy": c + name + wobble,
+                    "uncertain_rate": rates[d],
+                    "accuracy": c,
+                    "decided_f1": 0.5,
+                    "fit_seconds": 0.1,
+                    "n_leaves": 8,
+                    "chow_decided_accuracy": c + 0.001,
+                    "cart_accuracy": c,
+                }
+            )
     return rows
 
 
@@ -307,8 +358,10 @@ def _exact_wilcoxon_greater(d):
     d = np.asarray([v for v in d if v != 0])
     ranks = pd.Series(np.abs(d)).rank().to_numpy()
     observed = ranks[d > 0].sum()
-    sums = [sum(r for r, s in zip(ranks, signs, strict=True) if s)
-            for signs in itertools.product([0, 1], repeat=len(d))]
+    sums = [
+        sum(r for r, s in zip(ranks, signs, strict=True) if s)
+        for signs in itertools.product([0, 1], repeat=len(d))
+    ]
     return np.mean(np.array(sums) >= observed - 1e-9)
 
 
@@ -367,12 +420,17 @@ def _suite_datasets(calls):
         def load():
             calls.append(name)
             return maker(n_samples=90, random_state=1)
+
         return name, load
+
     return [loader("moons", make_moons_dataset), loader("xor", make_xor_dataset)]
 
 
-SUITE_COMBOS = [{"delta_method": "margin"}, {"delta_method": "quality_plateau"},
-                {"delta_method": "none"}]
+SUITE_COMBOS = [
+    {"delta_method": "margin"},
+    {"delta_method": "quality_plateau"},
+    {"delta_method": "none"},
+]
 KEY = ["dataset", "combo", "fold"]
 
 
@@ -386,6 +444,7 @@ def test_run_suite_resumes_after_an_interrupt_without_loss_or_duplicates(tmp_pat
             assert total == 18
             if done >= k:
                 raise _Stop
+
         return progress
 
     with pytest.raises(_Stop):
@@ -434,8 +493,13 @@ def test_run_suite_skips_unusable_datasets_when_asked(tmp_path):
     def offline():
         raise DataError("OpenML is unreachable")
 
-    tiny = Dataset(X=pd.DataFrame({"a": np.arange(6.0)}), y=np.array([0, 0, 0, 0, 1, 1]),
-                   class_names=["0", "1"], name="tiny", source="test")
+    tiny = Dataset(
+        X=pd.DataFrame({"a": np.arange(6.0)}),
+        y=np.array([0, 0, 0, 0, 1, 1]),
+        class_names=["0", "1"],
+        name="tiny",
+        source="test",
+    )
     datasets = [("offline", offline), tiny, _suite_datasets([])[0]]
     result = run_suite(datasets, tmp_path / "r.csv", combos=SUITE_COMBOS, cv=3, errors="skip")
     assert set(result["dataset"]) == {"moons"}
@@ -477,8 +541,19 @@ def iris_csv(tmp_path):
 
 def test_cli_runs_a_csv_file(iris_csv, tmp_path, capsys):
     out = tmp_path / "results.csv"
-    status = main(["--data", str(iris_csv), "--out", str(out), "--cv", "3",
-                   "--combos", "probabilistic", "--no-progress"])
+    status = main(
+        [
+            "--data",
+            str(iris_csv),
+            "--out",
+            str(out),
+            "--cv",
+            "3",
+            "--combos",
+            "probabilistic",
+            "--no-progress",
+        ]
+    )
     assert status == 0
     saved = pd.read_csv(out)
     assert len(saved) == 6 * 3
@@ -534,8 +609,19 @@ def test_cli_bad_arguments_exit_through_argparse(iris_csv, capsys):
 def test_cli_data_dir_skips_unreadable_files(iris_csv, tmp_path, capsys):
     (tmp_path / "broken.arff").write_text("this is not arff\n")
     out = tmp_path / "out" / "r.csv"
-    status = main(["--data-dir", str(tmp_path), "--out", str(out), "--cv", "3",
-                   "--combos", "probabilistic", "--no-progress"])
+    status = main(
+        [
+            "--data-dir",
+            str(tmp_path),
+            "--out",
+            str(out),
+            "--cv",
+            "3",
+            "--combos",
+            "probabilistic",
+            "--no-progress",
+        ]
+    )
     assert status == 0
     assert set(pd.read_csv(out)["dataset"]) == {"iris"}
     assert "skipped broken" in capsys.readouterr().err

@@ -28,8 +28,9 @@ def _split_nodes(model):
 def test_recomputed_delta_equals_the_tree_delta(method, routing):
     checked = 0
     for _, X, y in _datasets():
-        model = TernaryTreeClassifier(delta_method=method, routing=routing, max_depth=3,
-                                      random_state=0).fit(X, y)
+        model = TernaryTreeClassifier(
+            delta_method=method, routing=routing, max_depth=3, random_state=0
+        ).fit(X, y)
         for node in _split_nodes(model):
             e = explain_node(model, X, y, node)
             assert e.final_delta[method] == model.tree_.delta[node]
@@ -41,8 +42,9 @@ def test_recomputed_delta_equals_the_tree_delta(method, routing):
 def test_node_rows_match_the_tree():
     X, y = load_wine(return_X_y=True)
     for routing in ("probabilistic", "hard_middle"):
-        model = TernaryTreeClassifier(delta_method="margin", routing=routing, max_depth=3,
-                                      random_state=0).fit(X, y)
+        model = TernaryTreeClassifier(
+            delta_method="margin", routing=routing, max_depth=3, random_state=0
+        ).fit(X, y)
         t = model.tree_
         for node in _split_nodes(model):
             e = explain_node(model, X, y, node)
@@ -61,11 +63,15 @@ def test_intermediate_quantities_reproduce_each_raw_delta():
         e = explain_node(model, X, y, node)
         # quality plateau: half the span of the plateau
         if e.plateau_low is not None:
-            assert (e.plateau_high - e.plateau_low) / 2 == pytest.approx(e.raw_delta["quality_plateau"])
+            assert (e.plateau_high - e.plateau_low) / 2 == pytest.approx(
+                e.raw_delta["quality_plateau"]
+            )
             assert e.plateau_low <= e.threshold <= e.plateau_high
         # class overlap: half the widest overlap
         if e.overlap_pair is not None:
-            assert (e.overlap_high - e.overlap_low) / 2 == pytest.approx(e.raw_delta["class_overlap"])
+            assert (e.overlap_high - e.overlap_low) / 2 == pytest.approx(
+                e.raw_delta["class_overlap"]
+            )
         else:
             assert e.raw_delta["class_overlap"] == 0.0
         # gain ratio: α·range/(1+GR)
@@ -76,8 +82,11 @@ def test_intermediate_quantities_reproduce_each_raw_delta():
             assert np.std(e.bootstrap_thresholds) == pytest.approx(e.raw_delta["node_bootstrap"])
         # margin: distance to the nearest cross-class row
         m = e.margin
-        distances = [abs(v - e.threshold) for v in (m["nearest_left_class_right_of"],
-                                                   m["nearest_right_class_left_of"]) if v is not None]
+        distances = [
+            abs(v - e.threshold)
+            for v in (m["nearest_left_class_right_of"], m["nearest_right_class_left_of"])
+            if v is not None
+        ]
         expected = min(distances) if distances else m["gap"]
         assert expected == pytest.approx(e.raw_delta["margin"])
         # final = min(raw, cap) · scale
@@ -88,8 +97,14 @@ def test_intermediate_quantities_reproduce_each_raw_delta():
 
 def test_the_cap_and_scale_apply_like_the_estimator():
     X, y = load_iris(return_X_y=True)
-    model = TernaryTreeClassifier(delta_method="gain_ratio", alpha=3.0, max_delta_fraction=0.1,
-                                  delta_scale=0.5, max_depth=2, random_state=0).fit(X, y)
+    model = TernaryTreeClassifier(
+        delta_method="gain_ratio",
+        alpha=3.0,
+        max_delta_fraction=0.1,
+        delta_scale=0.5,
+        max_depth=2,
+        random_state=0,
+    ).fit(X, y)
     e = explain_node(model, X, y, 0)
     assert e.raw_delta["gain_ratio"] > e.cap  # large α hits the cap
     assert e.final_delta["gain_ratio"] == pytest.approx(0.5 * e.cap)
@@ -101,8 +116,9 @@ def test_weights_dataframes_and_string_labels():
     frame = pd.DataFrame(X, columns=[f"f{i}" for i in range(X.shape[1])])
     labels = np.array(["a", "b", "c"])[y]
     weights = np.random.RandomState(0).uniform(0.5, 2.0, size=len(y))
-    model = TernaryTreeClassifier(delta_method="margin", class_weight="balanced", max_depth=3,
-                                  random_state=0).fit(frame, labels, sample_weight=weights)
+    model = TernaryTreeClassifier(
+        delta_method="margin", class_weight="balanced", max_depth=3, random_state=0
+    ).fit(frame, labels, sample_weight=weights)
     for node in _split_nodes(model):
         e = explain_node(model, frame, labels, node, sample_weight=weights)
         assert e.final_delta["margin"] == model.tree_.delta[node]
@@ -111,7 +127,9 @@ def test_weights_dataframes_and_string_labels():
 
 def test_bootstrap_is_reproducible_with_its_seed():
     X, y = make_moons(300, noise=0.3, random_state=0)
-    model = TernaryTreeClassifier(delta_method="node_bootstrap", max_depth=2, random_state=0).fit(X, y)
+    model = TernaryTreeClassifier(delta_method="node_bootstrap", max_depth=2, random_state=0).fit(
+        X, y
+    )
     a = explain_node(model, X, y, 0, random_state=3)
     b = explain_node(model, X, y, 0, random_state=3)
     np.testing.assert_array_equal(a.bootstrap_thresholds, b.bootstrap_thresholds)
@@ -142,7 +160,9 @@ def test_leaves_and_bad_ids_raise_clear_errors():
 def test_delta_table_and_inputs_unchanged():
     X, y = load_iris(return_X_y=True)
     X_before, y_before = X.copy(), y.copy()
-    model = TernaryTreeClassifier(delta_method="class_overlap", max_depth=2, random_state=0).fit(X, y)
+    model = TernaryTreeClassifier(delta_method="class_overlap", max_depth=2, random_state=0).fit(
+        X, y
+    )
     e = explain_node(model, X, y, 0)
     np.testing.assert_array_equal(X, X_before)
     np.testing.assert_array_equal(y, y_before)
@@ -155,8 +175,9 @@ def test_delta_table_and_inputs_unchanged():
 def test_grafted_nodes_are_flagged():
     pytest.importorskip("ternary.graft")
     X, y = make_moons(300, noise=0.3, random_state=0)
-    model = TernaryTreeClassifier(delta_method="margin", graft="all", max_depth=3,
-                                  random_state=0).fit(X, y)
+    model = TernaryTreeClassifier(
+        delta_method="margin", graft="all", max_depth=3, random_state=0
+    ).fit(X, y)
     t = model.tree_
     grafted_splits = [n for n in _split_nodes(model) if t.grafted[n]]
     original_splits = [n for n in _split_nodes(model) if not t.grafted[n]]

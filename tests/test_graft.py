@@ -23,8 +23,20 @@ from ternary._tree import LEAF, iter_node_rows, traverse
 from ternary.delta import DeltaParams
 from ternary.graft import GRAFT_REPORT_COLUMNS, binomial_tail, graft_tree, laplace, leaf_bounds
 
-SPEC_COLUMNS = ["leaf", "ancestor", "feature", "feature_name", "cut", "side", "class",
-                "laplace_cut", "laplace_leaf", "p_value", "new_split", "new_leaf"]
+SPEC_COLUMNS = [
+    "leaf",
+    "ancestor",
+    "feature",
+    "feature_name",
+    "cut",
+    "side",
+    "class",
+    "laplace_cut",
+    "laplace_leaf",
+    "p_value",
+    "new_split",
+    "new_leaf",
+]
 
 
 # --------------------------------------------------------------------------- helpers
@@ -33,17 +45,29 @@ SPEC_COLUMNS = ["leaf", "ancestor", "feature", "feature_name", "cut", "side", "c
 def tree_from_data(children_left, children_right, feature, threshold, X, y, n_classes):
     """A TernaryTree with the given structure, its node statistics taken from (X, y)."""
     n = len(children_left)
-    skeleton = TernaryTree(children_left=children_left, children_right=children_right,
-                           feature=feature, threshold=threshold, value=np.ones((n, n_classes)),
-                           n_node_samples=np.zeros(n), impurity=np.zeros(n))
+    skeleton = TernaryTree(
+        children_left=children_left,
+        children_right=children_right,
+        feature=feature,
+        threshold=threshold,
+        value=np.ones((n, n_classes)),
+        n_node_samples=np.zeros(n),
+        impurity=np.zeros(n),
+    )
     counts = np.zeros((n, n_classes))
     n_rows = np.zeros(n, dtype=int)
     for node, idx in iter_node_rows(skeleton, X):
         counts[node] = np.bincount(y[idx], minlength=n_classes)
         n_rows[node] = idx.size
-    return TernaryTree(children_left=children_left, children_right=children_right,
-                       feature=feature, threshold=threshold, value=counts,
-                       n_node_samples=n_rows, impurity=np.zeros(n))
+    return TernaryTree(
+        children_left=children_left,
+        children_right=children_right,
+        feature=feature,
+        threshold=threshold,
+        value=counts,
+        n_node_samples=n_rows,
+        impurity=np.zeros(n),
+    )
 
 
 def leaf_of_rows(tree, X):
@@ -73,20 +97,35 @@ def test_laplace_is_the_binary_laplace_estimate():
     np.testing.assert_allclose(laplace(np.array([1, 2]), np.array([3, 2])), [2 / 5, 3 / 4])
 
 
-@pytest.mark.parametrize("x,n,p", [(0, 5, 0.3), (1, 1, 0.5), (3, 10, 0.2), (9, 9, 5 / 6),
-                                   (10, 10, 5 / 7), (7, 12, 0.9), (13, 12, 0.5)])
+@pytest.mark.parametrize(
+    "x,n,p",
+    [
+        (0, 5, 0.3),
+        (1, 1, 0.5),
+        (3, 10, 0.2),
+        (9, 9, 5 / 6),
+        (10, 10, 5 / 7),
+        (7, 12, 0.9),
+        (13, 12, 0.5),
+    ],
+)
 def test_binomial_tail_matches_the_sum_of_binomial_terms(x, n, p):
-    direct = sum(math.comb(n, i) * p ** i * (1 - p) ** (n - i) for i in range(max(x, 0), n + 1))
+    direct = sum(math.comb(n, i) * p**i * (1 - p) ** (n - i) for i in range(max(x, 0), n + 1))
     assert binomial_tail(x, n, p) == pytest.approx(direct, abs=1e-12)
 
 
 def test_binomial_tail_for_fractional_counts_lies_between_its_whole_neighbours():
-    lo, mid, hi = binomial_tail(3, 10, 0.4), binomial_tail(3.5, 10.0, 0.4), binomial_tail(4, 10, 0.4)
+    lo, mid, hi = (
+        binomial_tail(3, 10, 0.4),
+        binomial_tail(3.5, 10.0, 0.4),
+        binomial_tail(4, 10, 0.4),
+    )
     assert hi < mid < lo
     # the continuous extension agrees with scipy at whole counts
     assert binomial_tail(4.0, 10.0, 0.4) == pytest.approx(stats.binom.sf(3, 10, 0.4))
-    np.testing.assert_allclose(binomial_tail(np.array([2, 5]), np.array([6, 5]), 0.5),
-                               [stats.binom.sf(1, 6, 0.5), 0.5 ** 5])
+    np.testing.assert_allclose(
+        binomial_tail(np.array([2, 5]), np.array([6, 5]), 0.5), [stats.binom.sf(1, 6, 0.5), 0.5**5]
+    )
 
 
 # --------------------------------------------------------------------------- the paper's example
@@ -101,27 +140,42 @@ def webb_example():
     Coordinates are ours; the class counts in every region the paper quotes
     are the paper's.
     """
-    rows = [(8 + 0.25 * i, b, CIRCLE) for i, b in enumerate([1, 1.25, 1.5, 1.75, 2, 2.25, 2.5, 2.75, 3])]
+    rows = [
+        (8 + 0.25 * i, b, CIRCLE) for i, b in enumerate([1, 1.25, 1.5, 1.75, 2, 2.25, 2.5, 2.75, 3])
+    ]
     rows += [(8, 9, CIRCLE)]
     rows += [(1, 6, STAR), (1, 7, STAR), (2, 8, STAR), (2, 9, STAR)]
     rows += [(6, 4, STAR), (6.5, 4.5, STAR), (7, 5, STAR), (7, 5, STAR), (4, 3.5, DOT)]
-    rows += [(a, b, DOT) for a, b in zip([2.5, 3, 3, 3.5, 4, 4, 4.5, 5, 5, 6, 6.5],
-                                         [6, 6.5, 7, 7.5, 8, 8.5, 6, 7, 8, 7, 8], strict=True)]
+    rows += [
+        (a, b, DOT)
+        for a, b in zip(
+            [2.5, 3, 3, 3.5, 4, 4, 4.5, 5, 5, 6, 6.5],
+            [6, 6.5, 7, 7.5, 8, 8.5, 6, 7, 8, 7, 8],
+            strict=True,
+        )
+    ]
     data = np.array(rows)
     X, y = data[:, :2].astype(np.float32), data[:, 2].astype(int)
     # nodes: 0 A≤7 | 1 A≤2 | 2 leaf A>7 | 3 leaf A≤2 | 4 B≤5 | 5 leaf B≤5 | 6 leaf B>5
-    tree = tree_from_data([1, 3, -1, -1, 5, -1, -1], [2, 4, -1, -1, 6, -1, -1],
-                          [0, 0, -2, -2, 1, -2, -2], [7, 2, -2, -2, 5, -2, -2], X, y, 3)
+    tree = tree_from_data(
+        [1, 3, -1, -1, 5, -1, -1],
+        [2, 4, -1, -1, 6, -1, -1],
+        [0, 0, -2, -2, 1, -2, -2],
+        [7, 2, -2, -2, 5, -2, -2],
+        X,
+        y,
+        3,
+    )
     return X, y, tree
 
 
 def test_webb_example_tree_has_the_papers_leaf_counts():
     X, y, tree = webb_example()
     counts = tree.value * tree.n_node_samples[:, None]
-    np.testing.assert_allclose(counts[2], [10, 0, 0])   # A > 7: o (10.0)
-    np.testing.assert_allclose(counts[3], [0, 4, 0])    # A ≤ 2: * (4.0)
-    np.testing.assert_allclose(counts[5], [0, 4, 1])    # B ≤ 5: * (5.0/1.0)
-    np.testing.assert_allclose(counts[6], [0, 0, 11])   # B > 5: · (11.0)
+    np.testing.assert_allclose(counts[2], [10, 0, 0])  # A > 7: o (10.0)
+    np.testing.assert_allclose(counts[3], [0, 4, 0])  # A ≤ 2: * (4.0)
+    np.testing.assert_allclose(counts[5], [0, 4, 1])  # B ≤ 5: * (5.0/1.0)
+    np.testing.assert_allclose(counts[6], [0, 0, 11])  # B > 5: · (11.0)
     # "A cut at 5 results in a partition containing 1 ·, 4 * and 9 o ... 0.625"
     region = X[:, 1] <= 5
     assert np.bincount(y[region], minlength=3).tolist() == [9, 4, 1]
@@ -135,12 +189,22 @@ def test_webb_example_grafts_at_alpha_005():
     # A ≤ 5 at its parent (10 ·, 0.917), then B ≤ 3 at the root (9 o, 0.909).
     assert report["leaf"].tolist() == [5, 5]
     first, second = report.iloc[0], report.iloc[1]
-    assert (first["ancestor"], first["feature"], first["cut"], first["side"], first["class"]) == \
-        (4, 0, 5.0, "<=", DOT)
+    assert (first["ancestor"], first["feature"], first["cut"], first["side"], first["class"]) == (
+        4,
+        0,
+        5.0,
+        "<=",
+        DOT,
+    )
     assert first["laplace_cut"] == pytest.approx(11 / 12)
     assert round(first["laplace_cut"], 3) == 0.917
-    assert (second["ancestor"], second["feature"], second["cut"], second["side"], second["class"]) == \
-        (0, 1, 3.0, "<=", CIRCLE)
+    assert (
+        second["ancestor"],
+        second["feature"],
+        second["cut"],
+        second["side"],
+        second["class"],
+    ) == (0, 1, 3.0, "<=", CIRCLE)
     assert round(second["laplace_cut"], 3) == 0.909
     assert round(first["laplace_leaf"], 3) == 0.714
     # "less than 0.05": P(Bin(10, 5/7) ≥ 10) and P(Bin(9, 5/7) ≥ 9)
@@ -166,7 +230,13 @@ def test_webb_example_first_leaf_fails_the_stated_binomial_test():
     _, report = graft_tree(tree, X, y, mode="all", alpha=0.25)
     assert report["leaf"].tolist() == [3, 5, 5]
     row = report.iloc[0]
-    assert (row["ancestor"], row["feature"], row["cut"], row["side"], row["class"]) == (0, 1, 3.0, "<=", CIRCLE)
+    assert (row["ancestor"], row["feature"], row["cut"], row["side"], row["class"]) == (
+        0,
+        1,
+        3.0,
+        "<=",
+        CIRCLE,
+    )
     assert round(row["laplace_leaf"], 3) == 0.833
     assert round(row["laplace_cut"], 3) == 0.909
     assert row["p_value"] == pytest.approx((5 / 6) ** 9)
@@ -176,11 +246,16 @@ def test_webb_example_first_leaf_fails_the_stated_binomial_test():
 def test_webb_example_predictions_in_the_new_partitions():
     X, y, tree = webb_example()
     new, _ = graft_tree(tree, X, y, mode="all", alpha=0.25)
-    query = np.array([[1.5, 2.0],    # below the * leaf A ≤ 2, near the o cases: o
-                      [3.5, 4.0],    # 2 < A ≤ 5, B ≤ 5: ·
-                      [6.5, 2.0],    # A > 5, B ≤ 3: o
-                      [6.5, 4.5],    # the * cases' own corner: still *
-                      [1.5, 7.0]], dtype=np.float32)
+    query = np.array(
+        [
+            [1.5, 2.0],  # below the * leaf A ≤ 2, near the o cases: o
+            [3.5, 4.0],  # 2 < A ≤ 5, B ≤ 5: ·
+            [6.5, 2.0],  # A > 5, B ≤ 3: o
+            [6.5, 4.5],  # the * cases' own corner: still *
+            [1.5, 7.0],
+        ],
+        dtype=np.float32,
+    )
     assert hard_predict(tree, query).tolist() == [STAR, STAR, STAR, STAR, STAR]
     assert hard_predict(new, query).tolist() == [CIRCLE, DOT, CIRCLE, STAR, STAR]
 
@@ -246,9 +321,20 @@ def reference_grafts(tree, X, y, mode, alpha, features=None):
                             lap = (cnt[k] + 1) / (region.size + 2)
                             key = (lap, region.size, depth[anc], -k)
                             if best is None or key > best[0]:
-                                best = (key, dict(leaf=leaf, ancestor=anc, feature=a, cut=float(v),
-                                                  side=side, klass=k, laplace=lap, T=region.size,
-                                                  P=int(cnt[k])))
+                                best = (
+                                    key,
+                                    dict(
+                                        leaf=leaf,
+                                        ancestor=anc,
+                                        feature=a,
+                                        cut=float(v),
+                                        side=side,
+                                        klass=k,
+                                        laplace=lap,
+                                        T=region.size,
+                                        P=int(cnt[k]),
+                                    ),
+                                )
                 if best is None:
                     continue
                 t = best[1]
@@ -266,9 +352,20 @@ def reference_grafts(tree, X, y, mode, alpha, features=None):
 def check_against_reference(tree, X, y, mode, alpha, features=None):
     _, report = graft_tree(tree, X, y, mode=mode, alpha=alpha, continuous_features=features)
     expected = reference_grafts(tree, X, y, mode, alpha, features)
-    got = list(zip(report["leaf"], report["ancestor"], report["feature"], report["cut"],
-                   report["side"], report["class"], strict=True))
-    want = [(t["leaf"], t["ancestor"], t["feature"], t["cut"], t["side"], t["klass"]) for t in expected]
+    got = list(
+        zip(
+            report["leaf"],
+            report["ancestor"],
+            report["feature"],
+            report["cut"],
+            report["side"],
+            report["class"],
+            strict=True,
+        )
+    )
+    want = [
+        (t["leaf"], t["ancestor"], t["feature"], t["cut"], t["side"], t["klass"]) for t in expected
+    ]
     assert got == want
     np.testing.assert_allclose(report["laplace_cut"], [t["laplace"] for t in expected])
     np.testing.assert_allclose(report["n_region"], [t["T"] for t in expected])
@@ -289,7 +386,9 @@ def check_invariants(tree, X, y, mode, alpha, sample_weight=None):
     before = snapshot(tree)
     X_before, y_before = X.copy(), y.copy()
     new, report = graft_tree(tree, X, y, mode=mode, alpha=alpha, sample_weight=sample_weight)
-    again, report_again = graft_tree(tree, X, y, mode=mode, alpha=alpha, sample_weight=sample_weight)
+    again, report_again = graft_tree(
+        tree, X, y, mode=mode, alpha=alpha, sample_weight=sample_weight
+    )
 
     # inputs untouched
     for name, arr in before.items():
@@ -301,13 +400,15 @@ def check_invariants(tree, X, y, mode, alpha, sample_weight=None):
     for name in TernaryTree._ARRAYS:
         np.testing.assert_array_equal(getattr(new, name), getattr(again, name), err_msg=name)
 
-    assert list(report.columns[:len(SPEC_COLUMNS)]) == SPEC_COLUMNS
+    assert list(report.columns[: len(SPEC_COLUMNS)]) == SPEC_COLUMNS
     n0 = tree.node_count
     # grafted flags exactly on the appended nodes, two per graft; value rows sum to 1
     assert new.node_count == n0 + 2 * len(report)
     assert not new.grafted[:n0].any() and new.grafted[n0:].all()
     np.testing.assert_allclose(new.value.sum(axis=1), 1.0)
-    assert sorted(report["new_split"].tolist() + report["new_leaf"].tolist()) == list(range(n0, new.node_count))
+    assert sorted(report["new_split"].tolist() + report["new_leaf"].tolist()) == list(
+        range(n0, new.node_count)
+    )
     # original nodes keep their tests and class distributions
     for name in ("feature", "threshold", "value", "delta"):
         np.testing.assert_array_equal(getattr(new, name)[:n0], before[name])
@@ -324,7 +425,7 @@ def check_invariants(tree, X, y, mode, alpha, sample_weight=None):
         assert branch == g and new.children_left[g] == LEAF
         assert np.argmax(new.value[g]) == row["class"]
         lo, hi = leaf_bounds(tree, int(row["leaf"]), X.shape[1])
-        assert lo[row["feature"]] < row["cut"] < hi[row["feature"]]   # strictly inside the leaf
+        assert lo[row["feature"]] < row["cut"] < hi[row["feature"]]  # strictly inside the leaf
         assert row["laplace_cut"] > row["laplace_leaf"] and row["p_value"] < alpha
     # "one" grafts at most once per leaf
     if mode == "one":
@@ -340,9 +441,18 @@ def check_invariants(tree, X, y, mode, alpha, sample_weight=None):
     # region holds the point (in grafting order) decides its class
     rng = np.random.RandomState(0)
     span = X.max(axis=0) - X.min(axis=0) + 1.0
-    query = np.vstack([X, (X.min(axis=0) - 0.5 + rng.uniform(size=(200, X.shape[1])) * (span + 1.0))
-                       .astype(X.dtype)])
-    proba_old, proba_new = traverse(tree, query, "probabilistic")[0], traverse(new, query, "probabilistic")[0]
+    query = np.vstack(
+        [
+            X,
+            (X.min(axis=0) - 0.5 + rng.uniform(size=(200, X.shape[1])) * (span + 1.0)).astype(
+                X.dtype
+            ),
+        ]
+    )
+    proba_old, proba_new = (
+        traverse(tree, query, "probabilistic")[0],
+        traverse(new, query, "probabilistic")[0],
+    )
     leaf = leaf_of_rows(tree, query)
     by_leaf = {lf: grp for lf, grp in report.groupby("leaf", sort=False)}
     for i in range(query.shape[0]):
@@ -387,8 +497,9 @@ def test_invariants_on_noisy_data(noisy_data, mode, max_depth):
 def test_continuous_features_limits_the_cut_attributes(noisy_data):
     X, y = noisy_data
     tree, codes = fitted_tree(X, y, max_depth=None)
-    _, report = graft_tree(tree, X, codes, mode="all", alpha=0.05,
-                           continuous_features=[False, True, False])
+    _, report = graft_tree(
+        tree, X, codes, mode="all", alpha=0.05, continuous_features=[False, True, False]
+    )
     assert len(report) > 0 and set(report["feature"]) == {1}
     check_against_reference(tree, X, codes, "all", 0.05, features=[1])
     check_against_reference(tree, X, codes, "all", 0.05, features=[0, 2])
@@ -437,12 +548,15 @@ def test_pure_leaves_covering_their_region_get_nothing():
 
 def test_empty_leaf_draws_on_its_parents_rows():
     # root x0 ≤ 4.5 | x0 ≤ 20 → leaf (5 rows of class 1) | x0 > 20 → empty leaf
-    X = np.array([[i, 1.0 + 0.4 * i] for i in range(20)] + [[5 + i, 10 + i] for i in range(5)],
-                 dtype=np.float32)
+    X = np.array(
+        [[i, 1.0 + 0.4 * i] for i in range(20)] + [[5 + i, 10 + i] for i in range(5)],
+        dtype=np.float32,
+    )
     X[:20, 0] = np.linspace(0, 4, 20)
     y = np.array([0] * 20 + [1] * 5)
-    tree = tree_from_data([1, -1, 3, -1, -1], [2, -1, 4, -1, -1], [0, -2, 0, -2, -2],
-                          [4.5, -2, 20, -2, -2], X, y, 2)
+    tree = tree_from_data(
+        [1, -1, 3, -1, -1], [2, -1, 4, -1, -1], [0, -2, 0, -2, -2], [4.5, -2, 20, -2, -2], X, y, 2
+    )
     assert tree.n_node_samples[4] == 0
     new, report = graft_tree(tree, X, y, mode="all", alpha=0.05)
     rows = report[report["leaf"] == 4]
@@ -467,15 +581,19 @@ def test_weights_zero_rows_are_ignored(noisy_data):
     _, with_zero = graft_tree(tree, X, codes, mode="all", alpha=0.1, sample_weight=w)
     keep = w > 0
     _, dropped = graft_tree(tree, X[keep], codes[keep], mode="all", alpha=0.1)
-    pd.testing.assert_frame_equal(with_zero.drop(columns=["new_split", "new_leaf"]),
-                                  dropped.drop(columns=["new_split", "new_leaf"]))
+    pd.testing.assert_frame_equal(
+        with_zero.drop(columns=["new_split", "new_leaf"]),
+        dropped.drop(columns=["new_split", "new_leaf"]),
+    )
 
 
 def test_uniform_weights_change_nothing(noisy_data):
     X, y = noisy_data
     tree, codes = fitted_tree(X, y, max_depth=4)
     _, plain = graft_tree(tree, X, codes, mode="all", alpha=0.1)
-    _, scaled = graft_tree(tree, X, codes, mode="all", alpha=0.1, sample_weight=np.full(len(y), 3.5))
+    _, scaled = graft_tree(
+        tree, X, codes, mode="all", alpha=0.1, sample_weight=np.full(len(y), 3.5)
+    )
     pd.testing.assert_frame_equal(plain, scaled)
 
 
@@ -483,13 +601,15 @@ def test_grafted_split_gets_a_delta_from_the_trees_method(noisy_data):
     X, y = noisy_data
     tree, codes = fitted_tree(X, y, max_depth=None)
     params = DeltaParams(method="quality_plateau", epsilon=0.5)
-    new, report = graft_tree(tree, X, codes, mode="all", alpha=0.05, delta_params=params,
-                             random_state=0)
+    new, report = graft_tree(
+        tree, X, codes, mode="all", alpha=0.05, delta_params=params, random_state=0
+    )
     deltas = new.delta[report["new_split"].to_numpy()]
     assert np.all(deltas >= 0) and np.any(deltas > 0)
     assert np.all(new.delta[report["new_leaf"].to_numpy()] == 0)
-    none, _ = graft_tree(tree, X, codes, mode="all", alpha=0.05,
-                         delta_params=DeltaParams(method="none"))
+    none, _ = graft_tree(
+        tree, X, codes, mode="all", alpha=0.05, delta_params=DeltaParams(method="none")
+    )
     assert np.all(none.delta == 0)
 
 
@@ -502,8 +622,13 @@ def test_rejects_bad_arguments(noisy_data):
         graft_tree(tree, X, codes, alpha=1.5)
     with pytest.raises(ValueError, match="y_codes"):
         graft_tree(tree, X, codes[:-1])
-    middle = TernaryTreeClassifier(delta_method="margin", routing="hard_middle", max_depth=2,
-                                   random_state=0).fit(X, y).tree_
+    middle = (
+        TernaryTreeClassifier(
+            delta_method="margin", routing="hard_middle", max_depth=2, random_state=0
+        )
+        .fit(X, y)
+        .tree_
+    )
     if np.any(middle.children_middle != LEAF):
         with pytest.raises(ValueError, match="middle"):
             graft_tree(middle, X, codes)
@@ -514,7 +639,7 @@ def test_rejects_bad_arguments(noisy_data):
 
 @st.composite
 def datasets(draw):
-    seed = draw(st.integers(0, 2 ** 31 - 1))
+    seed = draw(st.integers(0, 2**31 - 1))
     n = draw(st.integers(8, 70))
     n_features = draw(st.integers(1, 3))
     n_classes = draw(st.integers(2, 3))
@@ -530,9 +655,13 @@ def datasets(draw):
 
 
 @settings(max_examples=40, deadline=None)
-@given(data=datasets(), mode=st.sampled_from(["all", "one"]),
-       alpha=st.sampled_from([0.05, 0.3, 0.9]), max_depth=st.sampled_from([None, 1, 2, 4]),
-       min_samples_leaf=st.integers(1, 4))
+@given(
+    data=datasets(),
+    mode=st.sampled_from(["all", "one"]),
+    alpha=st.sampled_from([0.05, 0.3, 0.9]),
+    max_depth=st.sampled_from([None, 1, 2, 4]),
+    min_samples_leaf=st.integers(1, 4),
+)
 def test_property_invariants_and_reference(data, mode, alpha, max_depth, min_samples_leaf):
     X, y = data
     tree, codes = fitted_tree(X, y, max_depth=max_depth, min_samples_leaf=min_samples_leaf)
@@ -557,7 +686,8 @@ def test_property_one_at_most_once_and_never_more_than_all(data, alpha):
     assert len(rep_one) <= len(rep_all)
     pd.testing.assert_frame_equal(
         rep_one.set_index("leaf")[["ancestor", "feature", "cut", "side", "class"]],
-        first[["ancestor", "feature", "cut", "side", "class"]])
+        first[["ancestor", "feature", "cut", "side", "class"]],
+    )
 
 
 @settings(max_examples=30, deadline=None)
@@ -642,8 +772,9 @@ def test_estimator_prunes_before_grafting(noisy_data):
 
 def test_estimator_with_delta_and_class_weight_still_predicts(noisy_data):
     X, y = noisy_data
-    clf = TernaryTreeClassifier(delta_method="margin", graft="one", max_depth=5,
-                                class_weight="balanced", random_state=0).fit(X, y)
+    clf = TernaryTreeClassifier(
+        delta_method="margin", graft="one", max_depth=5, class_weight="balanced", random_state=0
+    ).fit(X, y)
     proba, verdict = clf.predict_proba_verdict(X)
     np.testing.assert_allclose(proba.sum(axis=1), 1.0)
     assert set(np.unique(verdict)) <= {0, 1}

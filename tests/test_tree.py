@@ -15,23 +15,35 @@ def two_level_tree(middle=False):
     """
     if not middle:
         return TernaryTree(
-            children_left=[1, -1, 3, -1, -1], children_right=[2, -1, 4, -1, -1],
-            feature=[0, -2, 0, -2, -2], threshold=[0.0, -2, 0.5, -2, -2],
-            delta=[1.0, 0, 0.25, 0, 0], value=[M, A, M, B, C],
-            n_node_samples=[10, 4, 6, 3, 3], impurity=np.zeros(5))
+            children_left=[1, -1, 3, -1, -1],
+            children_right=[2, -1, 4, -1, -1],
+            feature=[0, -2, 0, -2, -2],
+            threshold=[0.0, -2, 0.5, -2, -2],
+            delta=[1.0, 0, 0.25, 0, 0],
+            value=[M, A, M, B, C],
+            n_node_samples=[10, 4, 6, 3, 3],
+            impurity=np.zeros(5),
+        )
     return TernaryTree(
-        children_left=[1, -1, 3, -1, -1, -1, -1], children_right=[2, -1, 4, -1, -1, -1, -1],
+        children_left=[1, -1, 3, -1, -1, -1, -1],
+        children_right=[2, -1, 4, -1, -1, -1, -1],
         children_middle=[6, -1, 5, -1, -1, -1, -1],
-        feature=[0, -2, 0, -2, -2, -2, -2], threshold=[0.0, -2, 0.5, -2, -2, -2, -2],
-        delta=[1.0, 0, 0.25, 0, 0, 0, 0], value=[M, A, M, B, C, M, M],
-        n_node_samples=[10, 4, 6, 3, 3, 1, 1], impurity=np.zeros(7))
+        feature=[0, -2, 0, -2, -2, -2, -2],
+        threshold=[0.0, -2, 0.5, -2, -2, -2, -2],
+        delta=[1.0, 0, 0.25, 0, 0, 0, 0],
+        value=[M, A, M, B, C, M, M],
+        n_node_samples=[10, 4, 6, 3, 3, 1, 1],
+        impurity=np.zeros(7),
+    )
 
 
 def test_probabilistic_blends_recursively():
     X = np.array([[0.5], [-1.0], [-0.5], [2.0], [0.8]])
     proba, verdict = traverse(two_level_tree(), X, "probabilistic")
     # x=0.5: root w_L=(1-0.5)/2=0.25; node 2 zone (0.25, 0.75]: w_L=0.5
-    np.testing.assert_allclose(proba[0], 0.25 * np.array(A) + 0.75 * (0.5 * np.array(B) + 0.5 * np.array(C)))
+    np.testing.assert_allclose(
+        proba[0], 0.25 * np.array(A) + 0.75 * (0.5 * np.array(B) + 0.5 * np.array(C))
+    )
     np.testing.assert_allclose(proba[1], A)  # x ≤ θ−δ: decided left
     # x=-0.5: root w_L = 0.75, right part at node 2: x ≤ 0.25 → B
     np.testing.assert_allclose(proba[2], 0.75 * np.array(A) + 0.25 * np.array(B))
@@ -68,10 +80,10 @@ def test_zone_boundaries_are_half_open():
 def test_hard_middle_takes_exactly_one_branch():
     X = np.array([[0.5], [-2.0], [1.5], [0.0], [-1.0]])
     proba, verdict = traverse(two_level_tree(middle=True), X, "hard_middle")
-    np.testing.assert_allclose(proba[0], M)   # root zone → middle leaf 6
+    np.testing.assert_allclose(proba[0], M)  # root zone → middle leaf 6
     np.testing.assert_allclose(proba[1], A)
-    np.testing.assert_allclose(proba[2], C)   # right, then node 2: 1.5 > 0.75 → C
-    np.testing.assert_allclose(proba[4], A)   # x = θ−δ is decided left
+    np.testing.assert_allclose(proba[2], C)  # right, then node 2: 1.5 > 0.75 → C
+    np.testing.assert_allclose(proba[4], A)  # x = θ−δ is decided left
     np.testing.assert_array_equal(verdict, [0, 1, 1, 0, 1])
 
 
@@ -79,8 +91,9 @@ def test_structure_helpers():
     tree = two_level_tree(middle=True)
     np.testing.assert_array_equal(tree.node_depth(), [0, 1, 1, 2, 2, 2, 1])
     np.testing.assert_array_equal(tree.parents(), [-1, 0, 0, 2, 2, 2, 0])
-    np.testing.assert_array_equal(tree.reached_through_middle(),
-                                  [False, False, False, False, False, True, True])
+    np.testing.assert_array_equal(
+        tree.reached_through_middle(), [False, False, False, False, False, True, True]
+    )
     assert tree.n_leaves == 5 and tree.max_depth == 2
     assert tree.preorder() == [0, 1, 2, 3, 4, 5, 6]
     copy = tree.copy()
@@ -92,17 +105,24 @@ def test_iter_node_rows_partitions_like_training():
     X = np.array([[-2.0], [0.5], [0.3], [1.5], [0.9]])
     tree = two_level_tree(middle=True)
     got = {node: sorted(rows.tolist()) for node, rows in iter_node_rows(tree, X, "hard_middle")}
-    assert got[1] == [0]          # ≤ −1
-    assert got[6] == [1, 2, 4]    # (−1, 1]
-    assert got[2] == [3]          # > 1
+    assert got[1] == [0]  # ≤ −1
+    assert got[6] == [1, 2, 4]  # (−1, 1]
+    assert got[2] == [3]  # > 1
     binary = {node: sorted(rows.tolist()) for node, rows in iter_node_rows(two_level_tree(), X)}
     assert binary[1] == [0] and binary[2] == [1, 2, 3, 4]
     assert binary[3] == [1, 2] and binary[4] == [3, 4]
 
 
 def test_value_rows_are_normalised():
-    tree = TernaryTree(children_left=[-1], children_right=[-1], feature=[-2], threshold=[-2.0],
-                       value=[[3.0, 1.0]], n_node_samples=[4], impurity=[0.375])
+    tree = TernaryTree(
+        children_left=[-1],
+        children_right=[-1],
+        feature=[-2],
+        threshold=[-2.0],
+        value=[[3.0, 1.0]],
+        n_node_samples=[4],
+        impurity=[0.375],
+    )
     np.testing.assert_allclose(tree.value, [[0.75, 0.25]])
 
 
@@ -127,16 +147,20 @@ def test_compiled_routers_are_available():
 
 
 @settings(max_examples=40, deadline=None)
-@given(seed=st.integers(0, 10_000), depth=st.sampled_from([1, 3, 4, None]),
-       method=st.sampled_from(["margin", "quality_plateau", "class_overlap", "gain_ratio"]),
-       routing=st.sampled_from(["probabilistic", "deferred", "hard_middle"]),
-       scale=st.floats(0.0, 3.0))
+@given(
+    seed=st.integers(0, 10_000),
+    depth=st.sampled_from([1, 3, 4, None]),
+    method=st.sampled_from(["margin", "quality_plateau", "class_overlap", "gain_ratio"]),
+    routing=st.sampled_from(["probabilistic", "deferred", "hard_middle"]),
+    scale=st.floats(0.0, 3.0),
+)
 def test_compiled_fast_path_equals_the_reference_walk(seed, depth, method, routing, scale):
     rng = np.random.RandomState(seed)
     X = np.round(rng.normal(size=(150, 3)), 2)
     y = (X[:, 0] + X[:, 1] ** 2 + rng.normal(scale=0.5, size=150) > 0.5).astype(int)
-    clf = TernaryTreeClassifier(delta_method=method, routing=routing, max_depth=depth,
-                                delta_scale=scale, random_state=0).fit(X, y)
+    clf = TernaryTreeClassifier(
+        delta_method=method, routing=routing, max_depth=depth, delta_scale=scale, random_state=0
+    ).fit(X, y)
     grid = rng.normal(size=(400, 3)).astype(np.float32)
     grid[:150] = X[:150]  # training values sit exactly on zone edges and thresholds
     proba, verdict = traverse(clf.tree_, grid, routing)
@@ -156,8 +180,9 @@ def test_copy_is_bit_exact():
         assert getattr(copy, name) is not getattr(tree, name)
 
 
-@pytest.mark.parametrize("middle, routing", [(False, "probabilistic"), (False, "deferred"),
-                                             (True, "hard_middle")])
+@pytest.mark.parametrize(
+    "middle, routing", [(False, "probabilistic"), (False, "deferred"), (True, "hard_middle")]
+)
 def test_hand_built_trees_agree_on_the_compiled_path(middle, routing):
     # float32 input takes the compiled router, float64 the numpy walk
     X = np.array([[0.5], [-1.0], [-0.5], [2.0], [0.75], [1.0], [0.25], [-2.0], [0.0]])

@@ -9,21 +9,27 @@ import pytest
 from viz.colors import method_color
 from viz.coverage import accuracy_coverage_figure
 
-PAPER_MEANS = Path(__file__).resolve().parents[1].parent / "shared" / "paper_tables" / \
-    "smits_table5_cc18_means.csv"
+PAPER_MEANS = (
+    Path(__file__).resolve().parents[1].parent
+    / "shared"
+    / "paper_tables"
+    / "smits_table5_cc18_means.csv"
+)
 
 BASELINE = 0.72
 
 
 @pytest.fixture
 def summary():
-    return pd.DataFrame({
-        "delta_method": ["margin", "margin", "quality_plateau", "node_bootstrap"],
-        "routing": ["probabilistic", "hard_middle", "probabilistic", "deferred"],
-        "decided_accuracy": [0.76, 0.73, 0.75, 0.74],
-        "uncertain_rate": [0.17, 0.10, 0.18, 0.30],
-        "decided_accuracy_std": [0.01, 0.02, 0.015, 0.01],
-    })
+    return pd.DataFrame(
+        {
+            "delta_method": ["margin", "margin", "quality_plateau", "node_bootstrap"],
+            "routing": ["probabilistic", "hard_middle", "probabilistic", "deferred"],
+            "decided_accuracy": [0.76, 0.73, 0.75, 0.74],
+            "uncertain_rate": [0.17, 0.10, 0.18, 0.30],
+            "decided_accuracy_std": [0.01, 0.02, 0.015, 0.01],
+        }
+    )
 
 
 def _trace(fig, name):
@@ -55,7 +61,9 @@ def test_markers_by_routing_colours_by_method_and_error_bars(summary):
         assert list(trace.error_y.array) == [row.decided_accuracy_std]
         assert trace.text[0] == row.delta_method
         # hover shows efficiency η, computed from the point
-        assert trace.customdata[0] == pytest.approx((row.decided_accuracy - BASELINE) / row.uncertain_rate)
+        assert trace.customdata[0] == pytest.approx(
+            (row.decided_accuracy - BASELINE) / row.uncertain_rate
+        )
 
 
 def test_baseline_is_a_dashed_horizontal_line(summary):
@@ -92,20 +100,32 @@ def test_paper_means_are_hollow_markers():
     if not PAPER_MEANS.is_file():
         pytest.skip(f"paper table {PAPER_MEANS} is absent")
     paper = pd.read_csv(PAPER_MEANS)
-    fig = accuracy_coverage_figure(paper.assign(decided_accuracy=paper.decided_accuracy + 0.01),
-                                   baseline_accuracy=0.7247, paper_means=paper)
+    fig = accuracy_coverage_figure(
+        paper.assign(decided_accuracy=paper.decided_accuracy + 0.01),
+        baseline_accuracy=0.7247,
+        paper_means=paper,
+    )
     trace = _trace(fig, "paper (CC18 means)")
     assert len(trace.x) == len(paper)
     assert all(s.endswith("-open") for s in trace.marker.symbol)
-    margin_prob = paper[(paper.delta_method == "margin") & (paper.routing == "probabilistic")].index[0]
+    margin_prob = paper[
+        (paper.delta_method == "margin") & (paper.routing == "probabilistic")
+    ].index[0]
     assert trace.marker.symbol[margin_prob] == "circle-open"
     assert trace.y[margin_prob] == pytest.approx(0.7426)
 
 
 def test_sweep_draws_operating_points_with_their_values(summary):
-    sweep = pd.DataFrame({"param": "delta_scale", "value": [2.0, 0.5, 1.0],
-                          "uncertain_rate": [0.3, 0.1, 0.17], "decided_accuracy": [0.77, 0.74, 0.76],
-                          "delta_method": "margin", "routing": "probabilistic"})
+    sweep = pd.DataFrame(
+        {
+            "param": "delta_scale",
+            "value": [2.0, 0.5, 1.0],
+            "uncertain_rate": [0.3, 0.1, 0.17],
+            "decided_accuracy": [0.77, 0.74, 0.76],
+            "delta_method": "margin",
+            "routing": "probabilistic",
+        }
+    )
     fig = accuracy_coverage_figure(summary, baseline_accuracy=BASELINE, sweep=sweep)
     trace = next(t for t in fig.data if t.name.startswith("sweep"))
     assert list(trace.text) == ["delta_scale=0.5", "delta_scale=1", "delta_scale=2"]
@@ -135,8 +155,14 @@ def test_cart_point_is_labelled_as_cart():
 
     from viz.coverage import accuracy_coverage_figure
 
-    summary = pd.DataFrame({"delta_method": ["none", "margin"], "routing": ["probabilistic"] * 2,
-                            "decided_accuracy": [0.80, 0.84], "uncertain_rate": [0.0, 0.2]})
+    summary = pd.DataFrame(
+        {
+            "delta_method": ["none", "margin"],
+            "routing": ["probabilistic"] * 2,
+            "decided_accuracy": [0.80, 0.84],
+            "uncertain_rate": [0.0, 0.2],
+        }
+    )
     names = [trace.name for trace in accuracy_coverage_figure(summary, baseline_accuracy=0.8).data]
     assert "CART (δ = 0)" in names and "margin / probabilistic" in names
     assert "none / probabilistic" not in names

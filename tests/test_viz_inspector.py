@@ -11,9 +11,19 @@ from viz.labels import format_number
 
 EXPECTED = {
     "quality_plateau": {"Q(θ)", "plateau [θlo, θhi]", "θlo, θhi", "Q(θ*)"},
-    "class_overlap": {"class malignant", "class benign", "band malignant", "band benign", "widest overlap"},
-    "margin": {"class malignant", "class benign", "nearest benign row right of θ",
-               "nearest malignant row left of θ"},
+    "class_overlap": {
+        "class malignant",
+        "class benign",
+        "band malignant",
+        "band benign",
+        "widest overlap",
+    },
+    "margin": {
+        "class malignant",
+        "class benign",
+        "nearest benign row right of θ",
+        "nearest malignant row left of θ",
+    },
     "node_bootstrap": {"bootstrap thresholds", "bootstrap θ (rug)", "mean ± std", "bootstrap mean"},
     "gain_ratio": {"class malignant", "class benign"},
 }
@@ -69,8 +79,11 @@ def test_margin_panel_marks_the_support_rows(explained):
     fig = node_inspector_figure(e, class_names=NAMES)
     stars = [t for t in fig.data if t.name.startswith("nearest")]
     marked = sorted(float(t.x[0]) for t in stars)
-    expected = sorted(v for v in (e.margin["nearest_left_class_right_of"],
-                                  e.margin["nearest_right_class_left_of"]) if v is not None)
+    expected = sorted(
+        v
+        for v in (e.margin["nearest_left_class_right_of"], e.margin["nearest_right_class_left_of"])
+        if v is not None
+    )
     assert marked == expected
     # the nearer support row is exactly δ from θ
     assert min(abs(x - e.threshold) for x in marked) == pytest.approx(e.delta)
@@ -95,7 +108,13 @@ def test_gain_ratio_numbers_are_annotated(explained):
     fig = node_inspector_figure(e)
     text = " ".join(a.text for a in fig.layout.annotations)
     g = e.gain_ratio
-    for value in (g["quality"], g["h_split"], g["gain_ratio"], g["alpha_range"], e.raw_delta["gain_ratio"]):
+    for value in (
+        g["quality"],
+        g["h_split"],
+        g["gain_ratio"],
+        g["alpha_range"],
+        e.raw_delta["gain_ratio"],
+    ):
         assert format_number(value) in text
 
 
@@ -106,7 +125,9 @@ def test_class_overlap_bands_match_the_percentiles(explained):
         band = next(t for t in fig.data if t.name == f"band {NAMES[k]}")
         assert list(band.x) == [lo, hi]
         vals = e.values[e.y_codes == k]
-        assert lo == pytest.approx(np.percentile(vals, 10)) and hi == pytest.approx(np.percentile(vals, 90))
+        assert lo == pytest.approx(np.percentile(vals, 10)) and hi == pytest.approx(
+            np.percentile(vals, 90)
+        )
     bars = [t for t in fig.data if t.type == "bar"]
     assert sum(sum(b.y) for b in bars) == e.n
 
@@ -126,11 +147,15 @@ def test_other_method_uses_the_recomputed_delta(explained):
 
 def test_every_method_builds_for_a_multiclass_node_and_leaves_the_explanation_alone():
     X, y = load_iris(return_X_y=True)
-    model = TernaryTreeClassifier(delta_method="quality_plateau", max_depth=3, random_state=0).fit(X, y)
+    model = TernaryTreeClassifier(delta_method="quality_plateau", max_depth=3, random_state=0).fit(
+        X, y
+    )
     node = [n for n in model.tree_.preorder() if not model.tree_.is_leaf[n]][-1]
     e = explain_node(model, X, y, node)
-    arrays = {k: np.copy(getattr(e, k)) for k in ("values", "y_codes", "thresholds", "quality",
-                                                  "bootstrap_thresholds")}
+    arrays = {
+        k: np.copy(getattr(e, k))
+        for k in ("values", "y_codes", "thresholds", "quality", "bootstrap_thresholds")
+    }
     for method in INSPECTOR_METHODS:
         fig = node_inspector_figure(e, method=method, feature_name="petal width")
         assert "petal width" in fig.layout.title.text

@@ -35,8 +35,11 @@ def _independent_grid(X, resolution, padding=0.05):
 
 
 def _hatched(fig):
-    return [t for t in fig.data if t.type == "scatter" and t.fillpattern is not None
-            and t.fillpattern.shape]
+    return [
+        t
+        for t in fig.data
+        if t.type == "scatter" and t.fillpattern is not None and t.fillpattern.shape
+    ]
 
 
 def _rectangles_from_trace(trace):
@@ -64,14 +67,20 @@ def _covered_cells(rects, xs, ys):
     return cover
 
 
-@pytest.mark.parametrize("method,routing", [("quality_plateau", "probabilistic"),
-                                            ("margin", "hard_middle"),
-                                            ("node_bootstrap", "deferred"),
-                                            ("gain_ratio", "probabilistic")])
+@pytest.mark.parametrize(
+    "method,routing",
+    [
+        ("quality_plateau", "probabilistic"),
+        ("margin", "hard_middle"),
+        ("node_bootstrap", "deferred"),
+        ("gain_ratio", "probabilistic"),
+    ],
+)
 def test_hatched_region_is_exactly_the_uncertain_grid_cells(moons, method, routing):
     X, y = moons
-    model = TernaryTreeClassifier(delta_method=method, routing=routing, max_depth=3,
-                                  random_state=0).fit(X, y)
+    model = TernaryTreeClassifier(
+        delta_method=method, routing=routing, max_depth=3, random_state=0
+    ).fit(X, y)
     fig = decision_regions_figure(model, X, y, resolution=RES)
     xs, ys, grid = _independent_grid(X, RES)
     uncertain = (model.predict_verdict(grid) == 0).reshape(RES, RES)
@@ -125,7 +134,9 @@ def test_plain_sklearn_model_gets_regions_without_hatching(moons):
 
 def test_cart_panel_on_the_left_without_hatching(moons):
     X, y = moons
-    model = TernaryTreeClassifier(delta_method="quality_plateau", max_depth=3, random_state=0).fit(X, y)
+    model = TernaryTreeClassifier(delta_method="quality_plateau", max_depth=3, random_state=0).fit(
+        X, y
+    )
     cart = DecisionTreeClassifier(max_depth=3, random_state=0).fit(X, y)
     fig = decision_regions_figure(model, X, y, resolution=RES, cart_model=cart)
     heat = [t for t in fig.data if t.type == "heatmap"]
@@ -136,8 +147,9 @@ def test_cart_panel_on_the_left_without_hatching(moons):
     # CART's background is CART's prediction
     _, _, grid = _independent_grid(X, RES)
     n_bins = len(heat[0].colorscale) // 2
-    np.testing.assert_array_equal(np.asarray(heat[0].z).astype(int) // (n_bins // 2),
-                                  cart.predict(grid).reshape(RES, RES))
+    np.testing.assert_array_equal(
+        np.asarray(heat[0].z).astype(int) // (n_bins // 2), cart.predict(grid).reshape(RES, RES)
+    )
 
 
 def test_title_reports_decided_accuracy_and_uncertain_rate(moons):
@@ -150,7 +162,10 @@ def test_title_reports_decided_accuracy_and_uncertain_rate(moons):
     rate = np.mean(~decided)
     assert f"{100 * acc:.1f}%" in fig.layout.title.text
     assert f"{100 * rate:.1f}%" in fig.layout.title.text
-    assert decision_regions_figure(model, X, y, resolution=20, title="mine").layout.title.text == "mine"
+    assert (
+        decision_regions_figure(model, X, y, resolution=20, title="mine").layout.title.text
+        == "mine"
+    )
 
 
 def test_legend_has_each_class_and_the_hatched_zone():
@@ -232,7 +247,10 @@ def test_string_labels_and_unknown_labels():
     fig = decision_regions_figure(model, X, labels, resolution=20)
     points = [t for t in fig.data if t.type == "scatter" and t.mode == "markers"]
     assert [t.name for t in points] == ["class left", "class right"]
-    assert [len(t.x) for t in points] == [int(np.sum(labels == "left")), int(np.sum(labels == "right"))]
+    assert [len(t.x) for t in points] == [
+        int(np.sum(labels == "left")),
+        int(np.sum(labels == "right")),
+    ]
     # a label the model never saw is not drawn as any class
     odd = labels.copy()
     odd[:5] = "zzz"

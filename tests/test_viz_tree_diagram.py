@@ -25,8 +25,9 @@ def cancer():
 
 def _fit(cancer, routing, method="margin", depth=2):
     X, y = cancer
-    return TernaryTreeClassifier(delta_method=method, routing=routing, max_depth=depth,
-                                 random_state=42).fit(X, y)
+    return TernaryTreeClassifier(
+        delta_method=method, routing=routing, max_depth=depth, random_state=42
+    ).fit(X, y)
 
 
 def _node_line(dot, node):
@@ -37,10 +38,21 @@ def _edges(dot):
     return [line for line in dot.splitlines() if "->" in line]
 
 
-@pytest.mark.parametrize("value,text", [(16.795, "16.8"), (0.17499, "0.175"), (0.0021, "0.0021"),
-                                        (2.805, "2.805"), (-3.14159, "-3.142"), (0.0, "0"),
-                                        (1234567.0, "1.235e+06"), (12345.67, "12346"),
-                                        (1e-7, "1.000e-07"), (100.0, "100")])
+@pytest.mark.parametrize(
+    "value,text",
+    [
+        (16.795, "16.8"),
+        (0.17499, "0.175"),
+        (0.0021, "0.0021"),
+        (2.805, "2.805"),
+        (-3.14159, "-3.142"),
+        (0.0, "0"),
+        (1234567.0, "1.235e+06"),
+        (12345.67, "12346"),
+        (1e-7, "1.000e-07"),
+        (100.0, "100"),
+    ],
+)
 def test_format_number_keeps_four_significant_digits(value, text):
     assert format_number(value) == text
 
@@ -67,8 +79,11 @@ def test_leaf_label_shows_class_confidence_and_n(cancer):
     leaf = int(np.flatnonzero(t.is_leaf)[0])
     k = int(np.argmax(t.value[leaf]))
     lines = node_label_lines(model, leaf, class_names=["malignant", "benign"])
-    assert lines == [f"Class: {['malignant', 'benign'][k]}", f"conf = {t.value[leaf].max():.2f}",
-                     f"n = {t.n_node_samples[leaf]}"]
+    assert lines == [
+        f"Class: {['malignant', 'benign'][k]}",
+        f"conf = {t.value[leaf].max():.2f}",
+        f"n = {t.n_node_samples[leaf]}",
+    ]
     assert lines[0] in tree_dot(model, class_names=["malignant", "benign"])
 
 
@@ -89,7 +104,9 @@ def test_hard_middle_edges_are_dashed_orange_and_middle_nodes_shaded(cancer):
         assert (f'fillcolor="{shaded}"' in _node_line(dot, node)) == bool(through[node])
     # each middle edge goes to the middle child
     for node in np.flatnonzero(t.children_middle >= 0):
-        assert any(e.strip().startswith(f"{node} -> {t.children_middle[node]} ") for e in middle_edges)
+        assert any(
+            e.strip().startswith(f"{node} -> {t.children_middle[node]} ") for e in middle_edges
+        )
     assert "≤ θ−δ" in dot and "&gt; θ+δ" in dot
 
 
@@ -174,10 +191,14 @@ def test_plain_cart_tree_has_no_delta_lines_or_routing_rules(cancer):
 def test_a_really_grafted_tree_colours_exactly_its_grafted_nodes():
     pytest.importorskip("ternary.graft")
     X, y = load_iris(return_X_y=True)
-    model = TernaryTreeClassifier(delta_method="none", graft="all", max_depth=2, random_state=0).fit(X, y)
+    model = TernaryTreeClassifier(
+        delta_method="none", graft="all", max_depth=2, random_state=0
+    ).fit(X, y)
     grafted = np.flatnonzero(model.tree_.grafted)
     if grafted.size == 0:
         pytest.skip("grafting added nothing on this sample")
     dot = tree_dot(model)
     for node in model.tree_.preorder():
-        assert (f'color="{GRAFTED_COLOR}"' in _node_line(dot, node)) == bool(model.tree_.grafted[node])
+        assert (f'color="{GRAFTED_COLOR}"' in _node_line(dot, node)) == bool(
+            model.tree_.grafted[node]
+        )

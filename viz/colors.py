@@ -21,8 +21,16 @@ __all__ = [
 ]
 
 #: Okabe & Ito (2008); black is last so it is only used with eight or more classes.
-CLASS_COLORS = ("#0072B2", "#D55E00", "#009E73", "#CC79A7", "#56B4E9", "#E69F00",
-                "#F0E442", "#000000")
+CLASS_COLORS = (
+    "#0072B2",
+    "#D55E00",
+    "#009E73",
+    "#CC79A7",
+    "#56B4E9",
+    "#E69F00",
+    "#F0E442",
+    "#000000",
+)
 
 #: Orange of the middle branch / boundary-uncertain path (Fig. 3 of the paper).
 UNCERTAIN_COLOR = "#E69F00"

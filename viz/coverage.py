@@ -16,8 +16,12 @@ from viz.colors import method_color
 __all__ = ["ROUTING_SYMBOLS", "accuracy_coverage_figure"]
 
 #: Marker per routing, as in the paper (circles probabilistic, diamonds hard-middle).
-ROUTING_SYMBOLS = {"probabilistic": "circle", "hard_middle": "diamond", "deferred": "square",
-                   "cart": "x"}
+ROUTING_SYMBOLS = {
+    "probabilistic": "circle",
+    "hard_middle": "diamond",
+    "deferred": "square",
+    "cart": "x",
+}
 
 
 def _symbol(routing, hollow=False):
@@ -31,8 +35,16 @@ def _require(frame, columns, name):
         raise ValueError(f"{name} is missing column(s) {missing}; it has {list(frame.columns)}.")
 
 
-def accuracy_coverage_figure(summary, *, baseline_accuracy, chow_curve=None, paper_means=None,
-                             isolines=(0.05, 0.10, 0.15), sweep=None, title=None) -> go.Figure:
+def accuracy_coverage_figure(
+    summary,
+    *,
+    baseline_accuracy,
+    chow_curve=None,
+    paper_means=None,
+    isolines=(0.05, 0.10, 0.15),
+    sweep=None,
+    title=None,
+) -> go.Figure:
     """Decided accuracy against boundary-uncertain rate, one point per combination.
 
     Parameters
@@ -85,61 +97,111 @@ def accuracy_coverage_figure(summary, *, baseline_accuracy, chow_curve=None, pap
         elif eta < 0:
             x_exit = min(x_max, (y_range[0] - baseline) / eta)
         x_label = 0.92 * x_exit
-        fig.add_trace(go.Scatter(
-            x=[0.0, x_label, x_max], y=[baseline, baseline + eta * x_label, baseline + eta * x_max],
-            mode="lines+text", line=dict(color="#9a9a9a", width=1, dash="dot"),
-            text=["", f"η = {eta:g}", ""], textposition="top left",
-            textfont=dict(color="#7a7a7a", size=10),
-            name=f"η = {eta:g}", legendgroup="isolines", showlegend=False,
-            hovertemplate=f"efficiency η = {eta:g}<extra></extra>"))
+        fig.add_trace(
+            go.Scatter(
+                x=[0.0, x_label, x_max],
+                y=[baseline, baseline + eta * x_label, baseline + eta * x_max],
+                mode="lines+text",
+                line=dict(color="#9a9a9a", width=1, dash="dot"),
+                text=["", f"η = {eta:g}", ""],
+                textposition="top left",
+                textfont=dict(color="#7a7a7a", size=10),
+                name=f"η = {eta:g}",
+                legendgroup="isolines",
+                showlegend=False,
+                hovertemplate=f"efficiency η = {eta:g}<extra></extra>",
+            )
+        )
 
-    fig.add_trace(go.Scatter(
-        x=[0.0, x_max], y=[baseline, baseline], mode="lines",
-        line=dict(color="#333333", width=1.5, dash="dash"),
-        name=f"CART baseline ({100 * baseline:.1f}%)",
-        hovertemplate=f"CART accuracy {baseline:.4f}<extra></extra>"))
+    fig.add_trace(
+        go.Scatter(
+            x=[0.0, x_max],
+            y=[baseline, baseline],
+            mode="lines",
+            line=dict(color="#333333", width=1.5, dash="dash"),
+            name=f"CART baseline ({100 * baseline:.1f}%)",
+            hovertemplate=f"CART accuracy {baseline:.4f}<extra></extra>",
+        )
+    )
 
     if chow_curve is not None and len(chow_curve):
         _require(chow_curve, ["uncertain_rate", "decided_accuracy"], "chow_curve")
         curve = chow_curve.sort_values("uncertain_rate")
-        fig.add_trace(go.Scatter(
-            x=curve["uncertain_rate"], y=curve["decided_accuracy"], mode="lines",
-            line=dict(color="#555555", width=2), name="CART Chow reject rule (frontier to beat)",
-            hovertemplate="CART flags least confident %{x:.1%}<br>decided accuracy %{y:.4f}"
-                          "<extra></extra>"))
+        fig.add_trace(
+            go.Scatter(
+                x=curve["uncertain_rate"],
+                y=curve["decided_accuracy"],
+                mode="lines",
+                line=dict(color="#555555", width=2),
+                name="CART Chow reject rule (frontier to beat)",
+                hovertemplate="CART flags least confident %{x:.1%}<br>decided accuracy %{y:.4f}"
+                "<extra></extra>",
+            )
+        )
 
     if paper_means is not None and len(paper_means):
-        _require(paper_means, ["delta_method", "routing", "decided_accuracy", "uncertain_rate"],
-                 "paper_means")
-        fig.add_trace(go.Scatter(
-            x=paper_means["uncertain_rate"], y=paper_means["decided_accuracy"], mode="markers",
-            marker=dict(symbol=[_symbol(r, hollow=True) for r in paper_means["routing"]],
-                        color=[method_color(m) for m in paper_means["delta_method"]], size=11,
-                        line=dict(width=1.5)),
-            name="paper (CC18 means)",
-            customdata=np.column_stack([paper_means["delta_method"], paper_means["routing"]]),
-            hovertemplate="paper: %{customdata[0]} / %{customdata[1]}<br>uncertain %{x:.1%}"
-                          "<br>decided accuracy %{y:.4f}<extra></extra>"))
+        _require(
+            paper_means,
+            ["delta_method", "routing", "decided_accuracy", "uncertain_rate"],
+            "paper_means",
+        )
+        fig.add_trace(
+            go.Scatter(
+                x=paper_means["uncertain_rate"],
+                y=paper_means["decided_accuracy"],
+                mode="markers",
+                marker=dict(
+                    symbol=[_symbol(r, hollow=True) for r in paper_means["routing"]],
+                    color=[method_color(m) for m in paper_means["delta_method"]],
+                    size=11,
+                    line=dict(width=1.5),
+                ),
+                name="paper (CC18 means)",
+                customdata=np.column_stack([paper_means["delta_method"], paper_means["routing"]]),
+                hovertemplate="paper: %{customdata[0]} / %{customdata[1]}<br>uncertain %{x:.1%}"
+                "<br>decided accuracy %{y:.4f}<extra></extra>",
+            )
+        )
 
     has_std = "decided_accuracy_std" in summary.columns
     for (method, routing), group in summary.groupby(["delta_method", "routing"], sort=False):
-        error = (dict(type="data", array=np.asarray(group["decided_accuracy_std"], dtype=float),
-                      visible=True, thickness=1, width=3) if has_std else None)
+        error = (
+            dict(
+                type="data",
+                array=np.asarray(group["decided_accuracy_std"], dtype=float),
+                visible=True,
+                thickness=1,
+                width=3,
+            )
+            if has_std
+            else None
+        )
         rate = group["uncertain_rate"].to_numpy(float)
         acc = group["decided_accuracy"].to_numpy(float)
         with np.errstate(divide="ignore", invalid="ignore"):
             eta = np.where(rate > 0, (acc - baseline) / rate, np.nan)
-        fig.add_trace(go.Scatter(
-            x=rate, y=acc, mode="markers+text", error_y=error,
-            marker=dict(symbol=_symbol(routing), color=method_color(method), size=13,
-                        line=dict(color="#222222", width=1)),
-            text=["CART" if method == "none" else method for _ in rate],
-            # labels of points near the right edge go left so the plot does not clip them
-            textposition=["top left" if r > 0.8 * x_max else "top right" for r in rate],
-            textfont=dict(size=10),
-            name="CART (δ = 0)" if method == "none" else f"{method} / {routing}", customdata=eta,
-            hovertemplate=f"{method} / {routing}<br>uncertain %{{x:.1%}}<br>decided accuracy "
-                          "%{y:.4f}<br>η = %{customdata:.3f}<extra></extra>"))
+        fig.add_trace(
+            go.Scatter(
+                x=rate,
+                y=acc,
+                mode="markers+text",
+                error_y=error,
+                marker=dict(
+                    symbol=_symbol(routing),
+                    color=method_color(method),
+                    size=13,
+                    line=dict(color="#222222", width=1),
+                ),
+                text=["CART" if method == "none" else method for _ in rate],
+                # labels of points near the right edge go left so the plot does not clip them
+                textposition=["top left" if r > 0.8 * x_max else "top right" for r in rate],
+                textfont=dict(size=10),
+                name="CART (δ = 0)" if method == "none" else f"{method} / {routing}",
+                customdata=eta,
+                hovertemplate=f"{method} / {routing}<br>uncertain %{{x:.1%}}<br>decided accuracy "
+                "%{y:.4f}<br>η = %{customdata:.3f}<extra></extra>",
+            )
+        )
 
     if sweep is not None and len(sweep):
         _require(sweep, ["param", "value", "uncertain_rate", "decided_accuracy"], "sweep")
@@ -149,21 +211,39 @@ def accuracy_coverage_figure(summary, *, baseline_accuracy, chow_curve=None, pap
             label = " / ".join(str(k) for k in key)
             group = group.sort_values("value")
             method = group["delta_method"].iloc[0] if "delta_method" in group else None
-            fig.add_trace(go.Scatter(
-                x=group["uncertain_rate"], y=group["decided_accuracy"], mode="lines+markers+text",
-                line=dict(color=method_color(method), width=1.5),
-                marker=dict(size=7, color=method_color(method)),
-                text=[f"{group['param'].iloc[0]}={v:g}" if isinstance(v, (int, float, np.number))
-                      else f"{group['param'].iloc[0]}={v}" for v in group["value"]],
-                textposition="bottom right", textfont=dict(size=9),
-                name=f"sweep: {label}",
-                hovertemplate="%{text}<br>uncertain %{x:.1%}<br>decided accuracy %{y:.4f}"
-                              "<extra></extra>"))
+            fig.add_trace(
+                go.Scatter(
+                    x=group["uncertain_rate"],
+                    y=group["decided_accuracy"],
+                    mode="lines+markers+text",
+                    line=dict(color=method_color(method), width=1.5),
+                    marker=dict(size=7, color=method_color(method)),
+                    text=[
+                        f"{group['param'].iloc[0]}={v:g}"
+                        if isinstance(v, (int, float, np.number))
+                        else f"{group['param'].iloc[0]}={v}"
+                        for v in group["value"]
+                    ],
+                    textposition="bottom right",
+                    textfont=dict(size=9),
+                    name=f"sweep: {label}",
+                    hovertemplate="%{text}<br>uncertain %{x:.1%}<br>decided accuracy %{y:.4f}"
+                    "<extra></extra>",
+                )
+            )
 
-    fig.update_xaxes(title_text="Mean boundary-uncertain rate", tickformat=".0%",
-                     range=[0.0, x_max], zeroline=False)
+    fig.update_xaxes(
+        title_text="Mean boundary-uncertain rate",
+        tickformat=".0%",
+        range=[0.0, x_max],
+        zeroline=False,
+    )
     fig.update_yaxes(title_text="Mean decided accuracy", range=y_range)
-    fig.update_layout(title=dict(text=title or "Accuracy–coverage trade-off"),
-                      template="plotly_white", height=560,
-                      legend=dict(font=dict(size=10)), margin=dict(l=60, r=20, t=60, b=50))
+    fig.update_layout(
+        title=dict(text=title or "Accuracy–coverage trade-off"),
+        template="plotly_white",
+        height=560,
+        legend=dict(font=dict(size=10)),
+        margin=dict(l=60, r=20, t=60, b=50),
+    )
     return fig

@@ -91,13 +91,17 @@ def node_label_items(model, node, feature_names=None, class_names=None) -> list[
         return [("class", f"Class: {name}"), ("confidence", f"conf = {value[k]:.2f}"), n_line]
     f = int(tree.feature[node])
     theta, delta = float(tree.threshold[node]), float(tree.delta[node])
-    items = [("feature", features[f] if f < len(features) else f"x[{f}]"),
-             ("threshold", f"θ = {format_number(theta)}")]
+    items = [
+        ("feature", features[f] if f < len(features) else f"x[{f}]"),
+        ("threshold", f"θ = {format_number(theta)}"),
+    ]
     # a tree without any zone is plain CART: "δ = 0" on every node would be noise
     if np.any(tree.delta > 0):
         items.append(("delta", f"δ = {format_number(delta)}"))
     if delta > 0:
-        items.append(("blend", f"blend: [{format_number(theta - delta)}, {format_number(theta + delta)}]"))
+        items.append(
+            ("blend", f"blend: [{format_number(theta - delta)}, {format_number(theta + delta)}]")
+        )
     items.append(n_line)
     return items
 

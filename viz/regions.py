@@ -25,8 +25,9 @@ UNCERTAIN_NAME = "boundary-uncertain (blended prediction)"
 _LEVELS = 4
 _TINT_RANGE = (0.16, 0.48)
 _WEBGL_POINTS = 10_000
-_HATCH = dict(shape="/", fgcolor="rgba(20, 20, 20, 0.75)", bgcolor="rgba(0, 0, 0, 0)", size=7,
-              solidity=0.18)
+_HATCH = dict(
+    shape="/", fgcolor="rgba(20, 20, 20, 0.75)", bgcolor="rgba(0, 0, 0, 0)", size=7, solidity=0.18
+)
 
 
 def grid_axes(X2, resolution=300, padding=0.05):
@@ -79,7 +80,8 @@ def uncertain_rectangles(x_edges, y_edges, mask) -> list[tuple[float, float, flo
     if x_edges.shape[0] != n_x + 1 or y_edges.shape[0] != n_y + 1:
         raise ValueError(
             f"Need {n_x + 1} x edges and {n_y + 1} y edges for a mask of shape {mask.shape}; "
-            f"got {x_edges.shape[0]} and {y_edges.shape[0]}.")
+            f"got {x_edges.shape[0]} and {y_edges.shape[0]}."
+        )
     # run starts/ends per row from the sign changes of a zero-padded mask
     padded = np.zeros((n_y, n_x + 2), dtype=np.int8)
     padded[:, 1:-1] = mask
@@ -150,17 +152,35 @@ def _background(proba, xs, ys, n_classes, *, name):
     # numeric hover data only: an object array of class names costs ~0.5 s to copy
     percent = np.rint(100 * conf).astype(np.uint8).reshape(len(ys), len(xs))
     return go.Heatmap(
-        x=xs, y=ys, z=z, zmin=-0.5, zmax=n_bins - 0.5, colorscale=colorscale, showscale=False,
-        customdata=percent, name=name, showlegend=False,
-        hovertemplate="(%{x:.3g}, %{y:.3g})<br>P(predicted class) = %{customdata}%<extra></extra>")
+        x=xs,
+        y=ys,
+        z=z,
+        zmin=-0.5,
+        zmax=n_bins - 0.5,
+        colorscale=colorscale,
+        showscale=False,
+        customdata=percent,
+        name=name,
+        showlegend=False,
+        hovertemplate="(%{x:.3g}, %{y:.3g})<br>P(predicted class) = %{customdata}%<extra></extra>",
+    )
 
 
 def _hatch_trace(rectangles, *, showlegend, legendgroup="uncertain"):
     xs, ys = _rectangle_path(rectangles)
     return go.Scatter(
-        x=xs, y=ys, mode="lines", fill="toself", fillcolor="rgba(0, 0, 0, 0)",
-        fillpattern=_HATCH, line=dict(width=0, color="rgba(0, 0, 0, 0)"), hoverinfo="skip",
-        name=UNCERTAIN_NAME, legendgroup=legendgroup, showlegend=showlegend)
+        x=xs,
+        y=ys,
+        mode="lines",
+        fill="toself",
+        fillcolor="rgba(0, 0, 0, 0)",
+        fillpattern=_HATCH,
+        line=dict(width=0, color="rgba(0, 0, 0, 0)"),
+        hoverinfo="skip",
+        name=UNCERTAIN_NAME,
+        legendgroup=legendgroup,
+        showlegend=showlegend,
+    )
 
 
 def _point_traces(X2, y_codes, class_names, *, showlegend):
@@ -171,11 +191,18 @@ def _point_traces(X2, y_codes, class_names, *, showlegend):
             continue
         # WebGL keeps tens of thousands of points responsive in the browser
         scatter = go.Scattergl if X2.shape[0] > _WEBGL_POINTS else go.Scatter
-        traces.append(scatter(
-            x=X2[sel, 0], y=X2[sel, 1], mode="markers", name=f"class {name}", legendgroup=f"class{k}",
-            showlegend=showlegend,
-            marker=dict(color=class_color(k), size=6, line=dict(color="#222222", width=0.8)),
-            hovertemplate=f"class {name}<br>(%{{x:.4g}}, %{{y:.4g}})<extra></extra>"))
+        traces.append(
+            scatter(
+                x=X2[sel, 0],
+                y=X2[sel, 1],
+                mode="markers",
+                name=f"class {name}",
+                legendgroup=f"class{k}",
+                showlegend=showlegend,
+                marker=dict(color=class_color(k), size=6, line=dict(color="#222222", width=0.8)),
+                hovertemplate=f"class {name}<br>(%{{x:.4g}}, %{{y:.4g}})<extra></extra>",
+            )
+        )
     return traces
 
 
@@ -195,9 +222,19 @@ def _columns_for(model):
     return None if names is None else list(names)
 
 
-def decision_regions_figure(model, X2, y, *, feature_names=("x1", "x2"), class_names=None,
-                            resolution=300, cart_model=None, title=None, padding=0.05,
-                            height=520) -> go.Figure:
+def decision_regions_figure(
+    model,
+    X2,
+    y,
+    *,
+    feature_names=("x1", "x2"),
+    class_names=None,
+    resolution=300,
+    cart_model=None,
+    title=None,
+    padding=0.05,
+    height=520,
+) -> go.Figure:
     """Decision regions of a 2-feature model, boundary-uncertain cells hatched.
 
     Parameters
@@ -263,18 +300,32 @@ def decision_regions_figure(model, X2, y, *, feature_names=("x1", "x2"), class_n
         return text + (f", boundary-uncertain {100 * rate:.1f}%" if hatched else "")
 
     if cart_model is not None:
-        fig = make_subplots(rows=1, cols=2, shared_xaxes=True, shared_yaxes=True,
-                            horizontal_spacing=0.04,
-                            subplot_titles=(f"CART — accuracy {100 * cart_acc:.1f}%",
-                                            "Ternary tree — " + describe(acc, rate, verdict is not None)))
+        fig = make_subplots(
+            rows=1,
+            cols=2,
+            shared_xaxes=True,
+            shared_yaxes=True,
+            horizontal_spacing=0.04,
+            subplot_titles=(
+                f"CART — accuracy {100 * cart_acc:.1f}%",
+                "Ternary tree — " + describe(acc, rate, verdict is not None),
+            ),
+        )
     else:
         fig = go.Figure()
     uncertain_legend = True
     for col, (_m, p, v, _, _) in enumerate(panels, start=1):
         where = dict(row=1, col=col) if cart_model is not None else {}
-        fig.add_trace(_background(p, xs, ys, len(classes),
-                                  name="CART" if (cart_model is not None and col == 1) else "model"),
-                      **where)
+        fig.add_trace(
+            _background(
+                p,
+                xs,
+                ys,
+                len(classes),
+                name="CART" if (cart_model is not None and col == 1) else "model",
+            ),
+            **where,
+        )
         if v is not None:
             mask = (v == 0).reshape(len(ys), len(xs))
             rects = uncertain_rectangles(x_edges, y_edges, mask)
@@ -285,16 +336,24 @@ def decision_regions_figure(model, X2, y, *, feature_names=("x1", "x2"), class_n
             fig.add_trace(trace, **where)
 
     if title is None:
-        base = "Decision regions" if cart_model is not None else "Ternary tree — " + describe(
-            acc, rate, verdict is not None)
+        base = (
+            "Decision regions"
+            if cart_model is not None
+            else "Ternary tree — " + describe(acc, rate, verdict is not None)
+        )
         title = base
     x_range = [float(x_edges[0]), float(x_edges[-1])]
     y_range = [float(y_edges[0]), float(y_edges[-1])]
     fig.update_xaxes(range=x_range, title_text=feature_names[0], constrain="domain")
     fig.update_yaxes(range=y_range, constrain="domain")
-    fig.update_yaxes(title_text=feature_names[1], row=1, col=1) if cart_model is not None else \
-        fig.update_yaxes(title_text=feature_names[1])
-    fig.update_layout(title=dict(text=title), height=int(height), template="plotly_white",
-                      legend=dict(orientation="h", yanchor="top", y=-0.12, xanchor="left", x=0),
-                      margin=dict(l=60, r=20, t=70, b=60))
+    fig.update_yaxes(
+        title_text=feature_names[1], row=1, col=1
+    ) if cart_model is not None else fig.update_yaxes(title_text=feature_names[1])
+    fig.update_layout(
+        title=dict(text=title),
+        height=int(height),
+        template="plotly_white",
+        legend=dict(orientation="h", yanchor="top", y=-0.12, xanchor="left", x=0),
+        margin=dict(l=60, r=20, t=70, b=60),
+    )
     return fig

@@ -50,45 +50,74 @@ def _html_label(items) -> str:
     return "<" + "<BR/>".join(parts) + ">"
 
 
-def _legend(routing, class_names, leaf_classes, any_middle, any_grafted, highlight, any_zone) -> str:
+def _legend(
+    routing, class_names, leaf_classes, any_middle, any_grafted, highlight, any_zone
+) -> str:
     rows = []
 
     def swatch(fill, text, border="#444444", style=""):
         cell = f'<TD BGCOLOR="{fill}" COLOR="{border}" BORDER="1" WIDTH="18"></TD>'
-        rows.append(f'<TR>{cell}<TD ALIGN="LEFT">{style}{escape(text)}{"</I>" if style else ""}</TD></TR>')
+        rows.append(
+            f'<TR>{cell}<TD ALIGN="LEFT">{style}{escape(text)}{"</I>" if style else ""}</TD></TR>'
+        )
 
-    swatch(_SPLIT_FILL, "Split node (θ = threshold, δ = uncertainty half-width, "
-                        "blend range = [θ−δ, θ+δ])" if any_zone else "Split node (θ = threshold)")
+    swatch(
+        _SPLIT_FILL,
+        "Split node (θ = threshold, δ = uncertainty half-width, blend range = [θ−δ, θ+δ])"
+        if any_zone
+        else "Split node (θ = threshold)",
+    )
     for k in leaf_classes[:_MAX_LEGEND_CLASSES]:
         swatch(tint(class_color(k), 0.3), f"Leaf: {class_names[k]}", border=class_color(k))
     if len(leaf_classes) > _MAX_LEGEND_CLASSES:
-        rows.append(f'<TR><TD></TD><TD ALIGN="LEFT">… {len(leaf_classes) - _MAX_LEGEND_CLASSES} '
-                    'more classes</TD></TR>')
+        rows.append(
+            f'<TR><TD></TD><TD ALIGN="LEFT">… {len(leaf_classes) - _MAX_LEGEND_CLASSES} '
+            "more classes</TD></TR>"
+        )
     if routing == "hard_middle":
         if any_middle:
             swatch(_MIDDLE_FILL, "Node reached via the boundary-uncertain (middle) branch")
-        rows.append(f'<TR><TD><FONT COLOR="{UNCERTAIN_COLOR}"><B>- - -</B></FONT></TD>'
-                    '<TD ALIGN="LEFT">middle branch: θ−δ &lt; x ≤ θ+δ (boundary-uncertain)</TD></TR>')
+        rows.append(
+            f'<TR><TD><FONT COLOR="{UNCERTAIN_COLOR}"><B>- - -</B></FONT></TD>'
+            '<TD ALIGN="LEFT">middle branch: θ−δ &lt; x ≤ θ+δ (boundary-uncertain)</TD></TR>'
+        )
     elif any_zone:
-        blend = ("both subtrees, blended: p = w_L·p_L + w_R·p_R"
-                 if routing == "probabilistic" else "both subtrees, CART routing below (deferred)")
-        rows.append('<TR><TD COLSPAN="2" ALIGN="LEFT"><B>'
-                    f'{escape(routing.replace("_", " ").capitalize())} routing rules:</B></TD></TR>')
-        for rule, what in (("x ≤ θ−δ", "decisive left subtree"),
-                           ("θ−δ &lt; x ≤ θ+δ", blend),
-                           ("x &gt; θ+δ", "decisive right subtree")):
+        blend = (
+            "both subtrees, blended: p = w_L·p_L + w_R·p_R"
+            if routing == "probabilistic"
+            else "both subtrees, CART routing below (deferred)"
+        )
+        rows.append(
+            '<TR><TD COLSPAN="2" ALIGN="LEFT"><B>'
+            f"{escape(routing.replace('_', ' ').capitalize())} routing rules:</B></TD></TR>"
+        )
+        for rule, what in (
+            ("x ≤ θ−δ", "decisive left subtree"),
+            ("θ−δ &lt; x ≤ θ+δ", blend),
+            ("x &gt; θ+δ", "decisive right subtree"),
+        ):
             rows.append(f'<TR><TD ALIGN="LEFT">{rule}</TD><TD ALIGN="LEFT">{what}</TD></TR>')
     if any_grafted:
         swatch(_GRAFT_FILL, "Grafted node (Webb 1997)", border=GRAFTED_COLOR)
     if highlight:
         swatch("#ffffff", "Selected node", border=_HIGHLIGHT)
-    table = ('<<TABLE BORDER="1" COLOR="#999999" CELLBORDER="0" CELLSPACING="3" CELLPADDING="2">'
-             + "".join(rows) + "</TABLE>>")
+    table = (
+        '<<TABLE BORDER="1" COLOR="#999999" CELLBORDER="0" CELLSPACING="3" CELLPADDING="2">'
+        + "".join(rows)
+        + "</TABLE>>"
+    )
     return table
 
 
-def tree_dot(model, *, feature_names=None, class_names=None, highlight_node=None, max_depth=None,
-             rounded=True) -> str:
+def tree_dot(
+    model,
+    *,
+    feature_names=None,
+    class_names=None,
+    highlight_node=None,
+    max_depth=None,
+    rounded=True,
+) -> str:
     """The tree as Graphviz DOT text.
 
     Parameters
@@ -119,11 +148,14 @@ def tree_dot(model, *, feature_names=None, class_names=None, highlight_node=None
     through_middle = tree.reached_through_middle()
     depth = tree.node_depth()
     if highlight_node is not None and not 0 <= int(highlight_node) < tree.node_count:
-        raise ValueError(f"highlight_node must be in [0, {tree.node_count - 1}]; got {highlight_node}.")
+        raise ValueError(
+            f"highlight_node must be in [0, {tree.node_count - 1}]; got {highlight_node}."
+        )
     style = "rounded,filled" if rounded else "filled"
     lines = [
         "digraph TernaryTree {",
-        '  graph [rankdir=TB, ordering=out, nodesep=0.25, ranksep=0.5, fontname="Helvetica", charset="UTF-8"];',
+        '  graph [rankdir=TB, ordering=out, nodesep=0.25, ranksep=0.5, fontname="Helvetica", '
+        'charset="UTF-8"];',
         f'  node [shape=box, style="{style}", fontname="Helvetica", fontsize=10, '
         f'color="#444444", fillcolor="{_SPLIT_FILL}"];',
         '  edge [fontname="Helvetica", fontsize=9, color="#444444", arrowsize=0.7];',
@@ -147,8 +179,12 @@ def tree_dot(model, *, feature_names=None, class_names=None, highlight_node=None
             fill, border, pen = _GRAFT_FILL, GRAFTED_COLOR, 2.0
         if highlight_node is not None and node == int(highlight_node):
             border, pen = _HIGHLIGHT, 3.0
-        attrs.update(fillcolor=f'"{fill}"', color=f'"{border}"', penwidth=f"{pen:g}",
-                     tooltip=f'"node {node}"')
+        attrs.update(
+            fillcolor=f'"{fill}"',
+            color=f'"{border}"',
+            penwidth=f"{pen:g}",
+            tooltip=f'"node {node}"',
+        )
         lines.append(f"  {node} [" + ", ".join(f"{k}={v}" for k, v in attrs.items()) + "];")
 
     hidden = 0
@@ -159,9 +195,11 @@ def tree_dot(model, *, feature_names=None, class_names=None, highlight_node=None
         binary_labels = ("≤ θ−δ", "&gt; θ+δ") if zone else ("≤ θ", "&gt; θ")
         if routing != "hard_middle":
             binary_labels = ("≤ θ", "&gt; θ")
-        edges = [(tree.children_left[node], binary_labels[0], False),
-                 (tree.children_middle[node], "zone", True),
-                 (tree.children_right[node], binary_labels[1], False)]
+        edges = [
+            (tree.children_left[node], binary_labels[0], False),
+            (tree.children_middle[node], "zone", True),
+            (tree.children_right[node], binary_labels[1], False),
+        ]
         for child, label, is_middle in edges:
             if child < 0:
                 continue
@@ -171,15 +209,29 @@ def tree_dot(model, *, feature_names=None, class_names=None, highlight_node=None
                 target = f"hidden{hidden}"
                 lines.append(f'  {target} [label="(…)", shape=plaintext, style=""];')
             if is_middle:
-                lines.append(f'  {node} -> {target} [label=<{label}>, style=dashed, '
-                             f'color="{UNCERTAIN_COLOR}", fontcolor="{UNCERTAIN_COLOR}", penwidth=1.8];')
+                lines.append(
+                    f"  {node} -> {target} [label=<{label}>, style=dashed, "
+                    f'color="{UNCERTAIN_COLOR}", fontcolor="{UNCERTAIN_COLOR}", penwidth=1.8];'
+                )
             else:
                 lines.append(f"  {node} -> {target} [label=<{label}>];")
 
-    legend = _legend(routing, classes, sorted(leaf_classes), bool(through_middle.any()),
-                     bool(tree.grafted.any()), highlight_node is not None, bool(np.any(tree.delta > 0)))
-    lines += ["  subgraph cluster_legend {", '    label="Legend"; fontsize=10; color="#bbbbbb";',
-              f"    legend [shape=plaintext, style=\"\", label={legend}];", "  }", "}"]
+    legend = _legend(
+        routing,
+        classes,
+        sorted(leaf_classes),
+        bool(through_middle.any()),
+        bool(tree.grafted.any()),
+        highlight_node is not None,
+        bool(np.any(tree.delta > 0)),
+    )
+    lines += [
+        "  subgraph cluster_legend {",
+        '    label="Legend"; fontsize=10; color="#bbbbbb";',
+        f'    legend [shape=plaintext, style="", label={legend}];',
+        "  }",
+        "}",
+    ]
     return "\n".join(lines) + "\n"
 
 
