@@ -22,6 +22,18 @@ SECTIONS = [
     ("bench_data", "Loaders", "python benchmarks/bench_data.py"),
     ("bench_graft", "Grafting: Webb's experiment on CART", "python benchmarks/bench_graft.py"),
     (
+        "bench_selective",
+        "Selective classification: risk–coverage rankings and calibrated δ",
+        "python benchmarks/bench_selective.py",
+    ),
+    ("bench_forest", "Ternary forests against random forests", "python benchmarks/bench_forest.py"),
+    ("bench_fuzz", "Hostile input: the loaders under fuzzing", "python benchmarks/bench_fuzz.py"),
+    (
+        "bench_scale",
+        "The full protocol at scale, local and on Dask",
+        "python benchmarks/bench_scale.py",
+    ),
+    (
         "reproduce_paper",
         "Reproducing Smits (2026), section 4",
         "python benchmarks/reproduce_paper.py",
