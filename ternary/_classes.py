@@ -22,7 +22,13 @@ from sklearn.utils.validation import check_is_fitted, check_random_state, valida
 from ternary._tree import LEAF, UNDEFINED, TernaryTree, iter_node_rows, traverse
 from ternary.delta import DeltaParams, NodeRows, impurity, node_delta, resolve_n_bootstraps
 
-__all__ = ["DELTA_METHODS", "GRAFT_MODES", "ROUTINGS", "TernaryTreeClassifier"]
+__all__ = [
+    "DELTA_METHODS",
+    "GRAFT_MODES",
+    "ROUTINGS",
+    "TernaryTreeClassifier",
+    "validate_tree_params",
+]
 
 DELTA_METHODS = (
     "margin",
@@ -52,10 +58,78 @@ def _number(name, value, low, high=None, *, integer=False, low_open=False, allow
         raise ValueError(
             f"{name} must be {'an integer' if integer else 'a number'}; got {value!r}."
         )
+    # NaN compares False with every bound, and inf passes a lower bound, so both are refused
+    # here: they would surface as all-NaN probabilities or fail deep inside the δ methods
+    if not np.isfinite(value):
+        raise ValueError(f"{name} must be a finite number; got {value!r}.")
     too_low = value <= low if low_open else value < low
     if too_low or (high is not None and value > high):
         bound = f"{'>' if low_open else '≥'} {low}" + (f" and ≤ {high}" if high is not None else "")
         raise ValueError(f"{name} must be {bound}; got {value!r}.")
+
+
+def _max_features(value):
+    if value is None or (isinstance(value, str) and value in ("sqrt", "log2")):
+        return
+    if isinstance(value, numbers.Integral) and not isinstance(value, bool):
+        _number("max_features", value, 1, integer=True)
+        return
+    if isinstance(value, numbers.Real) and not isinstance(value, bool):
+        _number("max_features", value, 0.0, 1.0, low_open=True)
+        return
+    raise ValueError(
+        f"max_features={value!r} is not supported; use None (every feature), 'sqrt', 'log2', "
+        "an integer ≥ 1 or a fraction in (0, 1]."
+    )
+
+
+def validate_tree_params(estimator: TernaryTreeClassifier) -> None:
+    """Check every parameter of a `TernaryTreeClassifier`, raising a clear ValueError.
+
+    `fit` calls it first; callers that build many estimators (the experiment grid) call it
+    to reject a bad combination before any work. Every numeric parameter must be finite.
+
+    Parameters
+    ----------
+    estimator : TernaryTreeClassifier
+        Its parameters are read, not changed.
+
+    Raises
+    ------
+    ValueError
+        Naming the parameter, the value given and what is accepted.
+    """
+    e = estimator
+    _choice("delta_method", e.delta_method, DELTA_METHODS)
+    _choice("routing", e.routing, ROUTINGS)
+    _choice("criterion", e.criterion, CRITERIA)
+    _choice("graft", e.graft, GRAFT_MODES)
+    _number("max_depth", e.max_depth, 1, integer=True, allow_none=True)
+    _number("min_samples_split", e.min_samples_split, 2, integer=True)
+    _number("min_samples_leaf", e.min_samples_leaf, 1, integer=True)
+    _number("min_weight_fraction_leaf", e.min_weight_fraction_leaf, 0.0, 0.5)
+    _max_features(e.max_features)
+    _number("epsilon", e.epsilon, 0.0, 1.0)
+    _number("alpha", e.alpha, 0.0)
+    _number("q", e.q, 0.0, 0.5)
+    _number("max_delta_fraction", e.max_delta_fraction, 0.0)
+    _number("delta_scale", e.delta_scale, 0.0)
+    _number("min_samples_middle", e.min_samples_middle, 1, integer=True)
+    _number("graft_alpha", e.graft_alpha, 0.0, 1.0)
+    _number("ccp_alpha", e.ccp_alpha, 0.0)
+    if not (isinstance(e.n_bootstraps, str) and e.n_bootstraps == "auto"):
+        _number("n_bootstraps", e.n_bootstraps, 2, integer=True)
+    if e.graft != "none" and e.routing == "hard_middle":
+        raise ValueError(
+            "graft is not supported with routing='hard_middle': grafting adds binary splits "
+            "judged on CART's training partition, which the middle branches change. Use "
+            "routing='probabilistic' or 'deferred' (or delta_method='none') with grafting."
+        )
+    if e.ccp_alpha > 0 and e.routing == "hard_middle":
+        raise ValueError(
+            "ccp_alpha (CART cost-complexity pruning) applies to the binary routings only; "
+            "use routing='probabilistic' or 'deferred', or set ccp_alpha=0."
+        )
 
 
 class TernaryTreeClassifier(ClassifierMixin, BaseEstimator):
@@ -79,6 +153,12 @@ class TernaryTreeClassifier(ClassifierMixin, BaseEstimator):
     min_samples_leaf : int, default=1
     min_weight_fraction_leaf : float in [0, 0.5], default=0.0
         As in scikit-learn: the minimum share of the total sample weight in a leaf.
+    max_features : int, float, "sqrt", "log2" or None, default=None
+        As in scikit-learn: the number of features drawn at random and searched at each
+        split (an int; a float is a fraction of the features; "sqrt"/"log2" of their count;
+        None searches them all). It goes to scikit-learn's CART builder for the binary
+        routings and to the depth-1 CART that picks each hard-middle split; the random
+        draws follow ``random_state``. δ is always computed on the chosen split's feature.
     epsilon : float in [0, 1], default=0.05
         Quality-plateau tolerance ε.
     alpha : float ≥ 0, default=0.10
@@ -128,6 +208,7 @@ class TernaryTreeClassifier(ClassifierMixin, BaseEstimator):
 
     def __init__(
         self,
+        *,
         delta_method="margin",
         routing="probabilistic",
         max_depth=4,
@@ -135,6 +216,7 @@ class TernaryTreeClassifier(ClassifierMixin, BaseEstimator):
         min_samples_split=2,
         min_samples_leaf=1,
         min_weight_fraction_leaf=0.0,
+        max_features=None,
         epsilon=0.05,
         alpha=0.10,
         q=0.10,
@@ -155,6 +237,7 @@ class TernaryTreeClassifier(ClassifierMixin, BaseEstimator):
         self.min_samples_split = min_samples_split
         self.min_samples_leaf = min_samples_leaf
         self.min_weight_fraction_leaf = min_weight_fraction_leaf
+        self.max_features = max_features
         self.epsilon = epsilon
         self.alpha = alpha
         self.q = q
@@ -167,38 +250,6 @@ class TernaryTreeClassifier(ClassifierMixin, BaseEstimator):
         self.graft = graft
         self.graft_alpha = graft_alpha
         self.ccp_alpha = ccp_alpha
-
-    # ------------------------------------------------------------------ validation
-    def _validate_params(self):
-        _choice("delta_method", self.delta_method, DELTA_METHODS)
-        _choice("routing", self.routing, ROUTINGS)
-        _choice("criterion", self.criterion, CRITERIA)
-        _choice("graft", self.graft, GRAFT_MODES)
-        _number("max_depth", self.max_depth, 1, integer=True, allow_none=True)
-        _number("min_samples_split", self.min_samples_split, 2, integer=True)
-        _number("min_samples_leaf", self.min_samples_leaf, 1, integer=True)
-        _number("min_weight_fraction_leaf", self.min_weight_fraction_leaf, 0.0, 0.5)
-        _number("epsilon", self.epsilon, 0.0, 1.0)
-        _number("alpha", self.alpha, 0.0)
-        _number("q", self.q, 0.0, 0.5)
-        _number("max_delta_fraction", self.max_delta_fraction, 0.0)
-        _number("delta_scale", self.delta_scale, 0.0)
-        _number("min_samples_middle", self.min_samples_middle, 1, integer=True)
-        _number("graft_alpha", self.graft_alpha, 0.0, 1.0)
-        _number("ccp_alpha", self.ccp_alpha, 0.0)
-        if not (isinstance(self.n_bootstraps, str) and self.n_bootstraps == "auto"):
-            _number("n_bootstraps", self.n_bootstraps, 2, integer=True)
-        if self.graft != "none" and self.routing == "hard_middle":
-            raise ValueError(
-                "graft is not supported with routing='hard_middle': grafting adds binary splits "
-                "judged on CART's training partition, which the middle branches change. Use "
-                "routing='probabilistic' or 'deferred' (or delta_method='none') with grafting."
-            )
-        if self.ccp_alpha > 0 and self.routing == "hard_middle":
-            raise ValueError(
-                "ccp_alpha (CART cost-complexity pruning) applies to the binary routings only; "
-                "use routing='probabilistic' or 'deferred', or set ccp_alpha=0."
-            )
 
     # ------------------------------------------------------------------ fit
     def fit(self, X, y, sample_weight=None):
@@ -214,7 +265,7 @@ class TernaryTreeClassifier(ClassifierMixin, BaseEstimator):
         -------
         self
         """
-        self._validate_params()
+        validate_tree_params(self)
         # float32 like scikit-learn's trees, so thresholds and routing agree with CART exactly
         X, y = validate_data(self, X, y, dtype=np.float32)
         check_classification_targets(y)
@@ -289,6 +340,7 @@ class TernaryTreeClassifier(ClassifierMixin, BaseEstimator):
             min_samples_split=self.min_samples_split,
             min_samples_leaf=self.min_samples_leaf,
             min_weight_fraction_leaf=self.min_weight_fraction_leaf,
+            max_features=self.max_features,
             random_state=self.random_state,
             ccp_alpha=self.ccp_alpha,
         )
@@ -413,6 +465,7 @@ class TernaryTreeClassifier(ClassifierMixin, BaseEstimator):
             min_samples_split=self.min_samples_split,
             min_samples_leaf=self.min_samples_leaf,
             min_weight_fraction_leaf=min(0.5, min_weight_leaf / node_weight),
+            max_features=self.max_features,
             random_state=seed,
         )
         stump.fit(X[rows], y_enc[rows], sample_weight=weights[rows])

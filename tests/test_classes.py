@@ -9,6 +9,7 @@ from sklearn.datasets import load_breast_cancer, load_iris, make_classification,
 from sklearn.tree import DecisionTreeClassifier
 
 from ternary import DELTA_METHODS, ROUTINGS, TernaryTreeClassifier
+from ternary._classes import validate_tree_params
 from ternary._tree import iter_node_rows
 
 METHODS = [m for m in DELTA_METHODS if m != "none"]
@@ -272,11 +273,63 @@ def test_unknown_names_list_the_valid_choices(param, value, choices):
         ("n_bootstraps", 1),
         ("n_bootstraps", "many"),
         ("min_samples_middle", 0),
+        ("max_features", 0),
+        ("max_features", 1.5),
+        ("max_features", "half"),
     ],
 )
 def test_out_of_range_numbers_are_rejected(param, value):
     with pytest.raises(ValueError, match=param):
         TernaryTreeClassifier(**{param: value}).fit(np.zeros((4, 1)), [0, 1, 0, 1])
+
+
+@pytest.mark.parametrize(
+    "param",
+    ["delta_scale", "epsilon", "alpha", "q", "max_delta_fraction", "graft_alpha", "ccp_alpha"]
+    + ["min_weight_fraction_leaf", "max_features"],
+)
+@pytest.mark.parametrize("value", [np.inf, np.nan, -np.inf])
+def test_non_finite_parameters_are_rejected_by_name(param, value):
+    clf = TernaryTreeClassifier(**{param: value})
+    with pytest.raises(ValueError, match=f"{param} must be a finite number"):
+        validate_tree_params(clf)
+    with pytest.raises(ValueError, match=f"{param} must be a finite number"):
+        clf.fit(np.zeros((4, 1)), [0, 1, 0, 1])
+
+
+def test_parameters_are_keyword_only():
+    with pytest.raises(TypeError):
+        TernaryTreeClassifier("margin")
+
+
+def test_validation_does_not_shadow_sklearn():
+    # scikit-learn's BaseEstimator._validate_params is the inherited one, not an override
+    assert "_validate_params" not in TernaryTreeClassifier.__dict__
+
+
+@pytest.mark.parametrize("max_features", [1, 0.5, "sqrt", "log2"])
+def test_max_features_is_cart_with_the_same_draws(max_features):
+    X, y = make_classification(300, 9, n_informative=5, random_state=3)
+    ours = TernaryTreeClassifier(
+        delta_method="none", max_features=max_features, max_depth=5, random_state=4
+    ).fit(X, y)
+    cart = DecisionTreeClassifier(max_features=max_features, max_depth=5, random_state=4).fit(X, y)
+    np.testing.assert_array_equal(ours.tree_.feature, cart.tree_.feature)
+    np.testing.assert_array_equal(ours.predict_proba(X), cart.predict_proba(X))
+
+
+def test_max_features_changes_the_hard_middle_splits():
+    X, y = make_classification(300, 9, n_informative=5, random_state=3)
+    full = TernaryTreeClassifier(routing="hard_middle", random_state=0).fit(X, y)
+    root_feature = full.tree_.feature[0]
+    # with one feature drawn per split, some seed draws another root feature than the best one
+    features = {
+        TernaryTreeClassifier(routing="hard_middle", max_features=1, random_state=seed)
+        .fit(X, y)
+        .tree_.feature[0]
+        for seed in range(6)
+    }
+    assert features - {root_feature}
 
 
 def test_graft_with_hard_middle_says_why():
