@@ -1,0 +1,59 @@
+"""Cross-validated experiments in the protocol of Smits (2026, section 4).
+
+Every δ method × routing combination is scored with stratified 5-fold
+cross-validation, features standardised on each training fold, trees of depth 4,
+against scikit-learn's CART at the same depth. Four functions cover the work:
+
+* `run_cv` scores a list of combinations on one dataset and returns a tidy
+  table, one row per (combination, fold);
+* `summarize` turns such rows (of one or many datasets) into the paper's
+  tables: decided accuracy ± std, uncertain rate, efficiency η, U/B, and over
+  several datasets the win/tie/loss counts and a one-sided Wilcoxon test;
+* `run_suite` runs `run_cv` over many datasets and keeps every finished row in
+  a CSV file, so an interrupted run resumes where it stopped;
+* `chow_curve` / `chow_curve_cv` give CART's accuracy–coverage curve.
+
+The paper compares decided accuracy with CART's accuracy on *all* rows, which
+flatters any method that flags many rows: dropping the hardest rows raises
+accuracy whatever the flags mean. Each row here therefore also carries
+``chow_decided_accuracy``: the decided accuracy CART itself reaches on the same
+fold when it flags the same number of test rows, chosen by Chow's (1970) reject
+rule (the rows with the lowest maximum class probability). A δ method only adds
+something if it beats that.
+
+Printing, progress bars and plots belong to callers; they pass a ``progress``
+callback. The command line ``python -m ternary.experiment --help`` is such a
+caller (see `main`).
+
+The package holds one module per concern: ``_combos`` (the combinations and
+their labels), ``_chow`` (the baseline), ``_cv`` (`run_cv`), ``_summary``
+(`summarize`), ``_store`` (the results file), ``_suite`` (`run_suite`) and
+``_cli`` (the command line that ``__main__`` runs).
+"""
+
+from ternary.experiment._chow import chow_curve, chow_decided_accuracy
+from ternary.experiment._cli import main
+from ternary.experiment._combos import (
+    COMBO_SETS,
+    DEFAULT_COMBOS,
+    PAPER_DELTA_METHODS,
+    combo_label,
+)
+from ternary.experiment._cv import chow_curve_cv, classes_too_small, run_cv
+from ternary.experiment._suite import run_suite
+from ternary.experiment._summary import summarize
+
+__all__ = [
+    "COMBO_SETS",
+    "DEFAULT_COMBOS",
+    "PAPER_DELTA_METHODS",
+    "chow_curve",
+    "chow_curve_cv",
+    "chow_decided_accuracy",
+    "classes_too_small",
+    "combo_label",
+    "main",
+    "run_cv",
+    "run_suite",
+    "summarize",
+]

@@ -1,0 +1,168 @@
+"""Chow's (1970) reject rule on CART: the baseline every δ method is measured against."""
+
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+
+from ternary.experiment._combos import ArrayLike
+
+
+def _label_predictions(proba: np.ndarray, y_true: np.ndarray, classes) -> np.ndarray:
+    proba = np.asarray(proba, dtype=np.float64)
+    if classes is None:
+        k = proba.shape[1]
+        if np.issubdtype(y_true.dtype, np.integer) and np.all((y_true >= 0) & (y_true < k)):
+            classes = np.arange(k)
+        else:
+            classes = np.unique(y_true)
+            if classes.shape[0] != k:
+                raise ValueError(
+                    f"proba has {k} columns but y_true has {classes.shape[0]} distinct labels; "
+                    "pass classes= (the estimator's classes_) to say which column is which label."
+                )
+    classes = np.asarray(classes)
+    if classes.shape[0] != proba.shape[1]:
+        raise ValueError(
+            f"classes has {classes.shape[0]} labels but proba has {proba.shape[1]} columns."
+        )
+    return classes[np.argmax(proba, axis=1)]
+
+
+def _chow_scores(
+    correct: np.ndarray, confidence: np.ndarray, counts: np.ndarray, ties: str
+) -> np.ndarray:
+    """Decided accuracy after flagging ``counts[j]`` least confident rows, for every j."""
+    n = correct.shape[0]
+    order = np.argsort(confidence, kind="stable")
+    ordered = correct[order].astype(np.float64)
+    # correct rows among ordered[k:], for every k
+    tail = np.concatenate([np.cumsum(ordered[::-1])[::-1], [0.0]])
+    counts = np.asarray(counts, dtype=np.intp)
+    kept = n - counts
+    if ties == "row_order":
+        kept_correct = tail[counts]
+    elif ties == "mean":
+        # the cut falls inside a group of equal confidence: flag a uniformly random
+        # subset of that group, in expectation (each of its rows is kept with the
+        # same probability), so the result does not depend on row order
+        conf = confidence[order]
+        start = np.searchsorted(conf, conf, side="left")  # first row of each tie group
+        stop = np.searchsorted(conf, conf, side="right")
+        kept_correct = tail[counts].copy()
+        inside = (counts > 0) & (counts < n)
+        last = np.where(inside, counts - 1, 0)  # the last flagged row
+        lo, hi = start[last], stop[last]
+        group_size = hi - lo
+        group_correct = tail[lo] - tail[hi]
+        kept_in_group = hi - counts
+        kept_correct = np.where(
+            inside,
+            tail[hi] + group_correct * kept_in_group / np.maximum(group_size, 1),
+            kept_correct,
+        )
+    else:
+        raise ValueError(f"ties must be 'row_order' or 'mean'; got {ties!r}.")
+    with np.errstate(invalid="ignore", divide="ignore"):
+        return np.where(kept > 0, kept_correct / np.maximum(kept, 1), np.nan)
+
+
+def _check_proba(y_true, proba):
+    y_true = np.asarray(y_true)
+    proba = np.asarray(proba, dtype=np.float64)
+    if proba.ndim != 2 or proba.shape[0] != y_true.shape[0]:
+        raise ValueError(
+            f"proba must have shape (n_samples, n_classes) with n_samples = "
+            f"{y_true.shape[0]}; got {proba.shape}."
+        )
+    return y_true, proba
+
+
+def chow_decided_accuracy(
+    y_true: ArrayLike,
+    proba: ArrayLike,
+    n_flagged: int,
+    classes: ArrayLike | None = None,
+    ties: str = "row_order",
+) -> float:
+    """Decided accuracy of a classifier that flags its ``n_flagged`` least confident rows.
+
+    Chow's (1970) reject rule: the rows with the lowest maximum class
+    probability are flagged, the rest are scored. A depth-4 CART has at most
+    16 distinct leaf probabilities, so the cut usually falls inside a group of
+    rows with equal confidence, and which of them are flagged is then
+    arbitrary: the flagged set is ambiguous. ``ties="row_order"`` (the
+    default) flags them in row order (a stable sort): deterministic, but if the
+    rows are sorted by class (many ARFF files are, and test folds keep file
+    order) it is biased. ``ties="mean"`` gives the expected decided accuracy
+    when the tied rows to flag are drawn at random, which does not depend on
+    row order.
+
+    Parameters
+    ----------
+    y_true : array-like of shape (n_samples,)
+    proba : array-like of shape (n_samples, n_classes)
+    n_flagged : int, how many rows to flag (0 … n_samples)
+    classes : array-like of shape (n_classes,), optional
+        Label of each proba column (an estimator's ``classes_``). By default
+        ``0 … n_classes−1`` for integer labels in that range, else the sorted
+        distinct labels of ``y_true``.
+    ties : {"row_order", "mean"}, default="row_order"
+
+    Returns
+    -------
+    float, NaN when every row is flagged.
+
+    >>> chow_decided_accuracy([0, 1, 1], [[0.9, 0.1], [0.6, 0.4], [0.2, 0.8]], 1)
+    1.0
+    >>> chow_decided_accuracy([0, 1], [[0.6, 0.4], [0.6, 0.4]], 1, ties="mean")
+    0.5
+    """
+    y_true, proba = _check_proba(y_true, proba)
+    n = y_true.shape[0]
+    if not 0 <= n_flagged <= n:
+        raise ValueError(f"n_flagged must be between 0 and {n}; got {n_flagged}.")
+    correct = _label_predictions(proba, y_true, classes) == y_true
+    return float(_chow_scores(correct, proba.max(axis=1), np.array([int(n_flagged)]), ties)[0])
+
+
+def _default_rates() -> np.ndarray:
+    return np.round(np.arange(0.0, 0.9001, 0.01), 2)
+
+
+def chow_curve(
+    y_true: ArrayLike,
+    proba: ArrayLike,
+    rates: ArrayLike | None = None,
+    classes: ArrayLike | None = None,
+    ties: str = "row_order",
+) -> pd.DataFrame:
+    """CART's accuracy–coverage curve under Chow's reject rule.
+
+    For each rate r the ``round(r · n)`` least confident rows are flagged and the
+    accuracy on the others is reported (see `chow_decided_accuracy` for ties).
+
+    Parameters
+    ----------
+    y_true : array-like of shape (n_samples,)
+    proba : array-like of shape (n_samples, n_classes)
+    rates : array-like of floats in [0, 1], default 0, 0.01, …, 0.90
+    classes : array-like, optional, the label of each proba column
+    ties : {"row_order", "mean"}, default="row_order"
+
+    Returns
+    -------
+    pandas.DataFrame with columns ``uncertain_rate`` (the fraction actually
+    flagged, ``round(r · n) / n``) and ``decided_accuracy``.
+    """
+    y_true, proba = _check_proba(y_true, proba)
+    rates = _default_rates() if rates is None else np.asarray(rates, dtype=np.float64).ravel()
+    if np.any(np.isnan(rates)) or np.any((rates < 0) | (rates > 1)):
+        raise ValueError("rates must lie in [0, 1].")
+    n = y_true.shape[0]
+    if n == 0:
+        raise ValueError("chow_curve needs at least one row.")
+    correct = _label_predictions(proba, y_true, classes) == y_true
+    counts = np.rint(rates * n).astype(np.intp)
+    accuracy = _chow_scores(correct, proba.max(axis=1), counts, ties)
+    return pd.DataFrame({"uncertain_rate": counts / n, "decided_accuracy": accuracy})

@@ -1,0 +1,258 @@
+"""The command line, ``python -m ternary.experiment``."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+import warnings
+from collections.abc import Sequence
+from pathlib import Path
+
+import pandas as pd
+
+from ternary.experiment._combos import COMBO_SETS
+from ternary.experiment._suite import run_suite
+from ternary.experiment._summary import summarize
+
+_BREIMAN_SIZES = {"waveform": 5000, "twonorm": 7400, "ringnorm": 7400}
+_MEDICAL = {"diabetes": 37, "credit-g": 31, "heart-statlog": 53, "mammography": 310}
+_CIFAR_10 = 40927  # the paper drops it: axis-aligned splits on raw pixels
+
+
+def _breiman_entries(seed):
+    from ternary import data
+
+    makers = {
+        "waveform": data.make_waveform,
+        "twonorm": data.make_twonorm,
+        "ringnorm": data.make_ringnorm,
+    }
+    return [
+        (name, lambda m=makers[name], n=n: m(n_samples=n, random_state=seed))
+        for name, n in _BREIMAN_SIZES.items()
+    ]
+
+
+def _builtin_entries():
+    from ternary import data
+
+    return [
+        (name, lambda n=name: data.load_builtin(n))
+        for name in data.BUILTIN_DATASETS
+        if name not in _BREIMAN_SIZES
+    ]
+
+
+def _openml_entries(ids: dict[str, int], cache_dir):
+    from ternary import data
+
+    return [(name, lambda i=i: data.load_openml(i, cache_dir=cache_dir)) for name, i in ids.items()]
+
+
+def _cc18_ids(cache_dir) -> dict[str, int]:
+    from ternary import data
+
+    table = data.openml_cc18_tasks(cache_dir=cache_dir)
+    ids = {}
+    for name, did in zip(table["name"], table["did"], strict=True):
+        if int(did) != _CIFAR_10:
+            ids[f"{name}" if name not in ids else f"{name} ({int(did)})"] = int(did)
+    return ids
+
+
+def _file_entries(paths, target):
+    from ternary import data
+
+    return [(Path(p).stem, lambda p=p: data.load_file(str(p), target=target)) for p in paths]
+
+
+class _Bar:
+    """tqdm on stderr driven by the progress callback."""
+
+    def __init__(self, enabled: bool):
+        self.bar = None
+        self.enabled = enabled
+
+    def __call__(self, done, total, message):
+        if not self.enabled:
+            return
+        if self.bar is None:
+            from tqdm import tqdm
+
+            self.bar = tqdm(
+                total=total, initial=done, file=sys.stderr, unit="fit", dynamic_ncols=True
+            )
+        self.bar.total = total
+        self.bar.n = done
+        self.bar.set_postfix_str(message[:60], refresh=False)
+        self.bar.refresh()
+
+    def close(self):
+        if self.bar is not None:
+            self.bar.close()
+
+
+def _positive_int(minimum):
+    def parse(text):
+        try:
+            value = int(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"expected an integer, got {text!r}") from None
+        if value < minimum:
+            raise argparse.ArgumentTypeError(f"must be ≥ {minimum}, got {value}")
+        return value
+
+    return parse
+
+
+def _jobs(text):
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected an integer, got {text!r}") from None
+    if value == 0:
+        raise argparse.ArgumentTypeError(
+            "must be a positive number of workers, or -1 for all cores"
+        )
+    return value
+
+
+def _parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="python -m ternary.experiment",
+        description="Cross-validate ternary trees in the protocol of Smits (2026): stratified "
+        "k-fold CV, per-fold standardisation, depth-4 trees, against CART. Finished "
+        "rows are saved in --out as they come; rerun the same command to resume.",
+    )
+    source = parser.add_mutually_exclusive_group(required=True)
+    source.add_argument(
+        "--suite",
+        choices=["breiman", "medical", "cc18", "builtin"],
+        help="breiman: waveform/twonorm/ringnorm generated locally; medical: "
+        "OpenML 37, 31, 53, 310; cc18: OpenML suite 99; builtin: the small "
+        "built-in datasets",
+    )
+    source.add_argument("--data", metavar="FILE", help="one CSV or ARFF file")
+    source.add_argument("--data-dir", metavar="DIR", help="every .csv and .arff file in DIR")
+    parser.add_argument("--target", help="label column of --data/--data-dir files (default: last)")
+    parser.add_argument("--out", default="results.csv", help="results CSV (default: %(default)s)")
+    parser.add_argument("--jobs", type=_jobs, default=1, help="parallel fits (default: 1)")
+    parser.add_argument("--cv", type=_positive_int(2), default=5, help="folds (default: 5)")
+    parser.add_argument(
+        "--seed", type=int, default=42, help="seed of folds and trees (default: 42)"
+    )
+    parser.add_argument(
+        "--max-depth", type=_positive_int(1), default=4, help="tree depth (default: 4)"
+    )
+    parser.add_argument(
+        "--combos",
+        choices=sorted(COMBO_SETS),
+        default="default",
+        help="default: the paper's 11; probabilistic: 5 methods + CART; all: "
+        "three routings + CART with grafting",
+    )
+    parser.add_argument("--cache-dir", help="OpenML cache folder (default: see ternary.data)")
+    parser.add_argument("--no-progress", action="store_true", help="no progress bar")
+    return parser
+
+
+def _print_summary(results: pd.DataFrame, out) -> None:
+    table = summarize(results)
+    shown = [
+        c
+        for c in (
+            "combo",
+            "n_datasets",
+            "decided_accuracy",
+            "decided_accuracy_std",
+            "uncertain_pct",
+            "accuracy",
+            "decided_f1",
+            "efficiency",
+            "chow_decided_accuracy",
+            "gain_vs_chow",
+            "ub_ratio",
+            "wins",
+            "ties",
+            "losses",
+            "wilcoxon_p",
+        )
+        if c in table.columns and not table[c].isna().all()
+    ]
+    with pd.option_context("display.width", 200, "display.max_columns", None):
+        print(table[shown].to_string(index=False, float_format=lambda v: f"{v:.4f}"), file=out)
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """The command line; returns the exit status (0 done, 2 data problem, 130 interrupted)."""
+    parser = _parser()
+    args = parser.parse_args(argv)
+    if args.target is not None and args.suite is not None:
+        parser.error("--target applies to --data and --data-dir only")
+    from ternary.data import DataError
+
+    try:
+        if args.suite == "breiman":
+            entries = _breiman_entries(args.seed)
+        elif args.suite == "builtin":
+            entries = _builtin_entries()
+        elif args.suite == "medical":
+            entries = _openml_entries(_MEDICAL, args.cache_dir)
+        elif args.suite == "cc18":
+            entries = _openml_entries(_cc18_ids(args.cache_dir), args.cache_dir)
+        elif args.data is not None:
+            if not Path(args.data).is_file():
+                raise DataError(f"No such file: {args.data!r}.")
+            entries = _file_entries([args.data], args.target)
+        else:
+            folder = Path(args.data_dir)
+            if not folder.is_dir():
+                raise DataError(f"No such folder: {args.data_dir!r}.")
+            files = sorted(
+                p for p in folder.iterdir() if p.is_file() and p.suffix.lower() in (".csv", ".arff")
+            )
+            if not files:
+                raise DataError(f"No .csv or .arff files in {args.data_dir!r}.")
+            entries = _file_entries(files, args.target)
+    except DataError as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return 2
+
+    bar = _Bar(not args.no_progress)
+    try:
+        with warnings.catch_warnings():
+            # the table at the end is the output; library warnings would shred the bar
+            warnings.simplefilter("ignore")
+            results = run_suite(
+                entries,
+                args.out,
+                combos=COMBO_SETS[args.combos],
+                cv=args.cv,
+                n_jobs=args.jobs,
+                progress=bar,
+                max_depth=args.max_depth,
+                seed=args.seed,
+                errors="skip",
+            )
+    except KeyboardInterrupt:
+        bar.close()
+        print(
+            f"\ninterrupted: finished rows are in {args.out}; rerun the same command to resume.",
+            file=sys.stderr,
+        )
+        return 130
+    except ValueError as exc:  # an unusable --out file
+        bar.close()
+        print(f"error: {exc}", file=sys.stderr)
+        return 2
+    bar.close()
+    skipped = results.attrs.get("skipped", {})
+    for name, message in skipped.items():
+        print(f"skipped {name}: {message}", file=sys.stderr)
+    if len(results) == 0:
+        print("error: no dataset could be evaluated.", file=sys.stderr)
+        return 2
+    n_sets = results["dataset"].nunique()
+    print(f"{len(results)} rows from {n_sets} dataset(s) in {args.out}", file=sys.stdout)
+    _print_summary(results, sys.stdout)
+    return 0

@@ -1,0 +1,337 @@
+"""Stratified k-fold cross-validation of many combinations on one dataset."""
+
+from __future__ import annotations
+
+import time
+from typing import Any
+
+import numpy as np
+import pandas as pd
+from joblib import Parallel, delayed
+from sklearn.impute import SimpleImputer
+from sklearn.model_selection import StratifiedKFold
+from sklearn.preprocessing import StandardScaler
+
+from ternary._classes import TernaryTreeClassifier, validate_tree_params
+from ternary.experiment._chow import chow_curve, chow_decided_accuracy
+from ternary.experiment._combos import (
+    _CART_SHAPE,
+    _ESTIMATOR_DEFAULTS,
+    _FIXED_PARAMS,
+    _METRICS,
+    ArrayLike,
+    Combos,
+    Progress,
+    _cell,
+    _resolve_combos,
+    _swept_columns,
+    combo_label,
+)
+from ternary.metrics import decided_accuracy, decided_f1, uncertain_rate
+
+
+def _as_arrays(X, y) -> tuple[np.ndarray, np.ndarray]:
+    try:
+        X_arr = np.asarray(X, dtype=np.float64)
+    except (TypeError, ValueError) as exc:
+        raise ValueError(
+            "X must hold numbers only; encode text/categorical columns first (the loaders in "
+            f"ternary.data do this): {exc}"
+        ) from exc
+    if X_arr.ndim != 2:
+        raise ValueError(f"X must be 2-D (n_samples, n_features); got shape {X_arr.shape}.")
+    if np.isinf(X_arr).any():
+        raise ValueError("X contains infinite values; replace them before running the experiment.")
+    y_arr = np.asarray(y)
+    if y_arr.ndim != 1 or y_arr.shape[0] != X_arr.shape[0]:
+        raise ValueError(
+            f"y must be 1-D with one label per row of X ({X_arr.shape[0]}); "
+            f"got shape {y_arr.shape}."
+        )
+    if pd.isna(y_arr).any():
+        raise ValueError("y contains missing labels; drop those rows first.")
+    return X_arr, y_arr
+
+
+def _plain(value):
+    return value.item() if isinstance(value, np.generic) else value
+
+
+def classes_too_small(y: ArrayLike, cv: int) -> list[tuple[Any, int]]:
+    """The ``(label, row count)`` of every class with fewer than ``cv`` rows.
+
+    Stratified ``cv``-fold cross-validation needs each class in every fold, so it
+    cannot run while this list is non-empty.
+    """
+    labels, counts = np.unique(np.asarray(y), return_counts=True)
+    return [(_plain(lab), int(n)) for lab, n in zip(labels, counts, strict=True) if n < cv]
+
+
+def _stratified_folds(y: np.ndarray, cv: int, seed) -> list[tuple[np.ndarray, np.ndarray]]:
+    if isinstance(cv, bool) or not isinstance(cv, (int, np.integer)) or cv < 2:
+        raise ValueError(f"cv must be an integer ≥ 2; got {cv!r}.")
+    labels, counts = np.unique(y, return_counts=True)
+    if labels.shape[0] < 2:
+        raise ValueError("y holds a single class; a classifier needs at least two.")
+    rare = classes_too_small(y, cv)
+    if rare:
+        shown = ", ".join(f"{lab!r} ({n} rows)" for lab, n in rare)
+        fix = f"use cv={int(counts.min())} or fewer, or " if counts.min() >= 2 else ""
+        raise ValueError(
+            f"Stratified {cv}-fold cross-validation needs at least {cv} rows of every class; "
+            f"too few in class(es) {shown}. To run anyway, {fix}merge or drop the rare classes."
+        )
+    splitter = StratifiedKFold(n_splits=cv, shuffle=True, random_state=seed)
+    return list(splitter.split(np.zeros((y.shape[0], 1)), y))
+
+
+def _fold_arrays(X: np.ndarray, train: np.ndarray, test: np.ndarray, scale: bool):
+    X_train, X_test = X[train], X[test]
+    if np.isnan(X_train).any() or np.isnan(X_test).any():
+        # the trees take no NaN; impute from the training fold only, like the scaler
+        imputer = SimpleImputer(strategy="median", keep_empty_features=True).fit(X_train)
+        X_train, X_test = imputer.transform(X_train), imputer.transform(X_test)
+    if scale:
+        scaler = StandardScaler().fit(X_train)
+        X_train, X_test = scaler.transform(X_train), scaler.transform(X_test)
+    return X_train, X_test
+
+
+def _cart_key(params: dict[str, Any]) -> tuple:
+    return tuple((k, repr(params[k])) for k in _CART_SHAPE)
+
+
+def _fit_cart(params, X_train, y_train, X_test):
+    cart = TernaryTreeClassifier(
+        **{
+            **params,
+            "delta_method": "none",
+            "routing": "probabilistic",
+            "graft": "none",
+            "ccp_alpha": 0.0,
+        }
+    )
+    cart.fit(X_train, y_train)
+    return cart.predict_proba(X_test), cart.classes_
+
+
+def _score_combo(params, X_train, y_train, X_test, y_test) -> dict[str, Any]:
+    clf = TernaryTreeClassifier(**params)
+    start = time.perf_counter()
+    clf.fit(X_train, y_train)
+    fit_seconds = time.perf_counter() - start
+    y_pred, verdict = clf.predict_with_verdict(X_test)
+    return {
+        "decided_accuracy": decided_accuracy(y_test, y_pred, verdict),
+        "uncertain_rate": uncertain_rate(verdict),
+        "accuracy": float(np.mean(y_pred == y_test)),
+        "decided_f1": decided_f1(y_test, y_pred, verdict),
+        "fit_seconds": fit_seconds,
+        "n_leaves": int(clf.get_n_leaves()),
+        "_n_flagged": int(np.sum(verdict == 0)),
+    }
+
+
+def _iter_cv_rows(
+    X, y, combos, *, cv, max_depth, seed, scale, n_jobs, tree_params, skip=frozenset()
+):
+    """Yield ``(combo index, fold, row)`` for every task not in ``skip``, as tasks finish.
+
+    The folds, the scaling and the CART references are computed here, once per
+    fold, and shared by all combinations of that fold; only the combination
+    fits go to joblib. Nothing is computed for a fold whose tasks are all skipped.
+    """
+    X, y = _as_arrays(X, y)
+    combos = _resolve_combos(combos)
+    folds = _stratified_folds(y, cv, seed)
+    base = {
+        **_ESTIMATOR_DEFAULTS,
+        "max_depth": max_depth,
+        "random_state": seed,
+        "n_bootstraps": "auto",
+    }
+    base.update(tree_params)
+    params = [{**base, **combo} for combo in combos]
+    for p in params:  # fail on a bad parameter now rather than in a worker
+        validate_tree_params(TernaryTreeClassifier(**p))
+    swept = _swept_columns(combos)
+    tasks = [(i, f) for f in range(cv) for i in range(len(combos)) if (i, f) not in skip]
+
+    fold_data, cart_refs = {}, {}
+    for i, f in tasks:
+        if f not in fold_data:
+            train, test = folds[f]
+            X_train, X_test = _fold_arrays(X, train, test, scale)
+            fold_data[f] = (X_train, y[train], X_test, y[test])
+        key = (f, _cart_key(params[i]))
+        if key not in cart_refs:
+            X_train, y_train, X_test, y_test = fold_data[f]
+            proba, classes = _fit_cart(params[i], X_train, y_train, X_test)
+            correct = classes[np.argmax(proba, axis=1)] == y_test
+            cart_refs[key] = (proba, classes, float(np.mean(correct)))
+
+    # the CART references stay in this process: workers get only their fold's arrays
+    results = Parallel(n_jobs=n_jobs, return_as="generator_unordered")(
+        delayed(_task_entry)(i, f, params[i], *fold_data[f]) for i, f in tasks
+    )
+    for i, f, scores in results:
+        proba, classes, cart_acc = cart_refs[(f, _cart_key(params[i]))]
+        y_test = fold_data[f][3]
+        n_flagged = scores.pop("_n_flagged")
+        row = {"combo": combo_label(combos[i])}
+        for name in _FIXED_PARAMS:
+            row[name] = _cell(params[i][name])
+        for name in swept:
+            row[name] = _cell(combos[i].get(name, params[i][name]))
+        row["fold"] = f
+        row.update(scores)
+        row["chow_decided_accuracy"] = chow_decided_accuracy(y_test, proba, n_flagged, classes)
+        row["chow_decided_accuracy_ties_mean"] = chow_decided_accuracy(
+            y_test, proba, n_flagged, classes, ties="mean"
+        )
+        row["cart_accuracy"] = cart_acc
+        yield i, f, row
+
+
+def _task_entry(i, f, params, X_train, y_train, X_test, y_test):
+    return i, f, _score_combo(params, X_train, y_train, X_test, y_test)
+
+
+def run_cv(
+    X: ArrayLike,
+    y: ArrayLike,
+    combos: Combos | None = None,
+    cv: int = 5,
+    max_depth: int | None = 4,
+    seed: int | None = 42,
+    scale: bool = True,
+    n_jobs: int = 1,
+    progress: Progress | None = None,
+    **tree_params: Any,
+) -> pd.DataFrame:
+    """Score every combination with stratified k-fold cross-validation (the paper's protocol).
+
+    Folds come from ``StratifiedKFold(cv, shuffle=True, random_state=seed)``;
+    on each fold a StandardScaler (and, only when X has missing values, a
+    median imputer) is fitted on the training rows alone; every tree gets
+    ``max_depth``, ``n_bootstraps="auto"`` and ``random_state=seed``. Per fold
+    one CART (``delta_method="none"``, same depth) is fitted and shared by all
+    combinations as their reference.
+
+    Parameters
+    ----------
+    X : array-like or DataFrame of shape (n_samples, n_features), numeric (NaN allowed)
+    y : array-like of shape (n_samples,), labels of any type
+    combos : list of dict, default `DEFAULT_COMBOS`
+        Each dict holds `TernaryTreeClassifier` parameters, so any parameter can
+        be swept, e.g. ``[{"delta_method": "quality_plateau", "epsilon": e} for e
+        in (0.01, 0.05, 0.1)]``. Unset parameters take the values below, then
+        the estimator's defaults (``graft="none"``).
+    cv : int, default=5
+    max_depth : int or None, default=4
+    seed : int, default=42
+        Seeds the folds and every tree.
+    scale : bool, default=True
+        Standardise the features within each fold.
+    n_jobs : int, default=1
+        Parallel (combination, fold) fits through joblib; any joblib backend
+        works, see `run_suite` for a cluster.
+    progress : callable ``(done, total, message)``, optional
+        Called after each finished (combination, fold).
+    **tree_params
+        Further `TernaryTreeClassifier` parameters for every combination (a
+        combination's own value wins).
+
+    Returns
+    -------
+    pandas.DataFrame
+        One row per (combination, fold), ordered by combination then fold:
+        ``combo`` (see `combo_label`), ``delta_method``, ``routing``, ``graft``,
+        one column per other swept parameter, ``fold``, ``decided_accuracy``
+        (NaN when every test row is flagged), ``uncertain_rate``, ``accuracy``
+        (all rows), ``decided_f1`` (macro), ``fit_seconds``, ``n_leaves``,
+        ``chow_decided_accuracy`` (CART flagging as many rows by Chow's rule,
+        ties by row order, see `chow_decided_accuracy`), ``cart_accuracy``
+        (CART on all rows) and ``chow_decided_accuracy_ties_mean`` (Chow with
+        the tied rows at the cut drawn at random, in expectation).
+
+    Raises
+    ------
+    ValueError
+        When a class has fewer than ``cv`` rows (the message says what to
+        change), X is not numeric, or a parameter is invalid.
+
+    Examples
+    --------
+    >>> from sklearn.datasets import load_iris
+    >>> X, y = load_iris(return_X_y=True)
+    >>> rows = run_cv(X, y, combos=[{"delta_method": "margin"}], cv=3)
+    >>> rows[["combo", "fold"]].values.tolist()
+    [['margin / probabilistic', 0], ['margin / probabilistic', 1], ['margin / probabilistic', 2]]
+    """
+    combos = _resolve_combos(combos)
+    total = len(combos) * cv
+    rows = {}
+    for i, f, row in _iter_cv_rows(
+        X,
+        y,
+        combos,
+        cv=cv,
+        max_depth=max_depth,
+        seed=seed,
+        scale=scale,
+        n_jobs=n_jobs,
+        tree_params=tree_params,
+    ):
+        rows[(i, f)] = row
+        if progress is not None:
+            progress(len(rows), total, f"{row['combo']}, fold {f + 1}/{cv}")
+    return _frame([rows[key] for key in sorted(rows)], combos)
+
+
+def _frame(rows: list[dict], combos) -> pd.DataFrame:
+    columns = ["combo", *_FIXED_PARAMS, *_swept_columns(combos), "fold", *_METRICS]
+    return pd.DataFrame(rows, columns=columns)
+
+
+def chow_curve_cv(
+    X: ArrayLike,
+    y: ArrayLike,
+    cv: int = 5,
+    max_depth: int | None = 4,
+    seed: int | None = 42,
+    scale: bool = True,
+    rates: ArrayLike | None = None,
+    ties: str = "row_order",
+    **tree_params: Any,
+) -> pd.DataFrame:
+    """CART's Chow curve on the folds `run_cv` uses, averaged over the folds.
+
+    Each fold's CART (same folds, scaling, depth and seed as `run_cv`) gives a
+    `chow_curve` at the same requested rates; the curves are averaged rate by
+    rate, which is how `summarize` averages the combinations, so the combos'
+    points and this curve are directly comparable.
+
+    Returns
+    -------
+    pandas.DataFrame with columns ``uncertain_rate`` (mean flagged fraction),
+    ``decided_accuracy`` (mean over folds) and ``decided_accuracy_std``.
+    """
+    X, y = _as_arrays(X, y)
+    folds = _stratified_folds(y, cv, seed)
+    params = {**_ESTIMATOR_DEFAULTS, "max_depth": max_depth, "random_state": seed, **tree_params}
+    curves = []
+    for train, test in folds:
+        X_train, X_test = _fold_arrays(X, train, test, scale)
+        proba, classes = _fit_cart(params, X_train, y[train], X_test)
+        curve = chow_curve(y[test], proba, rates=rates, classes=classes, ties=ties)
+        curve["point"] = np.arange(len(curve))
+        curves.append(curve)
+    pooled = pd.concat(curves).groupby("point", sort=True)
+    return pd.DataFrame(
+        {
+            "uncertain_rate": pooled["uncertain_rate"].mean().to_numpy(),
+            "decided_accuracy": pooled["decided_accuracy"].mean().to_numpy(),
+            "decided_accuracy_std": pooled["decided_accuracy"].std().to_numpy(),
+        }
+    )

@@ -1,0 +1,195 @@
+"""Many datasets, one resumable results file."""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Iterable
+from typing import Any
+
+import numpy as np
+import pandas as pd
+
+from ternary.experiment._combos import Combos, Progress, _resolve_combos, combo_label
+from ternary.experiment._cv import _iter_cv_rows
+from ternary.experiment._store import _ResultStore
+
+
+def _dataset_entries(datasets) -> list[tuple[str, Any]]:
+    entries = []
+    for item in datasets:
+        if isinstance(item, tuple) and len(item) == 2 and isinstance(item[0], str):
+            name, source = item
+        elif hasattr(item, "X") and hasattr(item, "y") and hasattr(item, "name"):
+            name, source = str(item.name), item
+        else:
+            raise TypeError(
+                "datasets must hold ternary.data.Dataset objects or "
+                f"(name, loader) pairs; got {item!r}."
+            )
+        entries.append((name, source))
+    names = [n for n, _ in entries]
+    duplicates = sorted({n for n in names if names.count(n) > 1})
+    if duplicates:
+        raise ValueError(
+            f"Duplicate dataset name(s) {', '.join(duplicates)}; each needs its own name."
+        )
+    return entries
+
+
+def _load(source):
+    dataset = source() if callable(source) and not hasattr(source, "X") else source
+    if not (hasattr(dataset, "X") and hasattr(dataset, "y")):
+        raise TypeError(f"A dataset loader must return a ternary.data.Dataset; got {dataset!r}.")
+    return dataset
+
+
+def run_suite(
+    datasets: Iterable[Any],
+    out_csv: str | os.PathLike,
+    combos: Combos | None = None,
+    cv: int = 5,
+    n_jobs: int = 1,
+    progress: Progress | None = None,
+    *,
+    max_depth: int | None = 4,
+    seed: int | None = 42,
+    scale: bool = True,
+    errors: str = "raise",
+    **tree_params: Any,
+) -> pd.DataFrame:
+    """Run `run_cv` over many datasets, saving every finished row; resumable.
+
+    Each finished (dataset, combination, fold) row is added to ``out_csv`` at
+    once. Rows already in the file (same dataset name, combination label and
+    fold) are skipped, so rerunning the same call after a crash or Ctrl-C
+    continues where it stopped and loses at most the folds that were in
+    progress; a dataset whose rows are all present is not even loaded. The
+    file is rewritten atomically for every row (complete new file in a
+    temporary file in the same directory, fsync, ``os.replace``): it never
+    holds a half-written line. Keep ``cv``, ``seed``, ``max_depth``, ``scale``
+    and the tree parameters the same when resuming; ``cv`` and ``seed`` are
+    stored in the file and checked.
+
+    Parameters
+    ----------
+    datasets : iterable of ternary.data.Dataset or (name, loader) pairs
+        A loader is called without arguments and returns a Dataset, so big or
+        remote datasets are loaded only when their turn comes.
+    out_csv : str or path-like
+    combos, cv, max_depth, seed, scale, **tree_params : as in `run_cv`
+    n_jobs : int, default=1
+        joblib workers for the (combination, fold) fits of each dataset.
+    progress : callable ``(done, total, message)``, optional
+        Called after every finished row (and once at the start with the rows
+        found in ``out_csv``); ``total`` counts all (dataset, combination, fold)
+        rows of the suite.
+    errors : {"raise", "skip"}, default="raise"
+        With "skip" a dataset that cannot be loaded or cross-validated
+        (``ValueError``, which includes ``ternary.data.DataError``, or
+        ``OSError``) is skipped; its message is reported through ``progress``
+        and kept in ``result.attrs["skipped"]`` (name → message).
+
+    Returns
+    -------
+    pandas.DataFrame
+        The rows of ``out_csv`` for the requested datasets and combinations
+        (old and new), with ``dataset``, ``bayes_error``, ``cv`` and ``seed``
+        columns in front of `run_cv`'s.
+
+    Notes
+    -----
+    On a cluster the same call spreads through joblib's Dask backend (install
+    ``dask[distributed]``; this package does not depend on it)::
+
+        from dask.distributed import Client
+        import joblib
+        client = Client("scheduler-address:8786")
+        with joblib.parallel_config(backend="dask"):
+            run_suite(datasets, "results.csv", n_jobs=-1)
+
+    Datasets are still taken one after another, and only this process writes
+    ``out_csv``; the workers fit the (combination, fold) tasks.
+    """
+    if errors not in ("raise", "skip"):
+        raise ValueError(f"errors must be 'raise' or 'skip'; got {errors!r}.")
+    combos = _resolve_combos(combos)
+    labels = [combo_label(c) for c in combos]
+    entries = _dataset_entries(datasets)
+    store = _ResultStore(out_csv)
+    store.check_protocol(cv, seed)
+    done_keys = store.done()
+    counter = _Counter(progress, len(entries) * len(combos) * cv)
+    counter.start(done_keys, [n for n, _ in entries], labels, cv, out_csv)
+    cv_options = {
+        "cv": cv,
+        "max_depth": max_depth,
+        "seed": seed,
+        "scale": scale,
+        "n_jobs": n_jobs,
+        "tree_params": tree_params,
+    }
+    skipped: dict[str, str] = {}
+    for name, source in entries:
+        skip = {
+            (i, f) for i, lab in enumerate(labels) for f in range(cv) if (name, lab, f) in done_keys
+        }
+        if len(skip) == len(labels) * cv:
+            continue
+        try:
+            _run_dataset(name, source, combos, skip, store, counter, cv_options)
+        except (ValueError, OSError) as exc:
+            if errors == "raise":
+                raise
+            skipped[name] = str(exc)
+            counter.report(f"skipped {name}: {exc}")
+    return _requested_rows(store.frame, [n for n, _ in entries], labels, skipped)
+
+
+class _Counter:
+    """Rows done out of the suite's total, reported through the caller's callback."""
+
+    def __init__(self, progress, total: int):
+        self.progress, self.total, self.done = progress, total, 0
+
+    def start(self, done_keys, names, labels, cv, out_csv) -> None:
+        self.done = sum(
+            (n, lab, f) in done_keys for n in names for lab in labels for f in range(cv)
+        )
+        self.report(
+            f"{self.done} of {self.total} rows already in {out_csv}" if self.done else "starting"
+        )
+
+    def report(self, message: str) -> None:
+        if self.progress is not None:
+            self.progress(self.done, self.total, message)
+
+
+def _run_dataset(name, source, combos, skip, store, counter, cv_options) -> None:
+    """Cross-validate one dataset's missing (combination, fold) tasks into ``store``."""
+    dataset = _load(source)
+    bayes = getattr(dataset, "bayes_error", None)
+    prefix = {
+        "dataset": name,
+        "bayes_error": np.nan if bayes is None else float(bayes),
+        "cv": cv_options["cv"],
+        "seed": cv_options["seed"],
+    }
+    for _, f, row in _iter_cv_rows(dataset.X, dataset.y, combos, skip=skip, **cv_options):
+        store.add({**prefix, **row})
+        counter.done += 1
+        counter.report(f"{name}: {row['combo']}, fold {f + 1}/{cv_options['cv']}")
+
+
+def _requested_rows(frame: pd.DataFrame, names, labels, skipped) -> pd.DataFrame:
+    """The stored rows of the requested datasets and combinations, in the order asked for."""
+    result = frame
+    if len(result):
+        wanted = result["dataset"].isin(names) & result["combo"].isin(labels)
+        result = result[wanted].copy()
+        rank_d = {n: k for k, n in enumerate(names)}
+        rank_c = {lab: k for k, lab in enumerate(labels)}
+        result = result.assign(_d=result["dataset"].map(rank_d), _c=result["combo"].map(rank_c))
+        result = result.sort_values(["_d", "_c", "fold"], kind="stable")
+        result = result.drop(columns=["_d", "_c"]).reset_index(drop=True)
+    result.attrs["skipped"] = skipped
+    return result
