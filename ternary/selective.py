@@ -1,0 +1,374 @@
+"""Selective classification: risk–coverage curves and a risk-controlled classifier.
+
+A selective classifier answers on the rows it is most confident about and
+abstains on the rest. Given a confidence score per row (higher = more likely
+correct), the functions here describe every operating point at once.
+
+Conventions (the same in every function)
+----------------------------------------
+* Rows are accepted in order of decreasing ``confidence``. Accepting the top
+  ``k`` rows gives **coverage** ``k/n``; the grid is ``k = 1, …, n``.
+* **Selective risk** at coverage ``k/n`` is the error rate among the accepted
+  rows, ``E_k / k``, where ``E_k`` is the number of errors (``y_pred ≠ y_true``)
+  among them. **Generalized risk** (Traub et al., NeurIPS 2024) is the joint
+  probability of being accepted and wrong, ``E_k / n``.
+* **Ties** in ``confidence`` carry no order, so every value is the expectation
+  over a uniformly random order inside each tie group: a group of ``m`` rows with
+  ``e`` errors contributes ``j·e/m`` expected errors when ``j`` of its rows are
+  accepted. ``E_k`` is therefore linear in ``k`` across a group (the generalized
+  risk is a straight line there), and the selective risk is ``E_k / k`` with that
+  expected count, which is exactly the expected selective risk since ``k`` is
+  fixed. The value does not depend on how the rows are ordered in the input.
+* **AURC** (Geifman, Uziel & El-Yaniv, ICLR 2019) is the mean selective risk over
+  the grid, ``(1/n) Σ_k E_k/k``. **E-AURC** = AURC − AURC*, with the optimal
+  ``AURC* = r + (1−r)·ln(1−r)`` for the overall error rate ``r`` (the paper's
+  closed form, a continuous approximation: on very small samples the finite-n
+  optimum lies slightly below it, so E-AURC can be slightly negative).
+  **AUGRC** (Traub et al.) is the mean generalized risk over the same grid,
+  ``(1/n) Σ_k E_k/n`` (a right Riemann sum of ∫ GR(c) dc; the trapezoid rule
+  with GR(0) = 0 would differ by ``r/(2n)``).
+* Between grid points, `risk_at_coverage` accepts a fraction of the next row:
+  at coverage ``c`` the expected error count ``E(cn)`` is the linear
+  interpolation of ``E_k`` (with ``E_0 = 0``) and the risk is ``E(cn)/(cn)``.
+  This is continuous, equals the curve on the grid, and below ``1/n`` equals the
+  risk at ``1/n``.
+* `coverage_at_risk` returns the largest grid coverage ``k/n`` whose selective
+  risk is ≤ ``risk``, and 0.0 when there is none.
+
+`RiskControlledClassifier` turns any probabilistic classifier into a selective
+one whose selective risk is at most a target with a stated probability.
+"""
+
+from __future__ import annotations
+
+import math
+import warnings
+
+import numpy as np
+from scipy.stats import beta
+from sklearn.base import BaseEstimator, ClassifierMixin, clone
+from sklearn.model_selection import train_test_split
+from sklearn.utils.validation import check_is_fitted
+
+__all__ = [
+    "RiskControlledClassifier",
+    "aurc",
+    "augrc",
+    "binomial_upper_bound",
+    "coverage_at_risk",
+    "e_aurc",
+    "optimal_aurc",
+    "risk_at_coverage",
+    "risk_coverage_curve",
+    "sgr_threshold",
+]
+
+
+# --------------------------------------------------------------------------- curves
+
+
+def _expected_errors(y_true, y_pred, confidence) -> np.ndarray:
+    """``E_k`` for k = 1..n: expected errors among the top k rows, ties averaged."""
+    y_true = np.asarray(y_true)
+    y_pred = np.asarray(y_pred)
+    confidence = np.asarray(confidence, dtype=np.float64)
+    if y_true.ndim != 1 or y_pred.shape != y_true.shape or confidence.shape != y_true.shape:
+        raise ValueError(
+            "y_true, y_pred and confidence must be 1-D arrays of the same length; got shapes "
+            f"{y_true.shape}, {y_pred.shape} and {confidence.shape}."
+        )
+    if y_true.size == 0:
+        raise ValueError("Selective metrics need at least one row; the arrays are empty.")
+    if np.isnan(confidence).any():
+        raise ValueError(
+            "confidence contains NaN, which has no place in a ranking; replace it (for example "
+            "by -inf to accept such rows last) before computing the curve."
+        )
+    wrong = (y_true != y_pred).astype(np.float64)
+    order = np.argsort(-confidence, kind="stable")
+    conf_sorted = confidence[order]
+    wrong_sorted = wrong[order]
+    n = wrong.size
+    # tie groups of the sorted scores: start index, size and error count of each
+    starts = np.flatnonzero(np.concatenate(([True], conf_sorted[1:] != conf_sorted[:-1])))
+    sizes = np.diff(np.append(starts, n))
+    group_errors = np.add.reduceat(wrong_sorted, starts)
+    errors_before = np.concatenate(([0.0], np.cumsum(group_errors)[:-1]))
+    group = np.repeat(np.arange(starts.size), sizes)
+    k = np.arange(1, n + 1)
+    return errors_before[group] + (k - starts[group]) * (group_errors / sizes)[group]
+
+
+def risk_coverage_curve(y_true, y_pred, confidence) -> tuple[np.ndarray, np.ndarray]:
+    """Selective risk at every coverage ``k/n``, ``k = 1..n``.
+
+    Parameters
+    ----------
+    y_true, y_pred : array-like of shape (n,)
+        True and predicted labels (any comparable type).
+    confidence : array-like of float, shape (n,)
+        Higher means more likely correct; ties are averaged over random orders.
+
+    Returns
+    -------
+    coverage : ndarray of shape (n,), ``k/n`` ascending
+    risk : ndarray of shape (n,), the (expected) error rate among the top ``k`` rows
+
+    Examples
+    --------
+    >>> cov, risk = risk_coverage_curve([0, 1, 1, 0], [0, 1, 0, 1], [0.9, 0.8, 0.7, 0.6])
+    >>> risk.tolist()
+    [0.0, 0.0, 0.3333333333333333, 0.5]
+    """
+    errors = _expected_errors(y_true, y_pred, confidence)
+    k = np.arange(1, errors.size + 1)
+    return k / errors.size, errors / k
+
+
+def aurc(y_true, y_pred, confidence) -> float:
+    """Area under the risk–coverage curve: the mean selective risk over ``k/n``."""
+    return float(np.mean(risk_coverage_curve(y_true, y_pred, confidence)[1]))
+
+
+def optimal_aurc(error_rate: float) -> float:
+    """AURC* = r + (1−r)·ln(1−r), the AURC of a perfect ranking at error rate ``r``."""
+    r = float(error_rate)
+    return r + (1.0 - r) * math.log1p(-r) if r < 1.0 else 1.0
+
+
+def e_aurc(y_true, y_pred, confidence) -> float:
+    """Excess AURC: `aurc` minus the optimal AURC* at the same overall error rate."""
+    error_rate = float(np.mean(np.asarray(y_true) != np.asarray(y_pred)))
+    return aurc(y_true, y_pred, confidence) - optimal_aurc(error_rate)
+
+
+def augrc(y_true, y_pred, confidence) -> float:
+    """Area under the generalized risk–coverage curve (mean of ``E_k/n`` over the grid)."""
+    errors = _expected_errors(y_true, y_pred, confidence)
+    return float(np.mean(errors) / errors.size)
+
+
+def risk_at_coverage(y_true, y_pred, confidence, coverage: float) -> float:
+    """Selective risk at ``coverage`` in (0, 1], interpolated between grid points.
+
+    Between ``k/n`` and ``(k+1)/n`` the expected error count is interpolated
+    linearly (a fraction of the next row is accepted); the risk is that count over
+    ``coverage·n``.
+    """
+    coverage = float(coverage)
+    if not 0.0 < coverage <= 1.0:
+        raise ValueError(f"coverage must lie in (0, 1]; got {coverage}.")
+    errors = _expected_errors(y_true, y_pred, confidence)
+    n = errors.size
+    accepted = coverage * n
+    count = np.interp(accepted, np.arange(n + 1), np.concatenate(([0.0], errors)))
+    return float(count / accepted)
+
+
+def coverage_at_risk(y_true, y_pred, confidence, risk: float) -> float:
+    """The largest coverage ``k/n`` whose selective risk is ≤ ``risk``; 0.0 if none."""
+    coverage, curve = risk_coverage_curve(y_true, y_pred, confidence)
+    ok = np.flatnonzero(curve <= float(risk))
+    return float(coverage[ok[-1]]) if ok.size else 0.0
+
+
+# --------------------------------------------------------------------------- SGR
+
+
+def binomial_upper_bound(errors: int, n: int, delta: float) -> float:
+    """Clopper–Pearson upper bound on an error rate from ``errors`` of ``n``.
+
+    The ``b`` solving ``P(Binomial(n, b) ≤ errors) = delta``: with probability at
+    least ``1 − delta`` the true rate is below it. 1.0 when ``errors == n`` or ``n == 0``.
+    """
+    if n <= 0 or errors >= n:
+        return 1.0
+    return float(beta.ppf(1.0 - delta, errors + 1, n - errors))
+
+
+def sgr_threshold(scores, correct, target_risk: float, confidence: float):
+    """Selection with guaranteed risk (Geifman & El-Yaniv, NeurIPS 2017, Algorithm 1).
+
+    How the algorithm is read here: sort the ``m`` calibration scores ascending;
+    binary search over their positions for ``⌈log2 m⌉`` steps. At each step the
+    candidate threshold θ is the score at the middle position ``z = ⌈(lo+hi)/2⌉``;
+    the rows with score ≥ θ are accepted, and their empirical selective risk gives
+    the Clopper–Pearson upper bound ``b*`` at level ``δ/⌈log2 m⌉`` with
+    ``δ = 1 − confidence``. If ``b* < target_risk`` the search moves to lower
+    thresholds (more coverage, ``hi = z``), else to higher ones (``lo = z``). By
+    the union bound all the tested bounds hold together with probability ≥ 1 − δ,
+    so the lowest tested threshold whose bound is below the target is returned
+    (the paper returns the last one; any tested one keeps the guarantee).
+
+    Parameters
+    ----------
+    scores : array-like of float, shape (m,)
+    correct : array-like of bool, shape (m,)
+    target_risk : float in (0, 1)
+    confidence : float in (0, 1), the probability 1 − δ of the guarantee
+
+    Returns
+    -------
+    threshold : float, accept rows with score ≥ threshold; ``inf`` when no tested
+        threshold meets the target
+    bound : float, the risk bound of that threshold (1.0 when none)
+    """
+    scores = np.asarray(scores, dtype=np.float64)
+    wrong = ~np.asarray(correct, dtype=bool)
+    m = scores.size
+    if m == 0:
+        return math.inf, 1.0
+    order = np.argsort(scores, kind="stable")
+    s, w = scores[order], wrong[order]
+    # rows accepted by θ = s[z] are those from the first row tied with s[z] onwards
+    first = np.searchsorted(s, s, side="left")
+    errors_from = np.concatenate((np.cumsum(w[::-1])[::-1], [0]))
+    steps = max(1, math.ceil(math.log2(m)))
+    delta_step = (1.0 - confidence) / steps
+    lo, hi = 0, m - 1
+    best = (math.inf, 1.0)
+    for _ in range(steps):
+        z = math.ceil((lo + hi) / 2)
+        start = int(first[z])
+        bound = binomial_upper_bound(int(errors_from[start]), m - start, delta_step)
+        if bound < target_risk:
+            if s[z] < best[0]:
+                best = (float(s[z]), bound)
+            hi = z
+        else:
+            lo = z
+    return best
+
+
+# --------------------------------------------------------------------------- classifier
+
+
+class RiskControlledClassifier(ClassifierMixin, BaseEstimator):
+    """A selective classifier whose selective risk is at most ``target_risk``.
+
+    ``fit`` splits the data (stratified): a clone of ``estimator`` learns on one
+    part; on the held-out calibration part (``calibration_size`` of the rows) a
+    confidence threshold is chosen with `sgr_threshold`, the binomial-bound
+    method of Geifman & El-Yaniv (NeurIPS 2017). With probability at least
+    ``confidence`` over the draw of the calibration rows, the rows accepted by
+    the threshold (``predict_verdict == 1``) have a true selective risk of at most
+    ``target_risk``, for any scoring function, assuming new rows come from the
+    same distribution as the calibration rows.
+
+    Scores are ``estimator.predict_confidence(X)`` when the estimator has it
+    (for example `ternary.TernaryTreeClassifier`), else the maximum of
+    ``predict_proba(X)``.
+
+    Parameters
+    ----------
+    estimator : classifier with ``predict_proba``
+    target_risk : float in (0, 1), default=0.05
+    confidence : float in (0, 1), default=0.9
+        Probability that the guarantee holds (1 − δ).
+    calibration_size : float in (0, 1) or int, default=0.3
+        Share (or number) of rows held out to choose the threshold.
+    random_state : int, RandomState or None, default=None
+        Seeds the train/calibration split only.
+
+    Attributes
+    ----------
+    estimator_ : the fitted clone
+    classes_ : ndarray, the estimator's classes
+    threshold_ : float, rows with score ≥ ``threshold_`` are accepted; ``inf`` when no
+        threshold met the target (then every row is flagged and ``fit`` warned)
+    risk_bound_ : float, the upper confidence bound on the accepted rows' risk
+    coverage_ : float, the share of calibration rows accepted
+
+    Examples
+    --------
+    >>> from sklearn.datasets import make_classification
+    >>> from sklearn.linear_model import LogisticRegression
+    >>> X, y = make_classification(2000, random_state=0)
+    >>> rc = RiskControlledClassifier(LogisticRegression(), target_risk=0.05, random_state=0)
+    >>> rc = rc.fit(X, y)
+    >>> bool(0.0 < rc.coverage_ <= 1.0)
+    True
+    """
+
+    def __init__(
+        self,
+        estimator,
+        *,
+        target_risk=0.05,
+        confidence=0.9,
+        calibration_size=0.3,
+        random_state=None,
+    ):
+        self.estimator = estimator
+        self.target_risk = target_risk
+        self.confidence = confidence
+        self.calibration_size = calibration_size
+        self.random_state = random_state
+
+    def _check_params(self):
+        for name in ("target_risk", "confidence"):
+            value = getattr(self, name)
+            if not (isinstance(value, (int, float)) and 0.0 < value < 1.0):
+                raise ValueError(
+                    f"{name} must be a number strictly between 0 and 1; got {value!r}."
+                )
+
+    def fit(self, X, y):
+        """Fit the estimator on one part of the data and calibrate on the rest."""
+        self._check_params()
+        y = np.asarray(y)
+        try:
+            X_fit, X_cal, y_fit, y_cal = train_test_split(
+                X,
+                y,
+                test_size=self.calibration_size,
+                stratify=y,
+                random_state=self.random_state,
+            )
+        except ValueError as err:
+            raise ValueError(
+                "Could not split the rows into a stratified fitting and calibration part "
+                f"({err}). Every class needs at least two rows, and calibration_size must leave "
+                "rows on both sides; give more data or change calibration_size."
+            ) from err
+        self.estimator_ = clone(self.estimator).fit(X_fit, y_fit)
+        self.classes_ = self.estimator_.classes_
+        scores = self._scores(X_cal)
+        correct = self.estimator_.predict(X_cal) == y_cal
+        self.threshold_, self.risk_bound_ = sgr_threshold(
+            scores, correct, self.target_risk, self.confidence
+        )
+        self.coverage_ = float(np.mean(scores >= self.threshold_))
+        if not math.isfinite(self.threshold_):
+            self.coverage_ = 0.0
+            warnings.warn(
+                f"No confidence threshold keeps the selective risk below {self.target_risk} "
+                f"with probability {self.confidence} on the {len(y_cal)} calibration rows, so "
+                "every row is flagged (predict_verdict is 0 everywhere). Raise target_risk, "
+                "lower confidence, or give more calibration data.",
+                UserWarning,
+                stacklevel=2,
+            )
+        return self
+
+    def _scores(self, X) -> np.ndarray:
+        if hasattr(self.estimator_, "predict_confidence"):
+            return np.asarray(self.estimator_.predict_confidence(X), dtype=np.float64)
+        return np.max(self.estimator_.predict_proba(X), axis=1)
+
+    def predict(self, X) -> np.ndarray:
+        """The estimator's class for every row, accepted or not."""
+        check_is_fitted(self, "estimator_")
+        return self.estimator_.predict(X)
+
+    def predict_proba(self, X) -> np.ndarray:
+        """The estimator's class probabilities."""
+        check_is_fitted(self, "estimator_")
+        return self.estimator_.predict_proba(X)
+
+    def predict_verdict(self, X) -> np.ndarray:
+        """int8 per row: 1 = accepted (score ≥ ``threshold_``), 0 = flagged."""
+        check_is_fitted(self, "estimator_")
+        if not math.isfinite(self.threshold_):
+            return np.zeros(len(X), dtype=np.int8)
+        return (self._scores(X) >= self.threshold_).astype(np.int8)
