@@ -1,0 +1,76 @@
+"""Datasets for ternary trees: built-in generators and tolerant file loaders.
+
+Everything here returns a :class:`Dataset`: a float64 feature frame, a 1-D label
+array that keeps the original label values, and a ``report`` of what loading did
+(rows dropped, values imputed, columns encoded or dropped), so the app can show a
+person exactly how their file was turned into a classification problem.
+
+Loaders never let a raw pandas, csv, arff or openml exception escape: every
+problem is re-raised as :class:`DataError` whose message says what is wrong *and*
+what to do about it. Loaders never modify the bytes or the file object they are
+given.
+
+Three families of data are provided:
+
+* built-in generators that need no network (two moons, circles, xor, blobs and
+  Breiman's twonorm, ringnorm and waveform, each with its published Bayes error)
+  and scikit-learn's bundled datasets (iris, wine, breast cancer, digits);
+* ``load_csv`` / ``load_arff`` / ``load_file`` for user files and uploads, and
+  ``read_header`` for a CSV's column names as ``load_csv`` sees them;
+* ``load_openml`` with an offline cache, and ``openml_cc18_tasks``.
+
+One private module per concern sits behind this namespace: ``_dataset`` (the
+container and the error), ``_builtin``, ``_source`` (bytes and decoding),
+``_clean`` (the shared cleaning pipeline), ``_csv``, ``_arff``, ``_files`` and
+``_openml``.
+"""
+
+from ._arff import load_arff
+from ._builtin import (
+    BUILTIN_DATASETS,
+    DEFAULT_DATASET,
+    load_breast_cancer,
+    load_builtin,
+    load_digits,
+    load_iris,
+    load_wine,
+    make_blobs_dataset,
+    make_circles_dataset,
+    make_moons_dataset,
+    make_ringnorm,
+    make_twonorm,
+    make_waveform,
+    make_xor_dataset,
+)
+from ._csv import load_csv, read_header
+from ._dataset import DataError, Dataset
+from ._files import list_local_arff, load_file
+from ._openml import load_openml, openml_cc18_tasks
+from ._source import MAX_FILE_BYTES
+
+__all__ = [
+    "BUILTIN_DATASETS",
+    "DEFAULT_DATASET",
+    "MAX_FILE_BYTES",
+    "DataError",
+    "Dataset",
+    "list_local_arff",
+    "load_arff",
+    "load_breast_cancer",
+    "load_builtin",
+    "load_csv",
+    "load_digits",
+    "load_file",
+    "load_iris",
+    "load_openml",
+    "load_wine",
+    "make_blobs_dataset",
+    "make_circles_dataset",
+    "make_moons_dataset",
+    "make_ringnorm",
+    "make_twonorm",
+    "make_waveform",
+    "make_xor_dataset",
+    "openml_cc18_tasks",
+    "read_header",
+]

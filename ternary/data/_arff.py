@@ -1,0 +1,326 @@
+"""Weka ARFF files: :func:`load_arff`, liac-arff first and a tolerant parser after it."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import pandas as pd
+
+from ._clean import (
+    _MAX_CLASSES,
+    _MAX_COLUMNS,
+    _MAX_ROWS,
+    _ORDINAL_THRESHOLD,
+    _assemble,
+    _check_names,
+    _check_shape,
+    _options,
+)
+from ._dataset import DataError, Dataset
+from ._source import MAX_FILE_BYTES, _decode, _read_source
+
+
+@dataclass
+class _Attribute:
+    name: str
+    kind: str  # "numeric", "nominal", "string" or "date"
+    levels: list[str] | None = None
+
+
+_MISSING = object()  # an unquoted '?' in the tolerant parser
+
+
+def _split_arff(line: str) -> list[Any]:
+    """Split a comma-separated ARFF line; '?' unquoted becomes ``_MISSING``."""
+    if "'" not in line and '"' not in line:
+        out: list[Any] = []
+        for v in line.split(","):
+            v = v.strip()
+            out.append(_MISSING if v == "?" else v)
+        return out
+    fields: list[Any] = []
+    buf: list[str] = []
+    quote: str | None = None
+    quoted = False
+    i, n = 0, len(line)
+    while i < n:
+        ch = line[i]
+        if quote:
+            if ch == "\\" and i + 1 < n:
+                buf.append(line[i + 1])
+                i += 1
+            elif ch == quote:
+                quote = None
+            else:
+                buf.append(ch)
+        elif ch in "'\"" and not "".join(buf).strip():
+            quote, quoted, buf = ch, True, []
+        elif ch == ",":
+            v = "".join(buf) if quoted else "".join(buf).strip()
+            fields.append(_MISSING if (v == "?" and not quoted) else v)
+            buf, quoted = [], False
+        elif not (quoted and ch.isspace()):
+            buf.append(ch)
+        i += 1
+    if quote:
+        raise ValueError("a quoted value is not closed")
+    v = "".join(buf) if quoted else "".join(buf).strip()
+    fields.append(_MISSING if (v == "?" and not quoted) else v)
+    return fields
+
+
+def _split_name(rest: str) -> tuple[str, str]:
+    rest = rest.strip()
+    if rest[:1] in ("'", '"'):
+        end = rest.find(rest[0], 1)
+        if end < 0:
+            raise ValueError("an attribute name's quote is not closed")
+        return rest[1:end], rest[end + 1 :]
+    parts = rest.split(None, 1)
+    if len(parts) < 2:
+        raise ValueError("an attribute has no type")
+    # Names may run into a nominal list without a space: name{a,b}.
+    if "{" in parts[0]:
+        k = rest.index("{")
+        return rest[:k], rest[k:]
+    return parts[0], parts[1]
+
+
+def _parse_arff_tolerant(text: str) -> tuple[str, list[_Attribute], list[list[Any]]]:
+    """A forgiving ARFF reader for files that liac-arff rejects."""
+    relation = ""
+    attrs: list[_Attribute] = []
+    rows: list[list[Any]] = []
+    in_data = False
+    for lineno, raw in enumerate(text.splitlines(), start=1):
+        line = raw.strip()
+        if not line or line.startswith("%"):
+            continue
+        try:
+            if not in_data:
+                low = line.lower()
+                if low.startswith("@relation"):
+                    relation = line[len("@relation") :].strip().strip("'\"")
+                elif low.startswith("@attribute"):
+                    name, rest = _split_name(line[len("@attribute") :])
+                    rest = rest.strip()
+                    if rest.startswith("{"):
+                        close = rest.rfind("}")
+                        if close < 0:
+                            raise ValueError("a nominal value list has no closing '}'")
+                        inner = rest[1:close].strip()
+                        levels = [str(v) for v in _split_arff(inner) if v is not _MISSING]
+                        attrs.append(_Attribute(name, "nominal", levels if inner else []))
+                    else:
+                        kind = rest.split()[0].lower() if rest.split() else ""
+                        if kind in ("numeric", "real", "integer"):
+                            attrs.append(_Attribute(name, "numeric"))
+                        elif kind == "string":
+                            attrs.append(_Attribute(name, "string"))
+                        elif kind == "date":
+                            attrs.append(_Attribute(name, "date"))
+                        elif kind == "relational":
+                            raise DataError(
+                                f"Line {lineno}: relational attribute {name!r} is not "
+                                "supported. Flatten the file into one row per instance."
+                            )
+                        else:
+                            raise ValueError(f"unknown attribute type {rest!r}")
+                elif low.startswith("@data"):
+                    if not attrs:
+                        raise ValueError("@data comes before any @attribute")
+                    in_data = True
+                elif low.startswith("@end"):
+                    continue
+                else:
+                    raise DataError(
+                        f"Line {lineno}: expected @relation, @attribute or @data but found "
+                        f"{line[:40]!r}, so this does not look like an ARFF file. If it holds "
+                        "comma-separated values, load it as CSV (a .csv file name)."
+                    )
+            else:
+                if line.startswith("{"):
+                    rows.append(_sparse_row(line, attrs))
+                    continue
+                values = _split_arff(line)
+                # A trailing "{weight}" is Weka's instance weight, not data.
+                if len(values) == len(attrs) + 1 and str(values[-1]).startswith("{"):
+                    values = values[:-1]
+                if len(values) != len(attrs):
+                    raise ValueError(
+                        f"the row has {len(values)} values but there are {len(attrs)} attributes"
+                    )
+                rows.append([None if v is _MISSING else v for v in values])
+        except DataError:
+            raise
+        except ValueError as exc:
+            raise DataError(
+                f"Line {lineno} of the ARFF file: {exc}. Fix that line, or "
+                "export the file again from Weka or OpenML."
+            ) from exc
+    if not attrs:
+        raise DataError(
+            "No @attribute lines were found, so this is not an ARFF file. "
+            "Upload an ARFF file (or use a .csv name for CSV data)."
+        )
+    if not in_data:
+        raise DataError(
+            "The ARFF file has no @data section. Add '@data' followed by the data rows."
+        )
+    return relation, attrs, rows
+
+
+def _sparse_row(line: str, attrs: list[_Attribute]) -> list[Any]:
+    inner = line[1 : line.rfind("}")]
+    # Omitted values in sparse ARFF are 0, i.e. the first level of a nominal.
+    row: list[Any] = [a.levels[0] if a.kind == "nominal" and a.levels else "0" for a in attrs]
+    for item in inner.split(","):
+        item = item.strip()
+        if not item:
+            continue
+        idx_text, _, value = item.partition(" ")
+        idx = int(idx_text)
+        if not 0 <= idx < len(attrs):
+            raise ValueError(f"sparse index {idx} is out of range")
+        value = value.strip().strip("'\"")
+        row[idx] = None if value == "?" else value
+    return row
+
+
+def _parse_arff_liac(text: str) -> tuple[str, list[_Attribute], list[list[Any]]]:
+    import arff  # liac-arff
+
+    obj = arff.loads(text)
+    attrs: list[_Attribute] = []
+    for name, kind in obj["attributes"]:
+        if isinstance(kind, list):
+            attrs.append(_Attribute(str(name), "nominal", [str(v) for v in kind]))
+        else:
+            k = str(kind).split()[0].upper()
+            attrs.append(
+                _Attribute(str(name), {"STRING": "string", "DATE": "date"}.get(k, "numeric"))
+            )
+    return str(obj.get("relation", "")), attrs, list(obj["data"])
+
+
+def load_arff(
+    source: Any,
+    target: str | int | None = None,
+    *,
+    missing: str = "impute",
+    max_rows: int = _MAX_ROWS,
+    max_columns: int = _MAX_COLUMNS,
+    max_bytes: int = MAX_FILE_BYTES,
+    max_classes: int = _MAX_CLASSES,
+    ordinal_threshold: int = _ORDINAL_THRESHOLD,
+    name: str | None = None,
+) -> Dataset:
+    """Load a Weka ARFF file as a Dataset.
+
+    The file is read with liac-arff; files it rejects (tab-separated headers,
+    nominal lists with spaces such as ``{ C , H , G }``, padded values, values
+    outside the declared list) are read by a tolerant parser of this module.
+    Nominal attributes are encoded like CSV text columns (ordinal codes follow
+    the declared level order); nominal attributes whose levels are all numbers
+    become numeric; date attributes become seconds since 1970.
+
+    Parameters
+    ----------
+    source : str, pathlib.Path, bytes or file-like
+        As for :func:`load_csv`.
+    target : str or int, optional
+        Name (or position) of the class attribute; default the last attribute.
+    missing, max_rows, max_columns, max_bytes, max_classes, ordinal_threshold, name
+        As for :func:`load_csv`; ``name`` defaults to the file name, then the
+        ``@relation``.
+
+    Returns
+    -------
+    Dataset
+        ``source`` is "arff".
+
+    Raises
+    ------
+    DataError
+        For every problem with the input.
+    """
+    opts = _options(missing, max_rows, max_columns, max_bytes, max_classes, ordinal_threshold)
+    data, file_name = _read_source(source, opts.max_bytes)
+    text, encoding = _decode(data, "ARFF")
+    if not text.strip():
+        raise DataError(
+            "The file contains only blank lines. Upload an ARFF file with "
+            "@attribute lines and a @data section."
+        )
+    report = [f"Read as {encoding}."]
+    try:
+        relation, attrs, rows = _parse_arff_liac(text)
+        report.append("Parsed with liac-arff.")
+    except Exception as liac_exc:  # noqa: BLE001 - liac raises many unrelated types
+        try:
+            relation, attrs, rows = _parse_arff_tolerant(text)
+        except DataError as exc:
+            raise DataError(f"{exc} (liac-arff also failed: {liac_exc})") from exc
+        report.append(
+            f"liac-arff could not read the file ({type(liac_exc).__name__}: "
+            f"{str(liac_exc)[:80]}); used the tolerant ARFF parser instead."
+        )
+    names = [a.name.strip() for a in attrs]
+    _check_names(names)
+    _check_shape(len(rows), len(names), opts)
+    if not rows:
+        raise DataError(
+            "The ARFF file has no data rows after @data. Add at least two rows of data."
+        )
+    report.append(f"Found {len(rows)} rows and {len(names)} attributes.")
+    table, nominal_levels = _typed_table(attrs, names, rows, report)
+    stem = Path(file_name).stem if file_name else (relation or "uploaded data")
+    return _assemble(
+        table,
+        target,
+        opts=opts,
+        name=name or stem,
+        source="arff",
+        report=report,
+        nominal_levels=nominal_levels,
+    )
+
+
+def _typed_table(
+    attrs: list[_Attribute], names: list[str], rows: list[list[Any]], report: list[str]
+) -> tuple[pd.DataFrame, dict[str, list[str]]]:
+    """The rows as a table: numeric and date attributes as float64, the rest as text."""
+    try:
+        frame = pd.DataFrame(rows, columns=names, dtype=object)
+    except (ValueError, TypeError) as exc:
+        raise DataError(
+            f"The ARFF data rows do not match the attributes: {exc}. Check "
+            "that every row has one value per attribute."
+        ) from exc
+    nominal_levels: dict[str, list[str]] = {}
+    cols: dict[str, pd.Series] = {}
+    for attr, col in zip(attrs, names, strict=True):
+        series = frame[col]
+        if attr.kind == "numeric":
+            try:
+                # Fast path: numpy turns floats, numeric strings and None (-> NaN)
+                # into float64 directly, far quicker than to_numeric on objects.
+                cols[col] = pd.Series(np.asarray(series.to_numpy(), dtype=np.float64))
+            except (ValueError, TypeError):
+                values = pd.to_numeric(series, errors="coerce")
+                bad = int((values.isna() & series.notna()).sum())
+                report.append(f"Attribute {col!r}: {bad} non-numeric value(s) treated as missing.")
+                cols[col] = values.astype(np.float64)
+        elif attr.kind == "date":
+            stamps = pd.to_datetime(series, errors="coerce", utc=True)
+            seconds = (stamps - pd.Timestamp("1970-01-01", tz="UTC")).dt.total_seconds()
+            cols[col] = seconds.astype(np.float64)
+            report.append(f"Attribute {col!r}: dates converted to seconds since 1970.")
+        else:
+            cols[col] = series
+            if attr.kind == "nominal" and attr.levels is not None:
+                nominal_levels[col] = attr.levels
+    return pd.DataFrame(cols), nominal_levels

@@ -1,0 +1,486 @@
+"""The shared cleaning pipeline: a raw table of float or text columns to a Dataset.
+
+Every loader parses its format into a raw table and hands it to :func:`_assemble`,
+which picks the target, converts and encodes the features, handles missing values,
+drops columns that cannot help (empty, constant, identifiers) and writes the report.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+import pandas as pd
+
+from ._dataset import DataError, Dataset, _class_names, _quote_list
+from ._source import MAX_FILE_BYTES
+
+# Tokens that people and tools commonly write for "no value"; compared after
+# stripping whitespace and lower-casing.
+_MISSING_TOKENS = frozenset(
+    {"", "?", "na", "n/a", "nan", "-nan", "null", "none", "missing", "#n/a", "<na>", "nil"}
+)
+# A numeric-looking text column is still treated as numeric when at most this
+# fraction of its non-missing values fail to parse (they become missing and are
+# reported); beyond it the column is taken to be categorical.
+_JUNK_FRACTION = 0.05
+# A text column whose values are nearly all distinct is an identifier (name, id,
+# free text) rather than a feature once it has more than this many rows.
+_IDENTIFIER_SHARE = 0.95
+_IDENTIFIER_MIN_ROWS = 20
+# A float target with non-integer values and more distinct values than this is
+# a regression target, not classes.
+_CONTINUOUS_MIN_DISTINCT = 20
+
+# The loaders' default limits besides the byte size.
+_MAX_ROWS = 200_000
+_MAX_COLUMNS = 2_000
+_MAX_CLASSES = 100
+_ORDINAL_THRESHOLD = 10
+_MISSING_CHOICES = ("impute", "drop")
+
+
+@dataclass
+class _Options:
+    missing: str = "impute"
+    max_rows: int = _MAX_ROWS
+    max_columns: int = _MAX_COLUMNS
+    max_bytes: int = MAX_FILE_BYTES
+    max_classes: int = _MAX_CLASSES
+    ordinal_threshold: int = _ORDINAL_THRESHOLD
+
+
+def _options(
+    missing: str,
+    max_rows: int,
+    max_columns: int,
+    max_bytes: int,
+    max_classes: int,
+    ordinal_threshold: int,
+) -> _Options:
+    if missing not in _MISSING_CHOICES:
+        raise DataError(
+            f"missing={missing!r} is not a choice; use 'impute' (fill with the "
+            "column median) or 'drop' (remove rows with missing values)."
+        )
+    return _Options(
+        missing,
+        int(max_rows),
+        int(max_columns),
+        int(max_bytes),
+        int(max_classes),
+        int(ordinal_threshold),
+    )
+
+
+def _resolve_target(columns: list[str], target: str | int | None) -> str:
+    if target is None:
+        return columns[-1]
+    if isinstance(target, (int, np.integer)) and not isinstance(target, bool):
+        if -len(columns) <= int(target) < len(columns):
+            return columns[int(target)]
+        raise DataError(
+            f"Target column number {target} is out of range: the file has "
+            f"{len(columns)} columns. Available columns: {_quote_list(columns)}."
+        )
+    wanted = str(target)
+    if wanted in columns:
+        return wanted
+    # Be forgiving about case and stray spaces, but only when unambiguous.
+    loose = [c for c in columns if c.strip().lower() == wanted.strip().lower()]
+    if len(loose) == 1:
+        return loose[0]
+    raise DataError(
+        f"Target column {wanted!r} is not in the file. "
+        f"Available columns: {_quote_list(columns)}. Pick one of these."
+    )
+
+
+def _clean_text(series: pd.Series, tokens: frozenset[str]) -> tuple[pd.Series, pd.Series]:
+    """Strip whitespace and mark missing tokens; return (text, missing mask)."""
+    text = series.astype("string").str.strip()
+    missing = text.isna()
+    if tokens:
+        missing = missing | text.str.lower().isin(tokens)
+    missing = missing.fillna(True).astype(bool)
+    return text.mask(missing), missing
+
+
+def _to_float(text: pd.Series) -> np.ndarray:
+    # Parse each distinct value once: to_numeric is slow on text that fails to
+    # parse, and categorical columns repeat a few values many times.
+    codes, uniques = pd.factorize(text, use_na_sentinel=True)
+    parsed = pd.to_numeric(pd.Series(np.asarray(uniques, dtype=object)), errors="coerce")
+    table = np.append(parsed.to_numpy(dtype=np.float64, na_value=np.nan), np.nan)
+    return table[codes]
+
+
+def _prepare_target(
+    raw: pd.Series, column: str, opts: _Options, report: list[str], tokens: frozenset[str]
+) -> tuple[np.ndarray, np.ndarray]:
+    """Return (labels for kept rows, mask of kept rows)."""
+    if pd.api.types.is_numeric_dtype(raw.dtype) and not pd.api.types.is_bool_dtype(raw.dtype):
+        values = raw.to_numpy(dtype=np.float64, na_value=np.nan)
+        keep = ~np.isnan(values)
+        text = None
+    else:
+        text, missing = _clean_text(raw, tokens)
+        keep = ~missing.to_numpy()
+        values = _to_float(text)
+        # Labels are numbers only if every present label parses as one.
+        if np.isnan(values[keep]).any():
+            values = None
+    n_missing = int((~keep).sum())
+    if n_missing:
+        report.append(f"Dropped {n_missing} rows whose target {column!r} is missing.")
+    if not keep.any():
+        raise DataError(
+            f"The target column {column!r} has no values in any row. Choose another target column."
+        )
+    if values is not None:
+        kept = values[keep]
+        if np.all(kept == np.round(kept)) and np.all(np.abs(kept) < 2**53):
+            labels = kept.astype(np.int64)
+        else:
+            n_distinct = len(np.unique(kept))
+            if n_distinct > _CONTINUOUS_MIN_DISTINCT:
+                raise DataError(
+                    f"The target column {column!r} holds continuous numbers ({n_distinct} "
+                    "distinct non-integer values), which looks like a regression target. "
+                    "Choose a column with class labels as the target."
+                )
+            labels = kept
+    else:
+        labels = text[keep].to_numpy(dtype=object)
+    n_classes = len(np.unique(labels))
+    if n_classes < 2:
+        only = labels[0] if len(labels) else "?"
+        raise DataError(
+            f"The target column {column!r} has a single class ({str(only)!r}); a classifier "
+            "needs at least two. Choose another target column or add rows of other classes."
+        )
+    if n_classes > opts.max_classes:
+        raise DataError(
+            f"The target column {column!r} has {n_classes} distinct values (the limit is "
+            f"{opts.max_classes}); it looks like a regression target or an identifier. "
+            "Choose a column with class labels as the target."
+        )
+    return labels, keep
+
+
+@dataclass
+class _Column:
+    name: str
+    kind: str  # "numeric" or "categorical"
+    values: np.ndarray  # float64 for numeric; object (str or None) for categorical
+    levels: list[str] | None = None
+    declared: bool = False  # levels come from an ARFF declaration
+    from_text: bool = False  # numbers that were stored as text
+
+
+def _convert_feature(
+    name: str,
+    raw: pd.Series,
+    levels: list[str] | None,
+    decimal_comma: bool,
+    report: list[str],
+    tokens: frozenset[str],
+) -> _Column:
+    if pd.api.types.is_bool_dtype(raw.dtype):
+        return _Column(name, "numeric", raw.to_numpy(dtype=np.float64, na_value=np.nan))
+    if pd.api.types.is_numeric_dtype(raw.dtype):
+        return _Column(name, "numeric", raw.to_numpy(dtype=np.float64, na_value=np.nan))
+    text, missing = _clean_text(raw, tokens)
+    numbers = _to_float(text)
+    present = ~missing.to_numpy()
+    n_present = int(present.sum())
+    failed = present & np.isnan(numbers)
+    if n_present == 0:
+        return _Column(name, "numeric", numbers)
+    if failed.any() and decimal_comma:
+        # Semicolon- or tab-separated files from European locales write 1,5.
+        alt = _to_float(text.str.replace(",", ".", regex=False))
+        if not (present & np.isnan(alt)).any():
+            report.append(f"Column {name!r}: read decimal commas (e.g. '1,5') as numbers.")
+            return _Column(name, "numeric", alt)
+    n_failed = int(failed.sum())
+    if n_failed == 0:
+        return _Column(name, "numeric", numbers, from_text=True)
+    if n_failed < n_present and n_failed <= _JUNK_FRACTION * n_present:
+        examples = _quote_list(sorted(set(text[failed].tolist()))[:3], limit=3)
+        report.append(
+            f"Column {name!r}: {n_failed} non-numeric value(s) in a numeric "
+            f"column (e.g. {examples}) were treated as missing."
+        )
+        return _Column(name, "numeric", numbers)
+    values = text.to_numpy(dtype=object, na_value=None)
+    present = set(pd.unique(values[values != None]))  # noqa: E711 - elementwise
+    present.discard(None)
+    present_levels = sorted(present)
+    if levels is not None:
+        declared = set(levels)
+        # Keep the declared order; values outside the declaration go last.
+        ordered = [lv for lv in levels if lv in present]
+        ordered += [lv for lv in present_levels if lv not in declared]
+        return _Column(name, "categorical", values, ordered, declared=True)
+    return _Column(name, "categorical", values, present_levels)
+
+
+def _unique_name(name: str, taken: set[str]) -> str:
+    out, k = name, 2
+    while out in taken:
+        out, k = f"{name}_{k}", k + 1
+    taken.add(out)
+    return out
+
+
+def _looks_like_identifier(values: np.ndarray) -> bool:
+    """A text column is an identifier when at least 95 % of its present values are distinct.
+
+    Such a column cannot generalise, and it can leak the label when its codes follow
+    the row order (splice's ``Instance_name`` is declared in class order).
+    """
+    present = pd.Series(values).dropna()
+    return len(present) > _IDENTIFIER_MIN_ROWS and present.nunique() >= _IDENTIFIER_SHARE * len(
+        present
+    )
+
+
+def _assemble(
+    frame: pd.DataFrame,
+    target: str | int | None,
+    *,
+    opts: _Options,
+    name: str,
+    source: str,
+    report: list[str],
+    nominal_levels: dict[str, list[str]] | None = None,
+    decimal_comma: bool = False,
+    missing_tokens: frozenset[str] = frozenset(),
+) -> Dataset:
+    """Turn a raw table (float or text columns) into a clean :class:`Dataset`.
+
+    ``missing_tokens`` are the (lower-case) texts that mean "no value"; CSV
+    passes the usual spellings, while ARFF and OpenML mark missing values
+    themselves, so there a nominal level such as "none" stays a level.
+    """
+    columns = [str(c) for c in frame.columns]
+    target_col = _resolve_target(columns, target)
+    feature_cols = [c for c in columns if c != target_col]
+    if not feature_cols:
+        raise DataError(
+            f"The file has only the target column {target_col!r} and no feature columns. "
+            "If it should have more columns, check the delimiter (comma, semicolon or tab)."
+        )
+    labels, keep = _prepare_target(frame[target_col], target_col, opts, report, missing_tokens)
+    frame = frame.loc[keep, feature_cols] if not keep.all() else frame[feature_cols]
+    converted = _convert_features(
+        frame, nominal_levels or {}, decimal_comma, report, missing_tokens
+    )
+    labels = _handle_missing(converted, labels, opts, report)
+    out = _encode(converted, opts, report)
+    constant = [k for k, v in out.items() if len(v) == 0 or np.all(v == v[0])]
+    if constant:
+        report.append(f"Dropped {len(constant)} constant column(s): {_quote_list(constant)}.")
+        for k in constant:
+            del out[k]
+    if not out:
+        raise DataError(
+            "No feature columns are left after dropping constant and empty "
+            "columns. Add columns whose values vary between rows."
+        )
+    X = pd.DataFrame(out)
+    X.index = pd.RangeIndex(len(X))
+    y = np.asarray(labels)
+    report.append(
+        f"Loaded {X.shape[0]} rows × {X.shape[1]} features, "
+        f"{len(np.unique(y))} classes (target {target_col!r})."
+    )
+    return Dataset(X=X, y=y, class_names=_class_names(y), name=name, source=source, report=report)
+
+
+def _convert_features(
+    frame: pd.DataFrame,
+    nominal_levels: dict[str, list[str]],
+    decimal_comma: bool,
+    report: list[str],
+    tokens: frozenset[str],
+) -> list[_Column]:
+    """Convert every feature column; drop (and report) empty and identifier columns."""
+    converted: list[_Column] = []
+    all_nan: list[str] = []
+    identifiers: list[str] = []
+    for col in frame.columns:
+        c = _convert_feature(
+            col, frame[col], nominal_levels.get(col), decimal_comma, report, tokens
+        )
+        if c.kind == "numeric":
+            infinite = np.isinf(c.values)
+            if infinite.any():
+                # Trees (and scikit-learn's input checks) cannot use infinities.
+                c.values = np.where(infinite, np.nan, c.values)
+                report.append(
+                    f"Column {col!r}: {int(infinite.sum())} infinite value(s) treated as missing."
+                )
+        if c.kind == "numeric" and np.isnan(c.values).all():
+            all_nan.append(col)
+        elif c.kind == "categorical" and _looks_like_identifier(c.values):
+            identifiers.append(col)
+        else:
+            converted.append(c)
+    from_text = [c.name for c in converted if c.from_text]
+    if from_text:
+        report.append(
+            f"Read {len(from_text)} column(s) of numbers stored as text (quoted, "
+            f"padded with spaces, or declared nominal) as numeric: "
+            f"{_quote_list(from_text, limit=10)}."
+        )
+    if all_nan:
+        report.append(
+            f"Dropped {len(all_nan)} column(s) with no values at all: {_quote_list(all_nan)}."
+        )
+    if identifiers:
+        report.append(
+            f"Dropped {len(identifiers)} text column(s) whose values are (nearly) all "
+            f"different (identifiers, not features): {_quote_list(identifiers)}."
+        )
+    if not converted:
+        raise DataError(
+            "No usable feature columns are left: every feature column is empty "
+            "or an identifier. Add numeric or categorical feature columns."
+        )
+    return converted
+
+
+def _is_missing(c: _Column) -> np.ndarray:
+    if c.kind == "numeric":
+        return np.isnan(c.values)
+    return pd.isna(c.values)
+
+
+def _handle_missing(
+    converted: list[_Column], labels: np.ndarray, opts: _Options, report: list[str]
+) -> np.ndarray:
+    """Drop or impute missing feature values in place; return the labels of kept rows."""
+    if opts.missing == "drop":
+        labels = _drop_missing_rows(converted, labels, report)
+    else:
+        for c in converted:
+            _impute_column(c, report)
+    if len(np.unique(labels)) < 2:
+        raise DataError(
+            "Only one class is left after removing rows with missing values; a classifier "
+            "needs at least two. Use missing='impute' instead of 'drop'."
+        )
+    return labels
+
+
+def _drop_missing_rows(
+    converted: list[_Column], labels: np.ndarray, report: list[str]
+) -> np.ndarray:
+    n_rows = len(labels)
+    row_missing = np.zeros(n_rows, dtype=bool)
+    for c in converted:
+        row_missing |= _is_missing(c)
+    n_drop = int(row_missing.sum())
+    if n_drop == n_rows:
+        raise DataError(
+            "No usable rows are left: every row has at least one missing feature "
+            "value. Use missing='impute' to fill them in, or remove mostly-empty columns."
+        )
+    if n_drop:
+        report.append(
+            f"Dropped {n_drop} rows with missing feature values ({n_rows - n_drop} remain)."
+        )
+        ok = ~row_missing
+        labels = labels[ok]
+        for c in converted:
+            c.values = c.values[ok]
+    return labels
+
+
+def _impute_column(c: _Column, report: list[str]) -> None:
+    miss = _is_missing(c)
+    n_miss = int(miss.sum())
+    if not n_miss:
+        return
+    if c.kind == "numeric":
+        median = float(np.nanmedian(c.values))
+        c.values = np.where(miss, median, c.values)
+        report.append(
+            f"Column {c.name!r}: imputed {n_miss} missing value(s) with the median {median:g}."
+        )
+    else:
+        present = pd.Series(c.values[~miss])
+        counts = present.value_counts()
+        # Ties go to the alphabetically first level so results are stable.
+        top = sorted(counts.index[counts == counts.max()])[0]
+        c.values = np.where(miss, top, c.values).astype(object)
+        report.append(
+            f"Column {c.name!r}: filled {n_miss} missing value(s) with "
+            f"the most frequent value {top!r}."
+        )
+
+
+def _encode(converted: list[_Column], opts: _Options, report: list[str]) -> dict[str, np.ndarray]:
+    """Numeric columns as they are; text columns one-hot (few levels) or ordinal codes."""
+    out: dict[str, np.ndarray] = {}
+    taken: set[str] = set()
+    encoded: list[str] = []
+    for c in converted:
+        if c.kind == "numeric":
+            out[_unique_name(c.name, taken)] = c.values.astype(np.float64)
+            continue
+        present = set(c.values.tolist())
+        levels = [lv for lv in c.levels if lv in present]
+        if len(levels) <= opts.ordinal_threshold:
+            if len(levels) == 2:
+                # One indicator carries all the information of a two-level column.
+                col = _unique_name(f"{c.name}={levels[1]}", taken)
+                out[col] = (c.values == levels[1]).astype(np.float64)
+                encoded.append(
+                    f"Column {c.name!r} ({levels[0]!r}/{levels[1]!r}) encoded as "
+                    f"one 0/1 column {col!r}."
+                )
+            else:
+                for lv in levels:
+                    out[_unique_name(f"{c.name}={lv}", taken)] = (c.values == lv).astype(np.float64)
+                encoded.append(
+                    f"Column {c.name!r} ({len(levels)} levels) one-hot encoded "
+                    f"into {len(levels)} columns."
+                )
+        else:
+            codes = {lv: float(i) for i, lv in enumerate(levels)}
+            out[_unique_name(c.name, taken)] = np.array([codes[v] for v in c.values])
+            order = "declared order" if c.declared else "alphabetical order"
+            encoded.append(
+                f"Column {c.name!r} ({len(levels)} levels) encoded as ordinal "
+                f"codes 0–{len(levels) - 1} ({order})."
+            )
+    report.extend(encoded)
+    return out
+
+
+def _check_shape(n_rows: int, n_cols: int, opts: _Options) -> None:
+    if n_cols > opts.max_columns:
+        raise DataError(
+            f"The file has {n_cols} columns; the limit is {opts.max_columns}. "
+            "Remove columns you do not need."
+        )
+    if n_rows > opts.max_rows:
+        raise DataError(
+            f"The file has {n_rows} data rows; the limit is {opts.max_rows}. "
+            "Use a random sample of the rows."
+        )
+
+
+def _check_names(names: list[str]) -> None:
+    seen: dict[str, int] = {}
+    for n in names:
+        seen[n] = seen.get(n, 0) + 1
+    dups = [n for n, k in seen.items() if k > 1]
+    if dups:
+        raise DataError(
+            f"Duplicate column names: {_quote_list(dups)}. Give every column a "
+            "unique name in the header row."
+        )

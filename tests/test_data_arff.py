@@ -1,0 +1,227 @@
+"""Tests for the ARFF loader (ternary/data/_arff.py).
+
+The shared ARFF collection (../shared/datasets) is used where present; those tests
+skip when it is absent.
+"""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from ternary.data import (
+    DataError,
+    Dataset,
+    load_arff,
+)
+from ternary.data._arff import _parse_arff_tolerant
+
+
+def report_text(ds: Dataset) -> str:
+    return "\n".join(ds.report)
+
+
+def write(tmp_path: Path, name: str, data: bytes) -> Path:
+    path = tmp_path / name
+    path.write_bytes(data)
+    return path
+
+
+# ---------------------------------------------------------------------------
+# ARFF
+# ---------------------------------------------------------------------------
+
+
+SMALL_ARFF = b"""% a comment
+@relation tiny
+@attribute width numeric
+@attribute colour {red, green}
+@attribute class {yes, no}
+@data
+1.0, red, yes
+2.0, green, no
+3.0, ?, yes
+"""
+
+
+def test_arff_small_file_round_trip(tmp_path):
+    ds = load_arff(write(tmp_path, "tiny.arff", SMALL_ARFF))
+    assert ds.source == "arff" and ds.name == "tiny"
+    assert ds.feature_names == ["width", "colour=green"]
+    np.testing.assert_array_equal(ds.X["width"], [1, 2, 3])
+    # The missing colour is filled with the most frequent value; tie -> "green".
+    np.testing.assert_array_equal(ds.X["colour=green"], [0, 1, 1])
+    assert list(ds.y) == ["yes", "no", "yes"]
+
+
+# Tabs in the header, spaces inside nominal lists, padded values, quoted names
+# and values with commas: liac-arff rejects this, the tolerant parser does not.
+AWKWARD_ARFF = """@relation\t'awkward data'
+% comment line
+@attribute\t'steel kind'\t{  C , H , G }
+@attribute\tsize\treal
+@attribute\tnote\tstring
+@attribute\tgrade\t{ 'low, very' , high, none }
+@attribute\tclass\t{ 1, 2 }
+
+@data
+%
+ C ,  8, 'hello, world', 'low, very', 1
+ H , 12.5, plain, high , 2
+
+G,?, "it\\'s", none,1
+ C , 3, x, ?, 2
+"""
+
+
+def test_arff_tolerant_parser_handles_awkward_files():
+    relation, attrs, rows = _parse_arff_tolerant(AWKWARD_ARFF)
+    assert relation == "awkward data"
+    assert [a.name for a in attrs] == ["steel kind", "size", "note", "grade", "class"]
+    assert attrs[0].levels == ["C", "H", "G"]
+    assert attrs[3].levels == ["low, very", "high", "none"]
+    assert rows[0] == ["C", "8", "hello, world", "low, very", "1"]
+    assert rows[2][1] is None  # '?' is missing
+    assert rows[2][2] == "it's"  # double quotes and a backslash escape
+    assert rows[3][3] is None
+
+
+def test_arff_awkward_file_loads_with_fallback_and_none_is_a_level():
+    ds = load_arff(AWKWARD_ARFF.encode())
+    assert "tolerant ARFF parser" in report_text(ds)
+    assert ds.name == "awkward data"
+    assert ds.n_samples == 4
+    # Labels declared {1, 2} are numbers, kept as ints.
+    assert list(ds.y) == [1, 2, 1, 2]
+    # "none" is a real nominal level in ARFF, not a missing value.
+    assert "grade=none" in ds.feature_names
+    np.testing.assert_array_equal(ds.X["grade=none"], [0, 0, 1, 0])
+    np.testing.assert_array_equal(ds.X["size"], [8, 12.5, 8, 3])  # median of 8, 12.5, 3
+    # Declared order C, H, G is kept for the one-hot columns.
+    assert ds.feature_names[:3] == ["steel kind=C", "steel kind=H", "steel kind=G"]
+
+
+def test_arff_nominal_ordinal_codes_follow_declared_order():
+    levels = [f"L{k}" for k in range(12)][::-1]  # declared L11 ... L0
+    body = "\n".join(f"{levels[i % 12]},{i % 2}" for i in range(24))
+    text = (
+        f"@relation r\n@attribute g {{{','.join(levels)}}}\n@attribute c {{0,1}}\n@data\n{body}\n"
+    )
+    ds = load_arff(text.encode())
+    np.testing.assert_array_equal(ds.X["g"], [i % 12 for i in range(24)])
+    assert "declared order" in report_text(ds)
+
+
+@pytest.mark.parametrize(
+    ("text", "fragment"),
+    [
+        (b"@relation r\n@attribute a numeric\n@attribute c {x,y}\n", "no @data section"),
+        (b"@relation r\n@data\n1,2\n", "before any @attribute"),
+        (b"% only a comment\n", "No @attribute lines"),
+        (b"a,b,y\n1,2,p\n", "load it as CSV"),
+        (b"@relation r\n@attribute a numeric\n@attribute c {x,y}\n@data\n", "no data rows"),
+        (b"@relation r\n@attribute a numeric\n@attribute c {x,y}\n@data\n1,x\n2,y,3\n", "Line 6"),
+        (
+            b"@relation r\n@attribute a numeric\n@attribute c {x,y}\n@data\n1,x\n2,x\n",
+            "single class",
+        ),
+        (b"@relation r\n@attribute a relational\n@end a\n@data\n", "relational"),
+        (b"\x1f\x8b\x08\x00compressed", "gzip"),
+    ],
+)
+def test_malformed_arff_raises_data_error(text, fragment):
+    with pytest.raises(DataError) as info:
+        load_arff(text)
+    assert fragment in str(info.value)
+
+
+def _readme_table(folder: Path) -> dict[str, tuple[int, int]]:
+    """Rows and classes per file, from the shared folder's README tables."""
+    table: dict[str, tuple[int, int]] = {}
+    section = ""
+    for line in (folder / "README.md").read_text(encoding="utf-8").splitlines():
+        if line.startswith("## "):
+            section = line[3:].strip()
+        m = re.match(
+            r"\|\s*([\w.\-]+\.arff)\s*\|\s*(\d+)\s*\|\s*\d+\s*\|\s*\d+\s*\|\s*(\d+)\s*\|", line
+        )
+        if m:
+            key = m.group(1) if section == "Main folder" else f"webb1997/{m.group(1)}"
+            table[key] = (int(m.group(2)), int(m.group(3)))
+    return table
+
+
+@pytest.mark.parametrize(
+    ("file", "rows", "n_classes"),
+    [
+        ("diabetes.arff", 768, 2),
+        ("anneal.arff", 898, 5),
+        ("pendigits.arff", 10992, 10),
+        ("credit-g.arff", 1000, 2),
+        ("heart-c.arff", 303, 2),
+    ],
+)
+def test_shared_arff_files_match_readme(shared_datasets, file, rows, n_classes):
+    # shared_datasets (conftest) skips with the reason when ../shared is absent.
+    ds = load_arff(shared_datasets / file)
+    assert ds.n_samples == rows
+    assert ds.n_classes == n_classes
+    assert (ds.X.dtypes == np.float64).all()
+    assert not ds.X.isna().any().any()
+    if file == "diabetes.arff":
+        assert ds.n_features == 8
+        assert ds.class_names == ["tested_negative", "tested_positive"]
+
+
+@pytest.mark.parametrize("file", ["anneal.arff", "pendigits.arff"])
+def test_tolerant_parser_agrees_with_liac_on_shared_files(shared_datasets, file):
+    import arff
+
+    text = (shared_datasets / file).read_text(encoding="utf-8")
+    _, attrs, rows = _parse_arff_tolerant(text)
+    reference = arff.loads(text)
+    assert [a.name for a in attrs] == [name for name, _ in reference["attributes"]]
+    assert len(rows) == len(reference["data"])
+    for mine, theirs in zip(rows[:200], reference["data"][:200], strict=True):
+        for a, b in zip(mine, theirs, strict=True):
+            if b is None:
+                assert a is None
+            elif isinstance(b, float):
+                assert float(a) == b
+            else:
+                assert a == b
+
+
+def test_every_shared_arff_file_loads(shared_datasets):
+    table = _readme_table(shared_datasets)
+    files = sorted(shared_datasets.glob("*.arff")) + sorted(shared_datasets.glob("webb1997/*.arff"))
+    assert files, "the shared folder holds no ARFF files"
+    for path in files:
+        ds = load_arff(path)
+        key = path.relative_to(shared_datasets).as_posix()
+        assert ds.n_classes >= 2, key
+        assert (ds.X.dtypes == np.float64).all(), key
+        if key in table:
+            assert (ds.n_samples, ds.n_classes) == table[key], key
+
+
+def test_nearly_unique_nominal_attribute_is_dropped_as_identifier():
+    # 30 rows, 29 distinct names: an identifier (splice's Instance_name has 3178 of 3190)
+    names = [f"id{i}" for i in range(29)] + ["id0"]
+    rows = "\n".join(f"{n},{i % 3},{'a' if i % 2 else 'b'}" for i, n in enumerate(names))
+    header = (
+        "@relation t\n@attribute name {" + ",".join(sorted(set(names))) + "}\n"
+        "@attribute level {0,1,2}\n@attribute class {a,b}\n@data\n"
+    )
+    ds = load_arff((header + rows).encode())
+    assert "name" not in ds.X.columns
+    assert "level" in ds.X.columns  # three levels over 30 rows is a real feature
+    assert any("identifiers" in line and "'name'" in line for line in ds.report)
+
+
+def test_splice_instance_name_does_not_leak_the_label(shared_datasets):
+    ds = load_arff(shared_datasets / "splice.arff")
+    assert not any(c.startswith("Instance_name") for c in ds.X.columns)
