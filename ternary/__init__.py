@@ -13,7 +13,14 @@ dtype('int8')
 """
 
 from ternary._classes import DELTA_METHODS, ROUTINGS, TernaryTreeClassifier
+from ternary._forest import TernaryForestClassifier
 from ternary._tree import TernaryTree
 
-__all__ = ["DELTA_METHODS", "ROUTINGS", "TernaryTree", "TernaryTreeClassifier"]
+__all__ = [
+    "DELTA_METHODS",
+    "ROUTINGS",
+    "TernaryForestClassifier",
+    "TernaryTree",
+    "TernaryTreeClassifier",
+]
 __version__ = "0.1.0"

@@ -1,0 +1,430 @@
+"""`TernaryForestClassifier`: a random forest of ternary trees.
+
+Each member is a `TernaryTreeClassifier` grown on a bootstrap sample with a random feature
+subset drawn at every split (scikit-learn's compiled CART builder does the drawing, through the
+tree's ``max_features``). A member computes δ at each of its nodes from the bootstrap rows that
+reached that node, exactly as a lone tree fitted on that sample would. The forest averages the
+members' blended probabilities and lets them vote on whether a row is decided.
+
+The bootstrap is passed to a member as *row indices* (the member is fitted on ``X[indices]``,
+repeated rows and all), not as integer sample weights as scikit-learn's forests do. For CART and
+for the margin, quality-plateau and gain-ratio δ the two are the same, but class_overlap's
+percentiles and node_bootstrap's resampling count rows, not weights: with row indices every δ
+method sees a bootstrap sample exactly as a tree fitted on it would, so each member *is*
+``TernaryTreeClassifier(...).fit(X[indices], y[indices])``. (``min_samples_leaf`` and
+``min_samples_split`` count the repeated rows too, as they would in that tree.)
+"""
+
+from __future__ import annotations
+
+import warnings
+
+import numpy as np
+from joblib import Parallel, delayed
+from sklearn.base import BaseEstimator, ClassifierMixin, clone
+from sklearn.utils.class_weight import compute_sample_weight
+from sklearn.utils.multiclass import check_classification_targets
+from sklearn.utils.validation import check_is_fitted, check_random_state, validate_data
+
+from ternary._classes import TernaryTreeClassifier, _number, validate_tree_params
+from ternary._tree import LEAF
+
+__all__ = ["TernaryForestClassifier"]
+
+#: The member parameters the forest passes through unchanged, in the tree's own meaning.
+_TREE_PARAMS = (
+    "delta_method",
+    "routing",
+    "max_depth",
+    "criterion",
+    "min_samples_split",
+    "min_samples_leaf",
+    "min_weight_fraction_leaf",
+    "max_features",
+    "epsilon",
+    "alpha",
+    "q",
+    "n_bootstraps",
+    "max_delta_fraction",
+    "delta_scale",
+    "ccp_alpha",
+)
+
+_MAX_SEED = np.iinfo(np.int32).max
+
+#: Ties in the forest's top probability are broken by the share of deciding trees, scaled
+#: down so far that it can never reorder two rows whose top probabilities differ by more
+#: than floating-point noise in an average of at most a few thousand trees.
+_TIE_BREAK = 1e-9
+
+
+def _bootstrap_indices(seed: int, n_samples: int) -> np.ndarray:
+    """The rows a member is grown on: ``n_samples`` draws with replacement, from its seed.
+
+    The same draw as scikit-learn's forests (one ``RandomState(seed).randint`` call), so a
+    forest and a `RandomForestClassifier` with the same ``random_state`` see the same samples.
+    """
+    return np.random.RandomState(seed).randint(0, n_samples, n_samples, dtype=np.int32)
+
+
+def _fit_member(tree, X, y, weights, bootstrap):
+    if bootstrap:
+        rows = _bootstrap_indices(tree.random_state, X.shape[0])
+        # a sample of zero-weight rows only would be refused by the tree; such a draw holds
+        # no information, so that tree is grown on every row instead (rare: it needs almost
+        # all the weight on a handful of rows)
+        if weights is None or np.any(weights[rows] > 0):
+            X, y = X[rows], y[rows]
+            weights = None if weights is None else weights[rows]
+    return tree.fit(X, y, sample_weight=weights)
+
+
+def _impurity_importances(tree, n_features: int) -> np.ndarray:
+    """Mean decrease in impurity per feature of one binary tree, normalised to sum 1.
+
+    Each split adds ``W·imp − W_L·imp_L − W_R·imp_R`` (weighted row counts) to its feature,
+    scikit-learn's definition; a tree without a split gives zeros.
+    """
+    out = np.zeros(n_features)
+    internal = np.flatnonzero(tree.children_left != LEAF)
+    if internal.size == 0:
+        return out
+    w, imp = tree.weighted_n_node_samples, tree.impurity
+    left, right = tree.children_left[internal], tree.children_right[internal]
+    gain = w[internal] * imp[internal] - w[left] * imp[left] - w[right] * imp[right]
+    np.add.at(out, tree.feature[internal], gain)
+    total = out.sum()
+    return out / total if total > 0 else out
+
+
+class TernaryForestClassifier(ClassifierMixin, BaseEstimator):
+    """A random forest of ternary trees: averaged blended probabilities and voted verdicts.
+
+    Every member is a `TernaryTreeClassifier` fitted on a bootstrap sample of the rows (as
+    row indices, so its δ are those of a tree fitted on that sample; see the module
+    docstring), with ``max_features`` features drawn at random at every split. The forest's
+    probabilities are the mean of the members' blended probabilities; a row is decided when
+    at least ``min_decided_fraction`` of the members decide it.
+
+    Parameters
+    ----------
+    n_estimators : int ≥ 1, default=100
+        Number of trees.
+    max_depth : int or None, default=None
+        As in `TernaryTreeClassifier`; None grows each tree until its leaves are pure.
+    max_features : int, float, "sqrt", "log2" or None, default="sqrt"
+        Features drawn at random and searched at each split, as in a random forest.
+    bootstrap : bool, default=True
+        Grow each tree on a bootstrap sample; False grows every tree on all rows (the trees
+        then differ only through ``max_features``).
+    delta_method : str, default="margin"
+        How each tree computes δ at its nodes (see `ternary.delta`).
+    routing : {"probabilistic", "deferred"}, default="probabilistic"
+        How a member routes a row inside a zone. ``hard_middle`` is not offered: its middle
+        subtrees are grown on the zone rows of one sample, and members with different
+        three-way structures do not share the binary paths the forest's verdict averages over.
+    criterion, min_samples_split, min_samples_leaf, min_weight_fraction_leaf, epsilon, alpha, \
+q, n_bootstraps, max_delta_fraction, delta_scale, ccp_alpha
+        Passed to every member, with the meaning they have in `TernaryTreeClassifier`
+        (``min_weight_fraction_leaf`` is a share of the member's own sample weight).
+    class_weight : dict, "balanced" or None, default=None
+        Class weights computed once on all training rows (``"balanced"`` as in
+        scikit-learn's forests) and multiplied into the sample weights.
+    min_decided_fraction : float in [0, 1], default=0.5
+        A row's forest verdict is 1 (decided) when at least this share of the trees decide
+        it. 0.5 is a majority vote on "is this row outside every zone on my path"; 1.0 asks
+        for a unanimous forest and flags the most rows (the most cautious setting); values
+        near 0 decide a row as soon as a few trees do (lenient); 0 decides every row.
+    oob_score : bool, default=False
+        Score each training row with the trees that did not see it (needs ``bootstrap``).
+    n_jobs : int or None, default=None
+        Trees fitted in parallel through joblib (None: one job; -1: every core). The result
+        is the same for every value: each tree has its own seed.
+    random_state : int, RandomState or None, default=None
+        Draws one seed per tree, as scikit-learn's forests do; a tree's seed fixes its
+        bootstrap sample, its feature draws and its node bootstrap.
+
+    Attributes
+    ----------
+    estimators_ : list of TernaryTreeClassifier
+        The fitted trees; each keeps the class labels it saw (a bootstrap may miss a class).
+    classes_ : ndarray of shape (n_classes,)
+    n_classes_ : int
+    n_features_in_ : int
+    feature_names_in_ : ndarray of str, only when fitted on a DataFrame with string columns
+    oob_score_ : float, only with ``oob_score=True``
+        Accuracy of the out-of-bag predictions.
+    oob_decision_function_ : ndarray of shape (n_samples, n_classes), only with ``oob_score``
+        Mean blended probabilities over the trees that did not see each row (zeros for a
+        row every tree saw, with a warning, as in scikit-learn).
+
+    Examples
+    --------
+    >>> from sklearn.datasets import make_moons
+    >>> X, y = make_moons(300, noise=0.3, random_state=0)
+    >>> forest = TernaryForestClassifier(n_estimators=10, random_state=0).fit(X, y)
+    >>> forest.predict_proba(X[:2]).shape
+    (2, 2)
+    >>> set(forest.predict_verdict(X).tolist()) <= {0, 1}
+    True
+    """
+
+    def __init__(
+        self,
+        *,
+        n_estimators=100,
+        max_depth=None,
+        max_features="sqrt",
+        bootstrap=True,
+        delta_method="margin",
+        routing="probabilistic",
+        criterion="gini",
+        min_samples_split=2,
+        min_samples_leaf=1,
+        min_weight_fraction_leaf=0.0,
+        epsilon=0.05,
+        alpha=0.10,
+        q=0.10,
+        n_bootstraps="auto",
+        max_delta_fraction=0.25,
+        delta_scale=1.0,
+        ccp_alpha=0.0,
+        class_weight=None,
+        min_decided_fraction=0.5,
+        oob_score=False,
+        n_jobs=None,
+        random_state=None,
+    ):
+        self.n_estimators = n_estimators
+        self.max_depth = max_depth
+        self.max_features = max_features
+        self.bootstrap = bootstrap
+        self.delta_method = delta_method
+        self.routing = routing
+        self.criterion = criterion
+        self.min_samples_split = min_samples_split
+        self.min_samples_leaf = min_samples_leaf
+        self.min_weight_fraction_leaf = min_weight_fraction_leaf
+        self.epsilon = epsilon
+        self.alpha = alpha
+        self.q = q
+        self.n_bootstraps = n_bootstraps
+        self.max_delta_fraction = max_delta_fraction
+        self.delta_scale = delta_scale
+        self.ccp_alpha = ccp_alpha
+        self.class_weight = class_weight
+        self.min_decided_fraction = min_decided_fraction
+        self.oob_score = oob_score
+        self.n_jobs = n_jobs
+        self.random_state = random_state
+
+    # ------------------------------------------------------------------ fit
+    def _member_template(self) -> TernaryTreeClassifier:
+        return TernaryTreeClassifier(**{name: getattr(self, name) for name in _TREE_PARAMS})
+
+    def _validate_params_forest(self) -> TernaryTreeClassifier:
+        _number("n_estimators", self.n_estimators, 1, integer=True)
+        _number("min_decided_fraction", self.min_decided_fraction, 0.0, 1.0)
+        for name in ("bootstrap", "oob_score"):
+            if not isinstance(getattr(self, name), (bool, np.bool_)):
+                raise ValueError(f"{name} must be True or False; got {getattr(self, name)!r}.")
+        if self.n_jobs is not None:
+            _number("n_jobs", self.n_jobs, -(2**31), integer=True)
+            if self.n_jobs == 0:
+                raise ValueError("n_jobs=0 runs nothing; use None or 1 (one job), 2, … or -1.")
+        if self.routing == "hard_middle":
+            raise ValueError(
+                "routing='hard_middle' is not supported by TernaryForestClassifier: each tree "
+                "would grow its middle subtrees on the zone rows of its own bootstrap sample, "
+                "and the forest's verdict averages decisions along binary paths. Use "
+                "routing='probabilistic' or 'deferred', or a single TernaryTreeClassifier "
+                "for hard-middle routing."
+            )
+        if self.oob_score and not self.bootstrap:
+            raise ValueError(
+                "oob_score=True needs bootstrap=True: without bootstrap samples every tree "
+                "sees every row, so no row is out of bag."
+            )
+        template = self._member_template()
+        validate_tree_params(template)
+        return template
+
+    def fit(self, X, y, sample_weight=None):
+        """Grow ``n_estimators`` ternary trees on bootstrap samples.
+
+        Parameters
+        ----------
+        X : array-like of shape (n_samples, n_features), finite numbers
+        y : array-like of shape (n_samples,), class labels (strings work)
+        sample_weight : array-like of shape (n_samples,), optional, non-negative
+            A member sees the weights of the rows it draws.
+
+        Returns
+        -------
+        self
+        """
+        template = self._validate_params_forest()
+        X, y = validate_data(self, X, y, dtype=np.float32)
+        check_classification_targets(y)
+        self.classes_ = np.unique(y)
+        self.n_classes_ = len(self.classes_)
+        weights = self._weights(y, sample_weight, X.shape[0])
+        rng = check_random_state(self.random_state)
+        # one seed per tree, drawn in order, like scikit-learn's forests
+        seeds = [int(rng.randint(_MAX_SEED)) for _ in range(self.n_estimators)]
+        members = [clone(template).set_params(random_state=seed) for seed in seeds]
+        self.estimators_ = Parallel(n_jobs=self.n_jobs)(
+            delayed(_fit_member)(tree, X, y, weights, self.bootstrap) for tree in members
+        )
+        if self.oob_score:
+            self._set_oob_score(X, y)
+        return self
+
+    def _weights(self, y, sample_weight, n):
+        weights = None
+        if sample_weight is not None:
+            weights = np.asarray(sample_weight, dtype=np.float64)
+            if weights.ndim != 1 or weights.shape[0] != n:
+                raise ValueError(
+                    f"sample_weight must be a 1-D array with one weight per row ({n}); "
+                    f"got shape {weights.shape}."
+                )
+            if not np.all(np.isfinite(weights)) or np.any(weights < 0):
+                raise ValueError("sample_weight must be finite and non-negative.")
+        if self.class_weight is not None:
+            class_weights = compute_sample_weight(self.class_weight, y)
+            weights = class_weights if weights is None else weights * class_weights
+        if weights is not None and weights.sum() <= 0:
+            raise ValueError(
+                "The sample weights sum to zero; at least one row needs a positive weight."
+            )
+        return weights
+
+    def _set_oob_score(self, X, y):
+        n = X.shape[0]
+        total = np.zeros((n, self.n_classes_))
+        votes = np.zeros(n)
+        for tree in self.estimators_:
+            drawn = np.bincount(_bootstrap_indices(tree.random_state, n), minlength=n)
+            out = np.flatnonzero(drawn == 0)
+            if out.size:
+                total[out[:, None], self._columns(tree)] += tree.predict_proba(X[out])
+                votes[out] += 1
+        if np.any(votes == 0):
+            warnings.warn(
+                "Some training rows were drawn by every tree, so they have no out-of-bag "
+                "prediction (their oob_decision_function_ rows are 0); oob_score_ may be "
+                "unreliable. Use more trees (n_estimators).",
+                UserWarning,
+                stacklevel=3,
+            )
+        self.oob_decision_function_ = total / np.maximum(votes, 1)[:, None]
+        predicted = self.classes_[np.argmax(self.oob_decision_function_, axis=1)]
+        self.oob_score_ = float(np.mean(predicted == y))
+
+    # ------------------------------------------------------------------ predict
+    def _columns(self, tree) -> np.ndarray:
+        """The forest's column of each class the member saw."""
+        return np.searchsorted(self.classes_, tree.classes_)
+
+    def _aggregate(self, X):
+        """Mean blended probabilities and the share of trees deciding each row."""
+        check_is_fitted(self, "estimators_")
+        X = validate_data(self, X, reset=False, dtype=np.float32)
+        proba = np.zeros((X.shape[0], self.n_classes_))
+        decided = np.zeros(X.shape[0])
+        for tree in self.estimators_:
+            p, verdict = tree.predict_proba_verdict(X)
+            proba[:, self._columns(tree)] += p
+            decided += verdict
+        n = len(self.estimators_)
+        return proba / n, decided / n
+
+    def predict_proba(self, X) -> np.ndarray:
+        """Mean of the trees' blended class probabilities; rows sum to 1.
+
+        Parameters
+        ----------
+        X : array-like of shape (n_samples, n_features)
+
+        Returns
+        -------
+        ndarray of shape (n_samples, n_classes), columns in ``classes_`` order; a class a
+        tree never saw gets probability 0 from that tree
+        """
+        return self._aggregate(X)[0]
+
+    def predict(self, X) -> np.ndarray:
+        """The class of highest mean probability; every row gets one, decided or not."""
+        proba = self.predict_proba(X)
+        return self.classes_[np.argmax(proba, axis=1)]
+
+    def decided_fraction(self, X) -> np.ndarray:
+        """The share of trees that decide each row (0 = every tree flags it).
+
+        Returns
+        -------
+        ndarray of float in [0, 1], multiples of ``1 / n_estimators``
+        """
+        return self._aggregate(X)[1]
+
+    def predict_verdict(self, X) -> np.ndarray:
+        """1 (decided) where at least ``min_decided_fraction`` of the trees decide, else 0.
+
+        Returns
+        -------
+        ndarray of int8
+        """
+        return self._verdict(self.decided_fraction(X))
+
+    def _verdict(self, share):
+        # the share is a count over n_estimators; compare counts so 0.5·4 = 2 trees is exact
+        n = len(self.estimators_)
+        needed = self.min_decided_fraction * n
+        return (np.round(share * n) >= needed - 1e-9 * n).astype(np.int8)
+
+    def predict_with_verdict(self, X):
+        """``(predict(X), predict_verdict(X))`` from one walk of every tree."""
+        proba, share = self._aggregate(X)
+        return self.classes_[np.argmax(proba, axis=1)], self._verdict(share)
+
+    def predict_confidence(self, X) -> np.ndarray:
+        """A score that ranks rows for selective prediction: higher = more likely correct.
+
+        The forest's top mean probability (the blended probability of the predicted class,
+        averaged over the trees), plus ``1e-9`` times the share of trees that decide the
+        row. The second term only orders rows whose top probabilities tie (common with
+        pure leaves, where probabilities are multiples of ``1 / n_estimators``): among
+        them, the rows fewer trees flag come first. It is a ranking, not a calibrated
+        probability; use it with `ternary.selective` to draw risk-coverage curves.
+
+        Returns
+        -------
+        ndarray of float of shape (n_samples,)
+        """
+        proba, share = self._aggregate(X)
+        return proba.max(axis=1) + _TIE_BREAK * share
+
+    # ------------------------------------------------------------------ structure
+    @property
+    def feature_importances_(self) -> np.ndarray:
+        """Impurity-based importances: the mean of the trees' normalised ones, renormalised.
+
+        Each tree's is its mean decrease in impurity per feature (summing to 1); trees
+        without a split are left out, and without any split every importance is 0.
+        """
+        check_is_fitted(self, "estimators_")
+        per_tree = [
+            _impurity_importances(tree.tree_, self.n_features_in_)
+            for tree in self.estimators_
+            if tree.tree_.node_count > 1
+        ]
+        if not per_tree:
+            return np.zeros(self.n_features_in_)
+        mean = np.mean(per_tree, axis=0)
+        return mean / mean.sum()
+
+    def __sklearn_tags__(self):
+        tags = super().__sklearn_tags__()
+        tags.input_tags.allow_nan = False
+        return tags
