@@ -7,7 +7,8 @@ page shares, and holds the Home page.
 import pandas as pd
 import streamlit as st
 
-import appkit
+from appkit import datasets, state
+from appkit.guard import page_guard
 
 st.set_page_config(
     page_title="ternary — decision trees that say where they are unsure",
@@ -27,8 +28,8 @@ def home() -> None:
         "rows is typically higher than plain CART's (Smits 2026); grafting (Webb 1997) can "
         "further repair regions a tree labels wrongly."
     )
-    with appkit.page_guard("loading the dataset"):
-        ds, _ = appkit.current_dataset()
+    with page_guard("loading the dataset"):
+        ds, _ = datasets.current_dataset()
         st.subheader(f"Dataset: {ds.name}")
         cols = st.columns(4)
         helps = {
@@ -39,7 +40,7 @@ def home() -> None:
             "known for the synthetic sets only. A well-calibrated zone would "
             "flag about this share of the rows.",
         }
-        for col, (label, value) in zip(cols, appkit.dataset_summary(ds).items(), strict=True):
+        for col, (label, value) in zip(cols, datasets.dataset_summary(ds).items(), strict=True):
             col.metric(label, value, help=helps[label])
         counts = pd.Series(ds.y).astype(str).value_counts().sort_index()
         st.caption("Rows per class: " + ", ".join(f"{k}: {v}" for k, v in counts.items()))
@@ -47,9 +48,7 @@ def home() -> None:
             with st.expander("How this dataset was built"):
                 st.markdown("\n".join(f"- {line}" for line in ds.report))
         with st.expander("First rows"):
-            preview = ds.X.head(10).copy()
-            preview["label"] = ds.y[:10]
-            st.dataframe(preview, hide_index=True)
+            st.dataframe(datasets.preview(ds, 10), hide_index=True)
     st.subheader("Where to go")
     st.page_link(
         PAGES["regions"],
@@ -98,8 +97,8 @@ PAGES = {
 }
 
 page = st.navigation(list(PAGES.values()))
-appkit.init_state()
-appkit.keep_state()
-with appkit.page_guard("drawing the dataset picker"):
-    appkit.dataset_sidebar()
+state.init_state()
+state.keep_state()
+with page_guard("drawing the dataset picker"):
+    datasets.dataset_sidebar()
 page.run()

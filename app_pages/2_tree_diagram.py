@@ -2,7 +2,8 @@
 
 import streamlit as st
 
-import appkit
+from appkit import datasets, model, tree, vocabulary
+from appkit.guard import page_guard
 
 st.title("Tree diagram")
 st.caption(
@@ -11,9 +12,9 @@ st.caption(
     "sidebar are the same as on the Decision regions page."
 )
 
-with appkit.page_guard("drawing the tree"):
-    ds, key = appkit.current_dataset()
-    appkit.model_sidebar()
+with page_guard("drawing the tree"):
+    ds, key = datasets.current_dataset()
+    model.model_sidebar()
     with st.sidebar:
         st.radio(
             "Fit the tree on",
@@ -24,19 +25,13 @@ with appkit.page_guard("drawing the tree"):
         )
     features = None
     if st.session_state["tree_features"] != "all features" and ds.n_features > 2:
-        features = appkit.feature_pickers(ds)
-    params = appkit.model_params()
+        features = model.feature_pickers(ds)
+    spec = model.current_spec(key, features)
     s = st.session_state
-    sp, model, _ = appkit.fit_pair(ds, key, features, params, float(s["test_size"]), int(s["seed"]))
-    model_key = (
-        key,
-        tuple(features or ()),
-        float(s["test_size"]),
-        int(s["seed"]),
-        appkit.model_key(params),
-    )
+    sp = model.split_data(ds, spec)
+    clf = model.fit(sp, spec)
     names = list(sp.X_train.columns.astype(str))
-    nodes = appkit.internal_nodes(model)
+    nodes = tree.internal_nodes(clf)
 
     # the diagram goes on top but is drawn last, once the inspected node is known
     diagram = st.container()
@@ -53,39 +48,36 @@ with appkit.page_guard("drawing the tree"):
                 "Node",
                 nodes,
                 key="inspect_node",
-                format_func=lambda n: appkit.node_caption(model, n, names),
+                format_func=lambda n: tree.node_caption(clf, n, names),
                 help="A split node of the tree. Its training rows, θ and zone are shown here; "
                 "it is outlined in red in the diagram.",
             )
+            own = spec.params["delta_method"]
             method = st.selectbox(
                 "What would this δ method say here?",
-                appkit.DELTA_METHODS[:-1],
-                index=list(appkit.DELTA_METHODS).index(params["delta_method"])
-                if params["delta_method"] != "none"
-                else 0,
-                format_func=appkit.METHOD_LABELS.get,
+                vocabulary.ZONE_METHODS,
+                index=vocabulary.ZONE_METHODS.index(own) if own in vocabulary.ZONE_METHODS else 0,
+                format_func=vocabulary.METHOD_LABELS.get,
                 key="inspect_method",
                 help="Compute δ at this node with another method, on the same rows, "
                 "to compare the zones the five methods would draw.",
             )
-            explanation = appkit.node_explanation(
-                model, sp.X_train, sp.y_train, model_key, int(node)
-            )
+            explanation = tree.node_explanation(clf, sp.X_train, sp.y_train, spec.key, int(node))
             st.caption(
                 "δ at this node by each method: raw, then clamped to the cap and "
                 "scaled; model_method marks the tree's own."
             )
             st.dataframe(explanation.delta_table(), hide_index=True, width="stretch")
         with view:
-            fig = appkit.node_figure(model, sp.X_train, sp.y_train, model_key, int(node), method)
+            fig = tree.node_figure(clf, sp.X_train, sp.y_train, spec.key, int(node), method)
             st.plotly_chart(fig, width="stretch", key="node_chart")
 
     with diagram:
-        dot = appkit.tree_dot(model, model_key, tuple(names), tuple(map(str, model.classes_)), node)
+        dot = tree.tree_dot(clf, spec.key, node)
         st.graphviz_chart(dot, width="stretch")
         st.caption(
-            f"{model.tree_.node_count} nodes, {model.tree_.n_leaves} leaves, depth "
-            f"{model.get_depth()}, fitted on {len(sp.y_train)} training rows."
+            f"{clf.tree_.node_count} nodes, {clf.tree_.n_leaves} leaves, depth "
+            f"{clf.get_depth()}, fitted on {len(sp.y_train)} training rows."
         )
         c1, c2 = st.columns(2)
         base = f"tree_{ds.name.replace(' ', '_')}"
@@ -96,7 +88,7 @@ with appkit.page_guard("drawing the tree"):
             mime="text/vnd.graphviz",
             help="Graphviz source of the diagram; render it with `dot -Tpdf`.",
         )
-        svg = appkit.tree_svg(dot)
+        svg = tree.tree_svg(dot)
         if svg is not None:
             c2.download_button(
                 "Download SVG",

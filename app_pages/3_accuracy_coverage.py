@@ -2,7 +2,9 @@
 
 import streamlit as st
 
-import appkit
+from appkit import coverage, datasets, paper, vocabulary
+from appkit.guard import page_guard
+from appkit.model import CVSpec
 
 st.title("Accuracy vs. coverage")
 st.caption(
@@ -25,8 +27,8 @@ def progress_bar(label: str):
     return bar, update
 
 
-with appkit.page_guard("running the cross-validation"):
-    ds, key = appkit.current_dataset()
+with page_guard("running the cross-validation"):
+    ds, key = datasets.current_dataset()
     s = st.session_state
     with st.sidebar:
         st.subheader("Cross-validation")
@@ -55,10 +57,10 @@ with appkit.page_guard("running the cross-validation"):
             help="Hollow markers: the means over 71 OpenML-CC18 datasets from Table 5 "
             "of Smits (2026), for orientation (they are not this dataset's).",
         )
-    settings = (key, int(s["cv_folds"]), int(s["cv_max_depth"]), int(s["cv_seed"]))
-    paper = appkit.paper_cc18_means() if s["show_paper"] else None
+    settings = CVSpec(key, s["cv_folds"], s["cv_max_depth"], s["cv_seed"])
+    paper_means = paper.paper_cc18_means() if s["show_paper"] else None
 
-    problem = appkit.cv_problem(ds, int(s["cv_folds"]))
+    problem = coverage.cv_problem(ds, int(s["cv_folds"]))
     if problem:
         st.error(problem, icon="⚠️")
         st.stop()
@@ -74,7 +76,7 @@ with appkit.page_guard("running the cross-validation"):
         ):
             s["cv_request"] = settings
         request = s.get("cv_request")
-        if request is None or request[0] != key:
+        if request is None or request.data_key != key:
             st.info(
                 f"Press **Run cross-validation** to compare all 11 combinations on "
                 f"{ds.name} ({ds.n_samples:,} rows × {ds.n_features} features, "
@@ -83,17 +85,17 @@ with appkit.page_guard("running the cross-validation"):
         else:
             if request != settings:
                 st.caption(
-                    f"Showing the last run ({request[1]} folds, depth {request[2]}, "
-                    f"seed {request[3]}); press Run to use the new settings."
+                    f"Showing the last run ({request.cv} folds, depth {request.max_depth}, "
+                    f"seed {request.seed}); press Run to use the new settings."
                 )
             bar, update = progress_bar("Cross-validating…")
-            results = appkit.cv_results(ds, *request, progress=update)
-            chow = appkit.chow_curve(ds, *request)
+            results = coverage.cv_results(ds, request, progress=update)
+            chow = coverage.chow_curve(ds, request)
             bar.empty()
-            summary = appkit.summarize(results, ds.bayes_error)
+            summary = coverage.summarize(results, ds.bayes_error)
             baseline = float(results["cart_accuracy"].mean())
             st.plotly_chart(
-                appkit.coverage_figure(summary, baseline, chow, paper),
+                coverage.coverage_figure(summary, baseline, chow, paper_means),
                 width="stretch",
                 key="coverage_chart",
             )
@@ -129,26 +131,26 @@ with appkit.page_guard("running the cross-validation"):
         c1, c2, c3 = st.columns(3)
         method = c1.selectbox(
             "δ method",
-            appkit.DELTA_METHODS[:-1],
+            vocabulary.ZONE_METHODS,
             key="sweep_method",
-            format_func=appkit.METHOD_LABELS.get,
-            help=appkit.METHOD_HELP,
+            format_func=vocabulary.METHOD_LABELS.get,
+            help=vocabulary.METHOD_HELP,
         )
         routing = c2.selectbox(
             "Routing",
-            appkit.ROUTINGS,
+            vocabulary.ROUTINGS,
             key="sweep_routing",
-            format_func=appkit.ROUTING_LABELS.get,
-            help=appkit.ROUTING_HELP,
+            format_func=vocabulary.ROUTING_LABELS.get,
+            help=vocabulary.ROUTING_HELP,
         )
         param = c3.selectbox(
             "Parameter",
-            appkit.sweep_choices(method),
+            coverage.sweep_choices(method),
             key="sweep_param",
-            format_func=lambda p: appkit.SWEEP_PARAMS[p][0],
+            format_func=lambda p: vocabulary.SWEEP_PARAMS[p][0],
             help="The method's own parameter, or the global δ scale.",
         )
-        label, bounds, default = appkit.SWEEP_PARAMS[param]
+        label, bounds, default = vocabulary.SWEEP_PARAMS[param]
         c1, c2 = st.columns([3, 1])
         low, high = c1.slider(
             f"Range of {label}",
@@ -166,8 +168,8 @@ with appkit.page_guard("running the cross-validation"):
             key="sweep_steps",
             help="How many evenly spaced values to try.",
         )
-        values = appkit.sweep_values(low, high, steps)
-        sweep_settings = (*settings, method, routing, param, values)
+        values = coverage.sweep_values(low, high, steps)
+        sweep_settings = coverage.sweep_spec(settings, method, routing, param, values)
         if st.button(
             "Run sweep",
             type="primary",
@@ -176,32 +178,32 @@ with appkit.page_guard("running the cross-validation"):
         ):
             s["sweep_request"] = sweep_settings
         request = s.get("sweep_request")
-        if request is None or request[0] != key:
+        if request is None or request.data_key != key:
             st.info("Press **Run sweep** to cross-validate each value.")
         else:
-            key_, cv, depth, seed, r_method, r_routing, r_param, r_values = request
+            swept = request.combos[0]
+            r_method, r_routing = swept["delta_method"], swept["routing"]
+            r_param = next(k for k in swept if k not in ("delta_method", "routing"))
             if request != sweep_settings:
+                r_values = ", ".join(f"{c[r_param]:g}" for c in request.combos)
                 st.caption(
                     f"Showing the last sweep ({r_method} / {r_routing}, {r_param} = "
-                    f"{', '.join(f'{v:g}' for v in r_values)}); press Run sweep to "
-                    "update."
+                    f"{r_values}); press Run sweep to update."
                 )
             bar, update = progress_bar("Sweeping…")
-            rows = appkit.sweep_results(
-                ds, key_, r_method, r_routing, r_param, r_values, cv, depth, seed, progress=update
-            )
+            rows = coverage.cv_results(ds, request, progress=update)
             bar.empty()
-            sweep_summary = appkit.summarize(rows, ds.bayes_error)
-            trace = appkit.sweep_trace(sweep_summary, r_param)
+            sweep_summary = coverage.summarize(rows, ds.bayes_error)
+            trace = coverage.sweep_trace(sweep_summary, r_param)
             baseline = float(rows["cart_accuracy"].mean())
-            cv_request = s.get("cv_request")
-            if cv_request == request[:4]:
-                base = appkit.summarize(appkit.cv_results(ds, *cv_request), ds.bayes_error)
+            folds = CVSpec(key, request.cv, request.max_depth, request.seed)
+            if s.get("cv_request") == folds:
+                base = coverage.summarize(coverage.cv_results(ds, folds), ds.bayes_error)
             else:
-                base = appkit.cart_only_summary(rows)
-            chow = appkit.chow_curve(ds, key_, cv, depth, seed)
+                base = coverage.cart_only_summary(rows)
+            chow = coverage.chow_curve(ds, folds)
             st.plotly_chart(
-                appkit.coverage_figure(base, baseline, chow, paper, sweep=trace),
+                coverage.coverage_figure(base, baseline, chow, paper_means, sweep=trace),
                 width="stretch",
                 key="sweep_chart",
             )

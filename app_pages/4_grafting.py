@@ -2,7 +2,8 @@
 
 import streamlit as st
 
-import appkit
+from appkit import datasets, grafting, model
+from appkit.guard import page_guard
 
 st.title("Decision tree grafting")
 st.caption(
@@ -12,8 +13,8 @@ st.caption(
     "add structure, so it trades a larger tree for fewer errors near the boundaries."
 )
 
-with appkit.page_guard("grafting the tree"):
-    ds, key = appkit.current_dataset()
+with page_guard("grafting the tree"):
+    ds, key = datasets.current_dataset()
     with st.sidebar:
         st.subheader("Grafting")
         st.radio(
@@ -59,9 +60,8 @@ with appkit.page_guard("grafting the tree"):
             "practitioner would use (no region plot).",
         )
     two = st.session_state["graft_features"] != "all features" or ds.n_features == 2
-    features = appkit.feature_pickers(ds) if two else None
-    res = appkit.graft_comparison(
-        ds,
+    features = model.feature_pickers(ds) if two else None
+    cart_spec, graft_spec = grafting.graft_specs(
         key,
         features,
         mode=st.session_state["graft_mode"],
@@ -71,6 +71,7 @@ with appkit.page_guard("grafting the tree"):
         test_size=float(st.session_state["test_size"]),
         seed=int(st.session_state["seed"]),
     )
+    res = grafting.graft_comparison(ds, cart_spec, graft_spec)
 
     st.subheader("Before and after")
     st.dataframe(

@@ -2,7 +2,8 @@
 
 import streamlit as st
 
-import appkit
+from appkit import datasets, vocabulary
+from appkit.guard import page_guard
 
 st.title("Your data")
 st.caption(
@@ -12,7 +13,7 @@ st.caption(
     "file itself is never changed."
 )
 
-with appkit.page_guard("loading your data"):
+with page_guard("loading your data"):
     source = st.radio(
         "Source",
         ("Upload a file", "OpenML"),
@@ -26,9 +27,9 @@ with appkit.page_guard("loading your data"):
             "CSV, TSV or ARFF file",
             type=["csv", "tsv", "txt", "arff"],
             key="upload",
-            on_change=appkit.on_upload,
+            on_change=datasets.on_upload,
             help="A header row with column names, then one row per case. Comma, semicolon, "
-            "tab or pipe separated; or a Weka ARFF file. Up to 50 MB.",
+            f"tab or pipe separated; or a Weka ARFF file. Up to {datasets.upload_limit_mb()} MB.",
         )
         has_file = st.session_state.get("upload") is not None
         columns = (st.session_state.get("upload_columns") or []) if has_file else []
@@ -38,16 +39,16 @@ with appkit.page_guard("loading your data"):
                 "Label column",
                 columns,
                 key="upload_target",
-                on_change=appkit.on_upload,
+                on_change=datasets.on_upload,
                 help="The column holding the class of each row; default the last "
                 "one. All other columns become features.",
             )
             c2.selectbox(
                 "Missing values",
-                list(appkit.MISSING_POLICIES),
+                list(vocabulary.MISSING_POLICIES),
                 key="upload_missing",
-                format_func=appkit.MISSING_POLICIES.get,
-                on_change=appkit.on_upload,
+                format_func=vocabulary.MISSING_POLICIES.get,
+                on_change=datasets.on_upload,
                 help="Fill gaps in a feature with the column's median (numbers) or "
                 "most frequent value (text), or drop every row with a gap. Rows "
                 "without a label are always dropped.",
@@ -67,7 +68,7 @@ with appkit.page_guard("loading your data"):
         )
         st.button(
             "Fetch from OpenML",
-            on_click=appkit.on_fetch_openml,
+            on_click=datasets.on_fetch_openml,
             type="primary",
             help="Download (or read from the local cache) and load the dataset.",
         )
@@ -82,7 +83,7 @@ with appkit.page_guard("loading your data"):
 
     ds = st.session_state.get("user_dataset")
     if ds is not None:
-        selected = st.session_state.get("dataset") == appkit.USER_PREFIX + ds.name
+        selected = st.session_state.get("dataset") == vocabulary.USER_PREFIX + ds.name
         st.success(
             f"Loaded **{ds.name}**: {ds.n_samples:,} rows, {ds.n_features:,} features, "
             f"{ds.n_classes} classes."
@@ -95,8 +96,6 @@ with appkit.page_guard("loading your data"):
         with st.expander("What loading did", expanded=True):
             st.markdown("\n".join(f"- {line}" for line in ds.report) or "Nothing to report.")
         st.subheader("First rows")
-        preview = ds.X.head(20).copy()
-        preview["label"] = ds.y[:20]
-        st.dataframe(preview, hide_index=True, width="stretch")
+        st.dataframe(datasets.preview(ds, 20), hide_index=True, width="stretch")
     elif not error:
         st.info("No dataset loaded yet. The built-in datasets in the sidebar work meanwhile.")

@@ -7,22 +7,23 @@ upload) and the page is checked for the elements and values they must produce.
 
 from __future__ import annotations
 
+import json
 import shutil
-import sys
 from pathlib import Path
 
 import numpy as np
+import pandas as pd
 import pytest
+from streamlit.testing.v1 import AppTest
 
-pytest.importorskip("streamlit")
-from streamlit.testing.v1 import AppTest  # noqa: E402
+import ternary
+from appkit import coverage, datasets, paper, vocabulary
+from appkit.model import CVSpec, FitSpec
+from ternary import experiment
+from ternary.data import MAX_FILE_BYTES
+from ternary.experiment import DEFAULT_COMBOS, combo_label
 
 ROOT = Path(__file__).resolve().parents[1]
-if str(ROOT) not in sys.path:
-    sys.path.insert(0, str(ROOT))
-
-import appkit  # noqa: E402
-from ternary.experiment import DEFAULT_COMBOS, combo_label  # noqa: E402
 
 APP = str(ROOT / "app.py")
 PAGES = {
@@ -198,7 +199,7 @@ def test_changing_dataset_changes_features_and_summary():
 
 def test_every_builtin_dataset_draws_on_the_model_pages():
     at = open_app()
-    for name in appkit.BUILTIN_NAMES:
+    for name in datasets.BUILTIN_NAMES:
         at.selectbox(key="dataset").set_value(name).run()
         assert_clean(at)
         for page, plotly in (("regions", 1), ("tree", 1), ("grafting", 2)):
@@ -329,12 +330,12 @@ GOOD_CSV = (
 
 def test_load_user_data_accepts_a_good_csv_and_leaves_the_bytes_alone():
     data = bytes(GOOD_CSV)
-    ds, error = appkit.load_user_data(data, "people.csv")
+    ds, error = datasets.load_user_data(data, "people.csv")
     assert error is None
     assert ds.n_samples == 80 and ds.n_classes == 2
     assert sorted(ds.class_names) == ["short", "tall"]
     assert data == GOOD_CSV
-    ds, error = appkit.load_user_data(data, "people.csv", target="colour")
+    ds, error = datasets.load_user_data(data, "people.csv", target="colour")
     assert error is None and sorted(ds.class_names) == ["blue", "red"]
 
 
@@ -348,19 +349,34 @@ def test_load_user_data_accepts_a_good_csv_and_leaves_the_bytes_alone():
     ],
 )
 def test_load_user_data_turns_bad_files_into_messages(data, name, words):
-    ds, error = appkit.load_user_data(data, name)
+    ds, error = datasets.load_user_data(data, name)
     assert ds is None
     assert isinstance(error, str) and len(error) > 20
     assert "Traceback" not in error
     assert words in error
 
 
-def test_peek_columns_reads_headers_for_the_target_picker():
-    assert appkit.peek_columns(b"a;b;c\n1;2;3\n", "x.csv") == ["a", "b", "c"]
-    assert appkit.peek_columns(b"a\tb\n1\t2\n", "x.tsv") == ["a", "b"]
+SEMICOLON_CSV = (
+    '"height, cm";"weight, kg";"shoe size, EU";label\n'
+    + "".join(
+        f"{160 + i % 35}.{i % 10};{55 + (i * 7) % 40}.3;{38 + i % 9}.1;"
+        f"{'tall' if i % 35 > 17 else 'short'}\n"
+        for i in range(60)
+    )
+).encode()
+
+
+def test_upload_columns_read_headers_for_the_label_picker():
+    assert datasets.upload_columns(b"a;b;c\n1;2;3\n", "x.csv") == ["a", "b", "c"]
+    assert datasets.upload_columns(b"a\tb\n1\t2\n", "x.tsv") == ["a", "b"]
     arff = b"@relation r\n@attribute 'x 1' numeric\n@attribute cls {a,b}\n@data\n1,a\n"
-    assert appkit.peek_columns(arff, "r.arff") == ["x 1", "cls"]
-    assert appkit.peek_columns(b"\xff\xfe\x00", "x.csv") == []
+    assert datasets.upload_columns(arff, "r.arff") == ["x 1", "cls"]
+    assert datasets.upload_columns(b"\xff\xfe\x00", "x.csv") == []
+    # quoted names holding the other delimiter: the loader's own header reader decides
+    names = datasets.upload_columns(SEMICOLON_CSV, "body.csv")
+    assert names == ["height, cm", "weight, kg", "shoe size, EU", "label"]
+    ds, error = datasets.load_user_data(SEMICOLON_CSV, "body.csv", target=names[-1])
+    assert error is None and sorted(ds.class_names) == ["short", "tall"]
 
 
 @pytest.mark.skipif(not hasattr(AppTest, "file_uploader"), reason="AppTest cannot upload files")
@@ -368,7 +384,7 @@ def test_upload_drives_every_page_and_bad_files_show_an_error():
     at = open_app("data")
     at.file_uploader(key="upload").set_value(("people.csv", GOOD_CSV, "text/csv")).run()
     assert_clean(at)
-    assert at.session_state["dataset"] == appkit.USER_PREFIX + "people"
+    assert at.session_state["dataset"] == vocabulary.USER_PREFIX + "people"
     assert any("80 rows" in s.value for s in at.success)
     assert at.selectbox(key="upload_target").value == "label"  # default: the last column
     at.selectbox(key="upload_target").set_value("colour").run()
@@ -378,7 +394,7 @@ def test_upload_drives_every_page_and_bad_files_show_an_error():
     at.switch_page(PAGES["regions"]).run()
     assert_clean(at)
     assert len(at.get("plotly_chart")) == 1
-    assert at.sidebar.selectbox(key="dataset").value == appkit.USER_PREFIX + "people"
+    assert at.sidebar.selectbox(key="dataset").value == vocabulary.USER_PREFIX + "people"
 
     at.switch_page(PAGES["data"]).run()
     at.file_uploader(key="upload").set_value(
@@ -387,19 +403,19 @@ def test_upload_drives_every_page_and_bad_files_show_an_error():
     assert not at.exception
     assert len(at.error) == 1 and "PNG" in at.error[0].value
     # the last good dataset stays in use
-    assert at.session_state["dataset"] == appkit.USER_PREFIX + "people"
+    assert at.session_state["dataset"] == vocabulary.USER_PREFIX + "people"
 
 
 def test_a_one_feature_dataset_gets_a_readable_error_not_a_traceback():
     at = open_app()
-    ds, error = appkit.load_user_data(
+    ds, error = datasets.load_user_data(
         b"x,label\n" + b"".join(f"{i},{i % 2}\n".encode() for i in range(40)), "one.csv"
     )
     assert error is None
     at.session_state["user_dataset"] = ds
-    at.session_state["user_dataset_key"] = appkit.dataset_key(ds)
+    at.session_state["user_dataset_key"] = datasets.dataset_key(ds)
     at.run()  # the sidebar now offers it
-    at.selectbox(key="dataset").set_value(appkit.USER_PREFIX + ds.name).run()
+    at.selectbox(key="dataset").set_value(vocabulary.USER_PREFIX + ds.name).run()
     assert_clean(at)
     assert metrics(at)["Features"] == "1"
     at.switch_page(PAGES["regions"]).run()
@@ -409,14 +425,12 @@ def test_a_one_feature_dataset_gets_a_readable_error_not_a_traceback():
 
 # ----------------------------------------------------------------------------- error handling
 def test_page_guard_shows_a_message_and_details_instead_of_a_traceback():
-    script = f"""
-import sys
-sys.path.insert(0, {str(ROOT)!r})
-import appkit
+    script = """
+from appkit.guard import page_guard
 from ternary.data import DataError
-with appkit.page_guard("testing"):
+with page_guard("testing"):
     raise DataError("Your file has no label column.")
-with appkit.page_guard("testing"):
+with page_guard("testing"):
     raise RuntimeError("boom")
 """
     at = AppTest.from_string(script).run()
@@ -430,13 +444,13 @@ def test_coverage_page_explains_classes_too_small_for_the_folds():
     rare = "".join(
         f"{i},{(i * 5) % 11},{'rare' if i < 3 else ('a' if i % 2 else 'b')}\n" for i in range(60)
     )
-    ds, error = appkit.load_user_data(("x,z,label\n" + rare).encode(), "rare.csv")
+    ds, error = datasets.load_user_data(("x,z,label\n" + rare).encode(), "rare.csv")
     assert error is None
     at = open_app()
     at.session_state["user_dataset"] = ds
-    at.session_state["user_dataset_key"] = appkit.dataset_key(ds)
+    at.session_state["user_dataset_key"] = datasets.dataset_key(ds)
     at.run()
-    at.selectbox(key="dataset").set_value(appkit.USER_PREFIX + ds.name).run()
+    at.selectbox(key="dataset").set_value(vocabulary.USER_PREFIX + ds.name).run()
     at.switch_page(PAGES["coverage"]).run()
     assert not at.exception
     assert len(at.error) == 1
@@ -463,7 +477,7 @@ def test_openml_fetch_flow_without_network(monkeypatch):
         return ds
 
     monkeypatch.setattr(tdata, "load_openml", fake_openml)
-    assert appkit.load_openml_data("  ") == (
+    assert datasets.load_openml_data("  ") == (
         None,
         "Type an OpenML dataset id (e.g. 61) or name (e.g. iris).",
     )
@@ -477,19 +491,103 @@ def test_openml_fetch_flow_without_network(monkeypatch):
     at.button[0].click().run()
     assert_clean(at)
     assert asked == [(999999, None), (61, None)]  # ids are passed as integers
-    assert at.session_state["dataset"] == appkit.USER_PREFIX + "iris (OpenML 61)"
+    assert at.session_state["dataset"] == vocabulary.USER_PREFIX + "iris (OpenML 61)"
 
 
 def test_cv_results_are_cached_and_handed_out_as_copies():
     from ternary import data as tdata
 
     ds = tdata.load_builtin("iris")
-    key = appkit.dataset_key(ds) + ("test-cache",)
+    spec = CVSpec(datasets.dataset_key(ds) + ("test-cache",), 3, 2, 0)
     calls = []
-    first = appkit.cv_results(ds, key, 3, 2, 0, progress=lambda d, t, m="": calls.append(d))
+    first = coverage.cv_results(ds, spec, progress=lambda d, t, m="": calls.append(d))
     assert calls[-1] == 11 * 3  # 11 combinations × 3 folds, reported as they finish
     first.loc[:, "accuracy"] = -1.0  # a page scribbling on its copy...
     calls.clear()
-    again = appkit.cv_results(ds, key, 3, 2, 0, progress=lambda d, t, m="": calls.append(d))
+    again = coverage.cv_results(ds, spec, progress=lambda d, t, m="": calls.append(d))
     assert calls == []  # ...served from the cache, no refit
     assert (again["accuracy"] >= 0).all()  # ...does not reach the cache
+    # it is run_cv's own table, nothing recomputed on the side
+    direct = experiment.run_cv(ds.X, ds.y, cv=3, max_depth=2, seed=0)
+    pd.testing.assert_frame_equal(
+        again.drop(columns="fit_seconds"), direct.drop(columns="fit_seconds")
+    )
+
+
+# ----------------------------------------------------------------------------- one source
+def test_paper_table5_is_the_shared_csv_and_eta_is_the_papers(shared_paper_tables):
+    table = shared_paper_tables / "smits_table5_cc18_means.csv"
+    pd.testing.assert_frame_equal(paper.paper_cc18_means(), pd.read_csv(table))
+    papers = shared_paper_tables.parent / "papers"
+    text = next(papers.glob("000_*.txt")).read_text(encoding="utf-8")
+    assert f"η = {paper.MARGIN_EFFICIENCY} for margin" in text
+
+
+def test_pickers_offer_the_librarys_methods_and_routings():
+    assert vocabulary.DELTA_METHODS is ternary.DELTA_METHODS
+    assert vocabulary.ROUTINGS is ternary.ROUTINGS
+    assert set(vocabulary.METHOD_LABELS) == set(ternary.DELTA_METHODS)
+    assert set(vocabulary.ROUTING_LABELS) == set(ternary.ROUTINGS)
+    assert "none" not in vocabulary.ZONE_METHODS
+    assert len(vocabulary.ZONE_METHODS) == len(ternary.DELTA_METHODS) - 1
+    at = open_app("regions")
+    assert tuple(at.selectbox(key="delta_method").options) == tuple(
+        vocabulary.METHOD_LABELS[m] for m in ternary.DELTA_METHODS
+    )
+
+
+def test_fit_spec_key_ignores_other_methods_parameters():
+    base = {"delta_method": "quality_plateau", "routing": "probabilistic", "epsilon": 0.1}
+    a = FitSpec(("d",), ["x", "y"], 0.3, 0, {**base, "alpha": 0.1, "q": 0.2})
+    b = FitSpec(("d",), ("x", "y"), 0.3, 0, {**base, "alpha": 0.9})
+    assert a.key == b.key and hash(a) == hash(b)
+    assert a.with_params({**base, "epsilon": 0.2}).key != a.key
+    assert "alpha" not in a.params and a.params["epsilon"] == 0.1
+    with pytest.raises(TypeError):
+        a.params["epsilon"] = 1.0  # read-only: a cached fit cannot drift from its key
+    cart = a.cart()
+    assert cart.params["delta_method"] == "none" and cart.features == a.features
+
+
+def test_upload_caption_states_the_real_limit():
+    at = open_app("data")
+    import streamlit as st
+
+    limit = min(st.get_option("server.maxUploadSize"), MAX_FILE_BYTES // 2**20)
+    assert f"Up to {limit} MB" in at.get("file_uploader")[0].help
+    assert datasets.upload_limit_mb() == limit
+
+
+def test_regions_metrics_and_panel_titles_come_from_one_scoring():
+    at = open_app("regions")
+    m = metrics(at)
+    spec = json.loads(at.get("plotly_chart")[0].proto.spec)
+    titles = " | ".join(a["text"] for a in spec["layout"]["annotations"])
+    assert f"decided accuracy {m['Decided accuracy']}" in titles
+    assert f"boundary-uncertain {m['Boundary-uncertain']}" in titles
+    assert f"CART — accuracy {m['CART accuracy']}" in titles
+
+
+def test_grafting_cv_accuracy_is_run_cvs():
+    at = open_app("grafting")
+    table = at.dataframe[0].value
+    ds, _ = datasets.load_builtin("two moons", n_samples=500, noise=0.3, random_state=0)
+    rows = experiment.run_cv(
+        ds.X,
+        ds.y,
+        combos=[
+            {"delta_method": "none", "routing": "probabilistic", "ccp_alpha": 0.0},
+            {
+                "delta_method": "none",
+                "routing": "probabilistic",
+                "ccp_alpha": 0.0,
+                "graft": "all",
+                "graft_alpha": 0.05,
+            },
+        ],
+        cv=5,
+        max_depth=4,
+        seed=0,
+    )
+    expected = rows.groupby("combo", sort=False)["accuracy"].mean().to_numpy()
+    np.testing.assert_allclose(table["CV accuracy"].to_numpy(), expected)

@@ -1,20 +1,12 @@
 """Accuracy–coverage figure (Fig. 2)."""
 
-from pathlib import Path
-
 import numpy as np
 import pandas as pd
 import pytest
 
+from ternary import experiment
 from viz.colors import method_color
 from viz.coverage import accuracy_coverage_figure
-
-PAPER_MEANS = (
-    Path(__file__).resolve().parents[1].parent
-    / "shared"
-    / "paper_tables"
-    / "smits_table5_cc18_means.csv"
-)
 
 BASELINE = 0.72
 
@@ -86,7 +78,6 @@ def test_chow_curve_is_drawn_as_the_frontier(summary):
 
 
 def test_chow_curve_from_the_experiment_module(summary):
-    experiment = pytest.importorskip("ternary.experiment")
     rng = np.random.RandomState(0)
     proba = rng.dirichlet([1, 1], size=200)
     y = (rng.uniform(size=200) < proba[:, 1]).astype(int)
@@ -96,10 +87,8 @@ def test_chow_curve_from_the_experiment_module(summary):
     assert len(trace.x) == len(chow)
 
 
-def test_paper_means_are_hollow_markers():
-    if not PAPER_MEANS.is_file():
-        pytest.skip(f"paper table {PAPER_MEANS} is absent")
-    paper = pd.read_csv(PAPER_MEANS)
+def test_paper_means_are_hollow_markers(shared_paper_tables):
+    paper = pd.read_csv(shared_paper_tables / "smits_table5_cc18_means.csv")
     fig = accuracy_coverage_figure(
         paper.assign(decided_accuracy=paper.decided_accuracy + 0.01),
         baseline_accuracy=0.7247,

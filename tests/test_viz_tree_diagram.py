@@ -189,14 +189,12 @@ def test_plain_cart_tree_has_no_delta_lines_or_routing_rules(cancer):
 
 
 def test_a_really_grafted_tree_colours_exactly_its_grafted_nodes():
-    pytest.importorskip("ternary.graft")
     X, y = load_iris(return_X_y=True)
     model = TernaryTreeClassifier(
         delta_method="none", graft="all", max_depth=2, random_state=0
     ).fit(X, y)
-    grafted = np.flatnonzero(model.tree_.grafted)
-    if grafted.size == 0:
-        pytest.skip("grafting added nothing on this sample")
+    # the check below means something only if grafting really added nodes here
+    assert model.tree_.grafted.any() and not model.tree_.grafted.all()
     dot = tree_dot(model)
     for node in model.tree_.preorder():
         assert (f'color="{GRAFTED_COLOR}"' in _node_line(dot, node)) == bool(

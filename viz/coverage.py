@@ -35,6 +35,174 @@ def _require(frame, columns, name):
         raise ValueError(f"{name} is missing column(s) {missing}; it has {list(frame.columns)}.")
 
 
+def _extent(summary, baseline, extras):
+    """``(x_max, y_range)`` covering every point and the baseline, with a margin."""
+    xs = [np.asarray(summary["uncertain_rate"], dtype=float)]
+    ys = [np.asarray(summary["decided_accuracy"], dtype=float), [baseline]]
+    for extra in extras:
+        if extra is not None and len(extra):
+            xs.append(np.asarray(extra["uncertain_rate"], dtype=float))
+            ys.append(np.asarray(extra["decided_accuracy"], dtype=float))
+    all_x = np.concatenate([np.ravel(a) for a in xs])
+    all_x = all_x[np.isfinite(all_x)]
+    x_max = max(float(all_x.max()) if all_x.size else 0.0, 0.05) * 1.08
+    all_y = np.concatenate([np.ravel(np.asarray(a, dtype=float)) for a in ys])
+    all_y = all_y[np.isfinite(all_y)]
+    y_lo, y_hi = float(all_y.min()), float(all_y.max())
+    pad = max(0.01, 0.08 * (y_hi - y_lo))
+    return x_max, [y_lo - pad, y_hi + pad]
+
+
+def _isoline_layer(fig, isolines, baseline, x_max, y_range):
+    for eta in isolines:
+        eta = float(eta)
+        # label where the line leaves the visible box, so it is never clipped
+        x_exit = x_max
+        if eta > 0:
+            x_exit = min(x_max, (y_range[1] - baseline) / eta)
+        elif eta < 0:
+            x_exit = min(x_max, (y_range[0] - baseline) / eta)
+        x_label = 0.92 * x_exit
+        fig.add_trace(
+            go.Scatter(
+                x=[0.0, x_label, x_max],
+                y=[baseline, baseline + eta * x_label, baseline + eta * x_max],
+                mode="lines+text",
+                line=dict(color="#9a9a9a", width=1, dash="dot"),
+                text=["", f"η = {eta:g}", ""],
+                textposition="top left",
+                textfont=dict(color="#7a7a7a", size=10),
+                name=f"η = {eta:g}",
+                legendgroup="isolines",
+                showlegend=False,
+                hovertemplate=f"efficiency η = {eta:g}<extra></extra>",
+            )
+        )
+
+
+def _baseline_layer(fig, baseline, x_max):
+    fig.add_trace(
+        go.Scatter(
+            x=[0.0, x_max],
+            y=[baseline, baseline],
+            mode="lines",
+            line=dict(color="#333333", width=1.5, dash="dash"),
+            name=f"CART baseline ({100 * baseline:.1f}%)",
+            hovertemplate=f"CART accuracy {baseline:.4f}<extra></extra>",
+        )
+    )
+
+
+def _chow_layer(fig, chow_curve):
+    _require(chow_curve, ["uncertain_rate", "decided_accuracy"], "chow_curve")
+    curve = chow_curve.sort_values("uncertain_rate")
+    fig.add_trace(
+        go.Scatter(
+            x=curve["uncertain_rate"],
+            y=curve["decided_accuracy"],
+            mode="lines",
+            line=dict(color="#555555", width=2),
+            name="CART Chow reject rule (frontier to beat)",
+            hovertemplate="CART flags least confident %{x:.1%}<br>decided accuracy %{y:.4f}"
+            "<extra></extra>",
+        )
+    )
+
+
+def _paper_layer(fig, paper_means):
+    _require(
+        paper_means,
+        ["delta_method", "routing", "decided_accuracy", "uncertain_rate"],
+        "paper_means",
+    )
+    fig.add_trace(
+        go.Scatter(
+            x=paper_means["uncertain_rate"],
+            y=paper_means["decided_accuracy"],
+            mode="markers",
+            marker=dict(
+                symbol=[_symbol(r, hollow=True) for r in paper_means["routing"]],
+                color=[method_color(m) for m in paper_means["delta_method"]],
+                size=11,
+                line=dict(width=1.5),
+            ),
+            name="paper (CC18 means)",
+            customdata=np.column_stack([paper_means["delta_method"], paper_means["routing"]]),
+            hovertemplate="paper: %{customdata[0]} / %{customdata[1]}<br>uncertain %{x:.1%}"
+            "<br>decided accuracy %{y:.4f}<extra></extra>",
+        )
+    )
+
+
+def _combo_layer(fig, summary, baseline, x_max):
+    """One marker trace per (δ method, routing), with error bars and η in the hover."""
+    has_std = "decided_accuracy_std" in summary.columns
+    for (method, routing), group in summary.groupby(["delta_method", "routing"], sort=False):
+        error = None
+        if has_std:
+            std = np.asarray(group["decided_accuracy_std"], dtype=float)
+            error = dict(type="data", array=std, visible=True, thickness=1, width=3)
+        rate = group["uncertain_rate"].to_numpy(float)
+        acc = group["decided_accuracy"].to_numpy(float)
+        with np.errstate(divide="ignore", invalid="ignore"):
+            eta = np.where(rate > 0, (acc - baseline) / rate, np.nan)
+        fig.add_trace(
+            go.Scatter(
+                x=rate,
+                y=acc,
+                mode="markers+text",
+                error_y=error,
+                marker=dict(
+                    symbol=_symbol(routing),
+                    color=method_color(method),
+                    size=13,
+                    line=dict(color="#222222", width=1),
+                ),
+                text=["CART" if method == "none" else method for _ in rate],
+                # labels of points near the right edge go left so the plot does not clip them
+                textposition=["top left" if r > 0.8 * x_max else "top right" for r in rate],
+                textfont=dict(size=10),
+                name="CART (δ = 0)" if method == "none" else f"{method} / {routing}",
+                customdata=eta,
+                hovertemplate=f"{method} / {routing}<br>uncertain %{{x:.1%}}<br>decided accuracy "
+                "%{y:.4f}<br>η = %{customdata:.3f}<extra></extra>",
+            )
+        )
+
+
+def _value_text(param, value):
+    if isinstance(value, (int, float, np.number)):
+        return f"{param}={value:g}"
+    return f"{param}={value}"
+
+
+def _sweep_layer(fig, sweep):
+    """The swept operating points joined by a line, labelled with their values."""
+    _require(sweep, ["param", "value", "uncertain_rate", "decided_accuracy"], "sweep")
+    keys = [c for c in ("param", "delta_method", "routing") if c in sweep.columns]
+    for key, group in sweep.groupby(keys, sort=False):
+        key = key if isinstance(key, tuple) else (key,)
+        label = " / ".join(str(k) for k in key)
+        group = group.sort_values("value")
+        method = group["delta_method"].iloc[0] if "delta_method" in group else None
+        param = group["param"].iloc[0]
+        fig.add_trace(
+            go.Scatter(
+                x=group["uncertain_rate"],
+                y=group["decided_accuracy"],
+                mode="lines+markers+text",
+                line=dict(color=method_color(method), width=1.5),
+                marker=dict(size=7, color=method_color(method)),
+                text=[_value_text(param, v) for v in group["value"]],
+                textposition="bottom right",
+                textfont=dict(size=9),
+                name=f"sweep: {label}",
+                hovertemplate="%{text}<br>uncertain %{x:.1%}<br>decided accuracy %{y:.4f}"
+                "<extra></extra>",
+            )
+        )
+
+
 def accuracy_coverage_figure(
     summary,
     *,
@@ -70,168 +238,17 @@ def accuracy_coverage_figure(
     _require(summary, ["delta_method", "routing", "decided_accuracy", "uncertain_rate"], "summary")
     baseline = float(baseline_accuracy)
     fig = go.Figure()
-    xs = [np.asarray(summary["uncertain_rate"], dtype=float)]
-    ys = [np.asarray(summary["decided_accuracy"], dtype=float), [baseline]]
-
-    # x extent first, so isolines span the whole plot
-    for extra in (chow_curve, paper_means, sweep):
-        if extra is not None and len(extra):
-            xs.append(np.asarray(extra["uncertain_rate"], dtype=float))
-            ys.append(np.asarray(extra["decided_accuracy"], dtype=float))
-    all_x = np.concatenate([np.ravel(a) for a in xs]) if xs else np.array([0.0])
-    all_x = all_x[np.isfinite(all_x)]
-    x_max = max(float(all_x.max()) if all_x.size else 0.0, 0.05) * 1.08
-
-    all_y = np.concatenate([np.ravel(np.asarray(a, dtype=float)) for a in ys])
-    all_y = all_y[np.isfinite(all_y)]
-    y_lo, y_hi = float(all_y.min()), float(all_y.max())
-    pad = max(0.01, 0.08 * (y_hi - y_lo))
-    y_range = [y_lo - pad, y_hi + pad]
-
-    for eta in isolines:
-        eta = float(eta)
-        # label where the line leaves the visible box, so it is never clipped
-        x_exit = x_max
-        if eta > 0:
-            x_exit = min(x_max, (y_range[1] - baseline) / eta)
-        elif eta < 0:
-            x_exit = min(x_max, (y_range[0] - baseline) / eta)
-        x_label = 0.92 * x_exit
-        fig.add_trace(
-            go.Scatter(
-                x=[0.0, x_label, x_max],
-                y=[baseline, baseline + eta * x_label, baseline + eta * x_max],
-                mode="lines+text",
-                line=dict(color="#9a9a9a", width=1, dash="dot"),
-                text=["", f"η = {eta:g}", ""],
-                textposition="top left",
-                textfont=dict(color="#7a7a7a", size=10),
-                name=f"η = {eta:g}",
-                legendgroup="isolines",
-                showlegend=False,
-                hovertemplate=f"efficiency η = {eta:g}<extra></extra>",
-            )
-        )
-
-    fig.add_trace(
-        go.Scatter(
-            x=[0.0, x_max],
-            y=[baseline, baseline],
-            mode="lines",
-            line=dict(color="#333333", width=1.5, dash="dash"),
-            name=f"CART baseline ({100 * baseline:.1f}%)",
-            hovertemplate=f"CART accuracy {baseline:.4f}<extra></extra>",
-        )
-    )
-
+    # the extent first, so the isolines span the whole plot
+    x_max, y_range = _extent(summary, baseline, (chow_curve, paper_means, sweep))
+    _isoline_layer(fig, isolines, baseline, x_max, y_range)
+    _baseline_layer(fig, baseline, x_max)
     if chow_curve is not None and len(chow_curve):
-        _require(chow_curve, ["uncertain_rate", "decided_accuracy"], "chow_curve")
-        curve = chow_curve.sort_values("uncertain_rate")
-        fig.add_trace(
-            go.Scatter(
-                x=curve["uncertain_rate"],
-                y=curve["decided_accuracy"],
-                mode="lines",
-                line=dict(color="#555555", width=2),
-                name="CART Chow reject rule (frontier to beat)",
-                hovertemplate="CART flags least confident %{x:.1%}<br>decided accuracy %{y:.4f}"
-                "<extra></extra>",
-            )
-        )
-
+        _chow_layer(fig, chow_curve)
     if paper_means is not None and len(paper_means):
-        _require(
-            paper_means,
-            ["delta_method", "routing", "decided_accuracy", "uncertain_rate"],
-            "paper_means",
-        )
-        fig.add_trace(
-            go.Scatter(
-                x=paper_means["uncertain_rate"],
-                y=paper_means["decided_accuracy"],
-                mode="markers",
-                marker=dict(
-                    symbol=[_symbol(r, hollow=True) for r in paper_means["routing"]],
-                    color=[method_color(m) for m in paper_means["delta_method"]],
-                    size=11,
-                    line=dict(width=1.5),
-                ),
-                name="paper (CC18 means)",
-                customdata=np.column_stack([paper_means["delta_method"], paper_means["routing"]]),
-                hovertemplate="paper: %{customdata[0]} / %{customdata[1]}<br>uncertain %{x:.1%}"
-                "<br>decided accuracy %{y:.4f}<extra></extra>",
-            )
-        )
-
-    has_std = "decided_accuracy_std" in summary.columns
-    for (method, routing), group in summary.groupby(["delta_method", "routing"], sort=False):
-        error = (
-            dict(
-                type="data",
-                array=np.asarray(group["decided_accuracy_std"], dtype=float),
-                visible=True,
-                thickness=1,
-                width=3,
-            )
-            if has_std
-            else None
-        )
-        rate = group["uncertain_rate"].to_numpy(float)
-        acc = group["decided_accuracy"].to_numpy(float)
-        with np.errstate(divide="ignore", invalid="ignore"):
-            eta = np.where(rate > 0, (acc - baseline) / rate, np.nan)
-        fig.add_trace(
-            go.Scatter(
-                x=rate,
-                y=acc,
-                mode="markers+text",
-                error_y=error,
-                marker=dict(
-                    symbol=_symbol(routing),
-                    color=method_color(method),
-                    size=13,
-                    line=dict(color="#222222", width=1),
-                ),
-                text=["CART" if method == "none" else method for _ in rate],
-                # labels of points near the right edge go left so the plot does not clip them
-                textposition=["top left" if r > 0.8 * x_max else "top right" for r in rate],
-                textfont=dict(size=10),
-                name="CART (δ = 0)" if method == "none" else f"{method} / {routing}",
-                customdata=eta,
-                hovertemplate=f"{method} / {routing}<br>uncertain %{{x:.1%}}<br>decided accuracy "
-                "%{y:.4f}<br>η = %{customdata:.3f}<extra></extra>",
-            )
-        )
-
+        _paper_layer(fig, paper_means)
+    _combo_layer(fig, summary, baseline, x_max)
     if sweep is not None and len(sweep):
-        _require(sweep, ["param", "value", "uncertain_rate", "decided_accuracy"], "sweep")
-        keys = [c for c in ("param", "delta_method", "routing") if c in sweep.columns]
-        for key, group in sweep.groupby(keys, sort=False):
-            key = key if isinstance(key, tuple) else (key,)
-            label = " / ".join(str(k) for k in key)
-            group = group.sort_values("value")
-            method = group["delta_method"].iloc[0] if "delta_method" in group else None
-            fig.add_trace(
-                go.Scatter(
-                    x=group["uncertain_rate"],
-                    y=group["decided_accuracy"],
-                    mode="lines+markers+text",
-                    line=dict(color=method_color(method), width=1.5),
-                    marker=dict(size=7, color=method_color(method)),
-                    text=[
-                        f"{group['param'].iloc[0]}={v:g}"
-                        if isinstance(v, (int, float, np.number))
-                        else f"{group['param'].iloc[0]}={v}"
-                        for v in group["value"]
-                    ],
-                    textposition="bottom right",
-                    textfont=dict(size=9),
-                    name=f"sweep: {label}",
-                    hovertemplate="%{text}<br>uncertain %{x:.1%}<br>decided accuracy %{y:.4f}"
-                    "<extra></extra>",
-                )
-            )
-
+        _sweep_layer(fig, sweep)
     fig.update_xaxes(
         title_text="Mean boundary-uncertain rate",
         tickformat=".0%",

@@ -222,51 +222,9 @@ def _columns_for(model):
     return None if names is None else list(names)
 
 
-def decision_regions_figure(
-    model,
-    X2,
-    y,
-    *,
-    feature_names=("x1", "x2"),
-    class_names=None,
-    resolution=300,
-    cart_model=None,
-    title=None,
-    padding=0.05,
-    height=520,
-) -> go.Figure:
-    """Decision regions of a 2-feature model, boundary-uncertain cells hatched.
-
-    Parameters
-    ----------
-    model : fitted classifier on exactly the two columns of ``X2``
-        A `ternary.TernaryTreeClassifier` (hatching from its verdicts) or any
-        classifier with ``predict_proba`` (no hatching).
-    X2 : array-like of shape (n_samples, 2), the training points to draw
-    y : array-like of shape (n_samples,), their labels (in ``model.classes_``)
-    feature_names : pair of str, axis titles; when ``X2`` is a DataFrame and
-        the default is left, its column names are used
-    class_names : sequence of str, optional, names for ``model.classes_``
-    resolution : int, grid points per axis (the grid is ``resolution²``)
-    cart_model : fitted classifier, optional; when given the figure has two
-        panels, CART (left, no hatching) and ``model`` (right), same axes
-    title : str, optional; by default decided accuracy and uncertain % on
-        ``X2``/``y``
-    padding : float, margin around the data as a fraction of each range
-    height : int, figure height in pixels
-
-    Returns
-    -------
-    plotly.graph_objects.Figure
-
-    Notes
-    -----
-    The grid is `grid_axes` (``resolution`` evenly spaced points per axis);
-    each point is the centre of a heatmap cell, and the hatched rectangles
-    (`uncertain_rectangles`) cover exactly the cells whose verdict is 0.
-    """
-    resolution = int(resolution)
-    if resolution < 2:
+def _check_inputs(model, X2, y, feature_names, class_names, resolution):
+    """Validated ``(X2, y, classes, class_names, feature_names, y_codes)``."""
+    if int(resolution) < 2:
         raise ValueError(f"resolution must be at least 2; got {resolution}.")
     if isinstance(X2, pd.DataFrame) and tuple(feature_names) == ("x1", "x2"):
         feature_names = tuple(str(c) for c in X2.columns)
@@ -279,76 +237,43 @@ def decision_regions_figure(
         class_names = [str(c) for c in classes]
     if len(class_names) != len(classes):
         raise ValueError(f"class_names has {len(class_names)} names for {len(classes)} classes.")
+    # a label the model never saw gets code -1 and is drawn as no class
     y_codes = np.searchsorted(classes, y)
     y_codes[(y_codes >= len(classes)) | (classes[np.minimum(y_codes, len(classes) - 1)] != y)] = -1
+    return X2, y, classes, list(class_names), tuple(feature_names), y_codes
 
-    xs, ys = grid_axes(X2, resolution, padding)
-    gx, gy = np.meshgrid(xs, ys)  # row i = ys[i]
-    grid = np.column_stack([gx.ravel(), gy.ravel()])
+
+def _describe(acc, rate, hatched):
+    text = f"decided accuracy {100 * acc:.1f}%"
+    return text + (f", boundary-uncertain {100 * rate:.1f}%" if hatched else "")
+
+
+def _panel_layers(fig, panel, xs, ys, n_classes, *, where, hatch_legend):
+    """Background and hatching of one panel; returns whether the hatch legend was used."""
+    fig.add_trace(_background(panel["proba"], xs, ys, n_classes, name=panel["name"]), **where)
+    verdict = panel["verdict"]
+    if verdict is None:
+        return False
+    mask = (verdict == 0).reshape(len(ys), len(xs))
+    rects = uncertain_rectangles(_edges(xs), _edges(ys), mask)
+    if not rects:
+        return False
+    fig.add_trace(_hatch_trace(rects, showlegend=hatch_legend), **where)
+    return True
+
+
+def _layout(fig, xs, ys, feature_names, *, title, height, two_panels):
     x_edges, y_edges = _edges(xs), _edges(ys)
-
-    proba, verdict = _predict_grid(model, grid, _columns_for(model))
-    acc, rate = _scores(model, X2, y, _columns_for(model))
-    panels = [(model, proba, verdict, acc, rate)]
-    if cart_model is not None:
-        cart_proba, _ = _predict_grid(cart_model, grid, _columns_for(cart_model))
-        cart_acc, _ = _scores(cart_model, X2, y, _columns_for(cart_model))
-        panels.insert(0, (cart_model, cart_proba, None, cart_acc, 0.0))
-
-    def describe(acc, rate, hatched):
-        text = f"decided accuracy {100 * acc:.1f}%"
-        return text + (f", boundary-uncertain {100 * rate:.1f}%" if hatched else "")
-
-    if cart_model is not None:
-        fig = make_subplots(
-            rows=1,
-            cols=2,
-            shared_xaxes=True,
-            shared_yaxes=True,
-            horizontal_spacing=0.04,
-            subplot_titles=(
-                f"CART — accuracy {100 * cart_acc:.1f}%",
-                "Ternary tree — " + describe(acc, rate, verdict is not None),
-            ),
-        )
+    fig.update_xaxes(
+        range=[float(x_edges[0]), float(x_edges[-1])],
+        title_text=feature_names[0],
+        constrain="domain",
+    )
+    fig.update_yaxes(range=[float(y_edges[0]), float(y_edges[-1])], constrain="domain")
+    if two_panels:
+        fig.update_yaxes(title_text=feature_names[1], row=1, col=1)
     else:
-        fig = go.Figure()
-    uncertain_legend = True
-    for col, (_m, p, v, _, _) in enumerate(panels, start=1):
-        where = dict(row=1, col=col) if cart_model is not None else {}
-        fig.add_trace(
-            _background(
-                p,
-                xs,
-                ys,
-                len(classes),
-                name="CART" if (cart_model is not None and col == 1) else "model",
-            ),
-            **where,
-        )
-        if v is not None:
-            mask = (v == 0).reshape(len(ys), len(xs))
-            rects = uncertain_rectangles(x_edges, y_edges, mask)
-            if rects:
-                fig.add_trace(_hatch_trace(rects, showlegend=uncertain_legend), **where)
-                uncertain_legend = False
-        for trace in _point_traces(X2, y_codes, class_names, showlegend=(col == len(panels))):
-            fig.add_trace(trace, **where)
-
-    if title is None:
-        base = (
-            "Decision regions"
-            if cart_model is not None
-            else "Ternary tree — " + describe(acc, rate, verdict is not None)
-        )
-        title = base
-    x_range = [float(x_edges[0]), float(x_edges[-1])]
-    y_range = [float(y_edges[0]), float(y_edges[-1])]
-    fig.update_xaxes(range=x_range, title_text=feature_names[0], constrain="domain")
-    fig.update_yaxes(range=y_range, constrain="domain")
-    fig.update_yaxes(
-        title_text=feature_names[1], row=1, col=1
-    ) if cart_model is not None else fig.update_yaxes(title_text=feature_names[1])
+        fig.update_yaxes(title_text=feature_names[1])
     fig.update_layout(
         title=dict(text=title),
         height=int(height),
@@ -356,4 +281,97 @@ def decision_regions_figure(
         legend=dict(orientation="h", yanchor="top", y=-0.12, xanchor="left", x=0),
         margin=dict(l=60, r=20, t=70, b=60),
     )
+
+
+def decision_regions_figure(
+    model,
+    X2,
+    y,
+    *,
+    feature_names=("x1", "x2"),
+    class_names=None,
+    resolution=300,
+    cart_model=None,
+    title=None,
+    padding=0.05,
+    height=520,
+    scores=None,
+    cart_scores=None,
+) -> go.Figure:
+    """Decision regions of a 2-feature model, boundary-uncertain cells hatched.
+
+    Parameters
+    ----------
+    model : fitted classifier on exactly the two columns of ``X2``
+        A `ternary.TernaryTreeClassifier` (hatching from its verdicts) or any
+        classifier with ``predict_proba`` (no hatching).
+    X2 : array-like of shape (n_samples, 2), the points to draw
+    y : array-like of shape (n_samples,), their labels (in ``model.classes_``)
+    feature_names : pair of str, axis titles; when ``X2`` is a DataFrame and
+        the default is left, its column names are used
+    class_names : sequence of str, optional, names for ``model.classes_``
+    resolution : int, grid points per axis (the grid is ``resolution²``)
+    cart_model : fitted classifier, optional; when given the figure has two
+        panels, CART (left, no hatching) and ``model`` (right), same axes
+    title : str, optional; by default decided accuracy and uncertain % on
+        ``X2``/``y``
+    padding : float, margin around the data as a fraction of each range
+    height : int, figure height in pixels
+    scores, cart_scores : pair ``(decided_accuracy, uncertain_rate)``, optional
+        ``model``'s (and ``cart_model``'s) scores on ``X2``/``y`` when the
+        caller has them already; computed here otherwise
+
+    Returns
+    -------
+    plotly.graph_objects.Figure
+
+    Notes
+    -----
+    The grid is `grid_axes` (``resolution`` evenly spaced points per axis);
+    each point is the centre of a heatmap cell, and the hatched rectangles
+    (`uncertain_rectangles`) cover exactly the cells whose verdict is 0.
+    """
+    X2, y, classes, class_names, feature_names, y_codes = _check_inputs(
+        model, X2, y, feature_names, class_names, resolution
+    )
+    xs, ys = grid_axes(X2, int(resolution), padding)
+    gx, gy = np.meshgrid(xs, ys)  # row i = ys[i]
+    grid = np.column_stack([gx.ravel(), gy.ravel()])
+
+    proba, verdict = _predict_grid(model, grid, _columns_for(model))
+    acc, rate = scores if scores is not None else _scores(model, X2, y, _columns_for(model))
+    panels = [dict(name="model", proba=proba, verdict=verdict)]
+    two = cart_model is not None
+    if two:
+        cart_proba, _ = _predict_grid(cart_model, grid, _columns_for(cart_model))
+        if cart_scores is None:
+            cart_scores = _scores(cart_model, X2, y, _columns_for(cart_model))
+        panels.insert(0, dict(name="CART", proba=cart_proba, verdict=None))
+        fig = make_subplots(
+            rows=1,
+            cols=2,
+            shared_xaxes=True,
+            shared_yaxes=True,
+            horizontal_spacing=0.04,
+            subplot_titles=(
+                f"CART — accuracy {100 * cart_scores[0]:.1f}%",
+                "Ternary tree — " + _describe(acc, rate, verdict is not None),
+            ),
+        )
+    else:
+        fig = go.Figure()
+    hatch_legend = True
+    for col, panel in enumerate(panels, start=1):
+        where = dict(row=1, col=col) if two else {}
+        if _panel_layers(fig, panel, xs, ys, len(classes), where=where, hatch_legend=hatch_legend):
+            hatch_legend = False
+        for trace in _point_traces(X2, y_codes, class_names, showlegend=(col == len(panels))):
+            fig.add_trace(trace, **where)
+    if title is None:
+        title = (
+            "Decision regions"
+            if two
+            else "Ternary tree — " + _describe(acc, rate, verdict is not None)
+        )
+    _layout(fig, xs, ys, feature_names, title=title, height=height, two_panels=two)
     return fig

@@ -109,6 +109,63 @@ def _legend(
     return table
 
 
+def _node_line(model, tree, node, features, classes, through_middle, highlight_node):
+    """The DOT line of one node, and its class when it is a leaf (else None)."""
+    attrs = {"label": _html_label(node_label_items(model, node, features, classes))}
+    fill, border, pen = _SPLIT_FILL, "#444444", 1.0
+    leaf_class = None
+    if tree.is_leaf[node]:
+        leaf_class = int(np.argmax(tree.value[node]))
+        fill, border = tint(class_color(leaf_class), 0.3), class_color(leaf_class)
+    if through_middle[node]:
+        fill = _MIDDLE_FILL
+    if tree.grafted[node]:
+        fill, border, pen = _GRAFT_FILL, GRAFTED_COLOR, 2.0
+    if highlight_node is not None and node == int(highlight_node):
+        border, pen = _HIGHLIGHT, 3.0
+    attrs.update(
+        fillcolor=f'"{fill}"',
+        color=f'"{border}"',
+        penwidth=f"{pen:g}",
+        tooltip=f'"node {node}"',
+    )
+    return f"  {node} [" + ", ".join(f"{k}={v}" for k, v in attrs.items()) + "];", leaf_class
+
+
+def _edge_lines(tree, drawn, routing, depth, max_depth) -> list[str]:
+    """The edges from every drawn split node; children beyond ``max_depth`` become "(…)"."""
+    lines = []
+    hidden = 0
+    for node in drawn:
+        if tree.is_leaf[node]:
+            continue
+        zone = tree.delta[node] > 0
+        binary_labels = ("≤ θ−δ", "&gt; θ+δ") if zone else ("≤ θ", "&gt; θ")
+        if routing != "hard_middle":
+            binary_labels = ("≤ θ", "&gt; θ")
+        edges = [
+            (tree.children_left[node], binary_labels[0], False),
+            (tree.children_middle[node], "zone", True),
+            (tree.children_right[node], binary_labels[1], False),
+        ]
+        for child, label, is_middle in edges:
+            if child < 0:
+                continue
+            target = int(child)
+            if max_depth is not None and depth[child] > max_depth:
+                hidden += 1
+                target = f"hidden{hidden}"
+                lines.append(f'  {target} [label="(…)", shape=plaintext, style=""];')
+            if is_middle:
+                lines.append(
+                    f"  {node} -> {target} [label=<{label}>, style=dashed, "
+                    f'color="{UNCERTAIN_COLOR}", fontcolor="{UNCERTAIN_COLOR}", penwidth=1.8];'
+                )
+            else:
+                lines.append(f"  {node} -> {target} [label=<{label}>];")
+    return lines
+
+
 def tree_dot(
     model,
     *,
@@ -160,61 +217,16 @@ def tree_dot(
         f'color="#444444", fillcolor="{_SPLIT_FILL}"];',
         '  edge [fontname="Helvetica", fontsize=9, color="#444444", arrowsize=0.7];',
     ]
+    drawn = [n for n in tree.preorder() if max_depth is None or depth[n] <= max_depth]
     leaf_classes = set()
-    drawn = []
-    for node in tree.preorder():
-        if max_depth is not None and depth[node] > max_depth:
-            continue
-        drawn.append(node)
-        is_leaf = bool(tree.is_leaf[node])
-        attrs = {"label": _html_label(node_label_items(model, node, features, classes))}
-        fill, border, pen = _SPLIT_FILL, "#444444", 1.0
-        if is_leaf:
-            k = int(np.argmax(tree.value[node]))
-            leaf_classes.add(k)
-            fill, border = tint(class_color(k), 0.3), class_color(k)
-        if through_middle[node]:
-            fill = _MIDDLE_FILL
-        if tree.grafted[node]:
-            fill, border, pen = _GRAFT_FILL, GRAFTED_COLOR, 2.0
-        if highlight_node is not None and node == int(highlight_node):
-            border, pen = _HIGHLIGHT, 3.0
-        attrs.update(
-            fillcolor=f'"{fill}"',
-            color=f'"{border}"',
-            penwidth=f"{pen:g}",
-            tooltip=f'"node {node}"',
-        )
-        lines.append(f"  {node} [" + ", ".join(f"{k}={v}" for k, v in attrs.items()) + "];")
-
-    hidden = 0
     for node in drawn:
-        if tree.is_leaf[node]:
-            continue
-        zone = tree.delta[node] > 0
-        binary_labels = ("≤ θ−δ", "&gt; θ+δ") if zone else ("≤ θ", "&gt; θ")
-        if routing != "hard_middle":
-            binary_labels = ("≤ θ", "&gt; θ")
-        edges = [
-            (tree.children_left[node], binary_labels[0], False),
-            (tree.children_middle[node], "zone", True),
-            (tree.children_right[node], binary_labels[1], False),
-        ]
-        for child, label, is_middle in edges:
-            if child < 0:
-                continue
-            target = int(child)
-            if max_depth is not None and depth[child] > max_depth:
-                hidden += 1
-                target = f"hidden{hidden}"
-                lines.append(f'  {target} [label="(…)", shape=plaintext, style=""];')
-            if is_middle:
-                lines.append(
-                    f"  {node} -> {target} [label=<{label}>, style=dashed, "
-                    f'color="{UNCERTAIN_COLOR}", fontcolor="{UNCERTAIN_COLOR}", penwidth=1.8];'
-                )
-            else:
-                lines.append(f"  {node} -> {target} [label=<{label}>];")
+        line, leaf_class = _node_line(
+            model, tree, node, features, classes, through_middle, highlight_node
+        )
+        lines.append(line)
+        if leaf_class is not None:
+            leaf_classes.add(leaf_class)
+    lines += _edge_lines(tree, drawn, routing, depth, max_depth)
 
     legend = _legend(
         routing,

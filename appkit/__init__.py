@@ -1,0 +1,19 @@
+"""The Streamlit app's layer between the pages and `ternary` / `viz`.
+
+The pages stay thin: they read widgets, call the functions here (which call
+`ternary` and `viz`) and render what comes back. One module per concern:
+
+- `appkit.state`: defaults and the session keys the pages share;
+- `appkit.vocabulary`: labels and help texts of the library's names;
+- `appkit.paper`: the numbers quoted from the paper, in one place;
+- `appkit.guard`: `page_guard`, problems as readable messages;
+- `appkit.datasets`: the sidebar dataset picker, uploads and OpenML;
+- `appkit.model`: the model sidebar and `FitSpec` / `CVSpec`, whose ``.key``
+  every cache uses;
+- one module of helpers per page: `appkit.regions`, `appkit.tree`,
+  `appkit.coverage`, `appkit.grafting`.
+
+Everything that costs time is cached: datasets and result tables with
+``st.cache_data`` (callers get copies), fitted models and figures with
+``st.cache_resource`` (shared; pages never modify them).
+"""

@@ -1,0 +1,180 @@
+"""Helpers of the accuracy–coverage page: `run_cv` runs, cached, and their figure.
+
+Every number on the page comes from `ternary.experiment.run_cv`: the paper's
+11 combinations, or one combination at each value of a swept parameter.
+"""
+
+from __future__ import annotations
+
+import threading
+from collections import OrderedDict
+from dataclasses import replace
+
+import numpy as np
+import pandas as pd
+import streamlit as st
+
+import viz
+from appkit.model import CVSpec
+from appkit.vocabulary import METHOD_PARAM, SWEEP_PARAMS
+from ternary import experiment
+from ternary.data import Dataset
+
+__all__ = [
+    "cart_only_summary",
+    "chow_curve",
+    "coverage_figure",
+    "cv_problem",
+    "cv_results",
+    "summarize",
+    "sweep_choices",
+    "sweep_spec",
+    "sweep_trace",
+    "sweep_values",
+]
+
+
+@st.cache_resource(show_spinner=False)
+def _result_store() -> tuple[OrderedDict, threading.Lock]:
+    """Result tables of the long runs, shared by all sessions (most recent last).
+
+    The long runs report progress to a bar on the page, and Streamlit cannot
+    replay page elements touched from inside an ``st.cache_data`` function; so
+    they are cached here by hand, under their spec's key.
+    """
+    return OrderedDict(), threading.Lock()
+
+
+_STORE_SIZE = 32
+
+
+def _stored(key: tuple, compute) -> pd.DataFrame:
+    store, lock = _result_store()
+    with lock:
+        if key in store:
+            store.move_to_end(key)
+            return store[key].copy()
+    result = compute()  # outside the lock: other sessions keep reading meanwhile
+    with lock:
+        store[key] = result
+        while len(store) > _STORE_SIZE:
+            store.popitem(last=False)
+    return result.copy()
+
+
+def is_cached(spec: CVSpec) -> bool:
+    """Whether ``spec``'s results are already in the store (no compute needed)."""
+    store, lock = _result_store()
+    with lock:
+        return spec.key in store
+
+
+def cv_results(ds: Dataset, spec: CVSpec, progress=None) -> pd.DataFrame:
+    """`run_cv` of ``spec`` on the whole dataset, cached per ``spec.key``.
+
+    ``progress(done, total, message)`` is called during a fresh run only.
+    """
+    X = ds.X if spec.features is None else ds.X[list(spec.features)]
+    return _stored(
+        spec.key,
+        lambda: experiment.run_cv(
+            X,
+            ds.y,
+            combos=spec.run_cv_combos(),
+            cv=spec.cv,
+            max_depth=spec.max_depth,
+            seed=spec.seed,
+            progress=progress,
+        ),
+    )
+
+
+@st.cache_data(show_spinner=False, max_entries=16)
+def _chow_curve(_ds: Dataset, _spec: CVSpec, key: tuple) -> pd.DataFrame:
+    X = _ds.X if _spec.features is None else _ds.X[list(_spec.features)]
+    return experiment.chow_curve_cv(
+        X, _ds.y, cv=_spec.cv, max_depth=_spec.max_depth, seed=_spec.seed
+    )
+
+
+def chow_curve(ds: Dataset, spec: CVSpec) -> pd.DataFrame:
+    """CART's accuracy-coverage curve under Chow's reject rule, on ``spec``'s folds."""
+    # the curve is CART's alone: it does not depend on the combinations
+    folds_only = replace(spec, combos=None)
+    return _chow_curve(ds, folds_only, folds_only.key)
+
+
+def cv_problem(ds: Dataset, folds: int) -> str | None:
+    """Why ``folds``-fold stratified CV cannot run on ``ds`` (a class too small), or None."""
+    small = [(str(lab), n) for lab, n in experiment.classes_too_small(ds.y, folds)]
+    if not small:
+        return None
+    listed = ", ".join(f"{lab!r} ({n} row{'s' if n != 1 else ''})" for lab, n in small[:5])
+    smallest = min(n for _, n in small)
+    advice = f"Set Folds to {smallest} or fewer in the sidebar, or " if smallest >= 2 else ""
+    return (
+        f"{folds}-fold cross-validation needs at least {folds} rows of every class; "
+        f"too few in {listed}. {advice}merge or drop the rare classes in your file."
+    )
+
+
+def summarize(results: pd.DataFrame, bayes_error: float | None) -> pd.DataFrame:
+    """`ternary.experiment.summarize` of a page's results."""
+    return experiment.summarize(results, bayes_error=bayes_error)
+
+
+def sweep_choices(method: str) -> list[str]:
+    """Parameters worth sweeping for ``method``: its own (ε, α or q), then δ scale."""
+    own = METHOD_PARAM.get(method)
+    return ([own] if own in SWEEP_PARAMS else []) + ["delta_scale"]
+
+
+def sweep_values(low: float, high: float, steps: int) -> tuple[float, ...]:
+    """``steps`` evenly spaced values from ``low`` to ``high``, rounded to 4 decimals."""
+    return tuple(float(v) for v in np.round(np.linspace(low, high, int(steps)), 4))
+
+
+def sweep_spec(base: CVSpec, method: str, routing: str, param: str, values) -> CVSpec:
+    """``base``'s folds with one (method, routing) combination per value of ``param``."""
+    combos = [{"delta_method": method, "routing": routing, param: v} for v in values]
+    return CVSpec(base.data_key, base.cv, base.max_depth, base.seed, tuple(combos), base.features)
+
+
+def sweep_trace(summary: pd.DataFrame, param: str) -> pd.DataFrame:
+    """The sweep's operating points in the layout `viz.accuracy_coverage_figure` draws."""
+    return pd.DataFrame(
+        {
+            "param": param,
+            "value": summary[param].astype(float),
+            "delta_method": summary["delta_method"],
+            "routing": summary["routing"],
+            "uncertain_rate": summary["uncertain_rate"],
+            "decided_accuracy": summary["decided_accuracy"],
+        }
+    )
+
+
+def cart_only_summary(results: pd.DataFrame) -> pd.DataFrame:
+    """A one-row summary holding CART (for a sweep drawn without the 11 combinations)."""
+    return pd.DataFrame(
+        {
+            "delta_method": ["none"],
+            "routing": ["probabilistic"],
+            "decided_accuracy": [float(results["cart_accuracy"].mean())],
+            "uncertain_rate": [0.0],
+        }
+    )
+
+
+def coverage_figure(
+    summary: pd.DataFrame, baseline: float, chow=None, paper=None, sweep=None, title=None
+):
+    """`viz.accuracy_coverage_figure` with the page's arguments."""
+    return viz.accuracy_coverage_figure(
+        summary,
+        baseline_accuracy=baseline,
+        chow_curve=chow,
+        paper_means=paper,
+        sweep=sweep,
+        title=title,
+    )

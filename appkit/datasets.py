@@ -1,0 +1,326 @@
+"""The dataset every page uses: the sidebar picker, built-ins, uploads and OpenML.
+
+Datasets are not hashed by value on every call; they travel unhashed next to a
+stable key built once by `dataset_key`.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import inspect
+import io
+import re
+
+import numpy as np
+import pandas as pd
+import streamlit as st
+
+from appkit.state import APP_ROWS, DEFAULTS
+from appkit.vocabulary import USER_PREFIX
+from ternary import data as tdata
+from ternary.data import DataError, Dataset
+
+__all__ = [
+    "BUILTIN_NAMES",
+    "current_dataset",
+    "dataset_key",
+    "dataset_sidebar",
+    "dataset_summary",
+    "load_openml_data",
+    "load_user_data",
+    "on_fetch_openml",
+    "on_upload",
+    "upload_columns",
+    "upload_limit_mb",
+    "use_user_dataset",
+]
+
+BUILTIN_NAMES = list(tdata.BUILTIN_DATASETS)
+
+
+def dataset_key(ds: Dataset) -> tuple:
+    """A stable, hashable identity of a dataset: name, source, shape, hash of the values."""
+    h = hashlib.sha1()
+    h.update(np.ascontiguousarray(ds.X.to_numpy(dtype=np.float64)).tobytes())
+    h.update("\x1f".join(map(str, ds.X.columns)).encode())
+    h.update("\x1f".join(map(str, ds.y)).encode())
+    return (ds.name, ds.source, ds.X.shape, h.hexdigest())
+
+
+# ----------------------------------------------------------------------------- built-ins
+def _generator_defaults(name: str) -> dict:
+    """The keyword arguments of built-in ``name``'s generator, with their defaults."""
+    try:
+        params = inspect.signature(tdata.BUILTIN_DATASETS[name]).parameters
+    except (KeyError, TypeError, ValueError):
+        return {}
+    return {k: p.default for k, p in params.items()}
+
+
+def builtin_options(name: str) -> dict:
+    """The generator arguments the sidebar offers for built-in ``name`` (may be empty)."""
+    params = _generator_defaults(name)
+    return {k: k in params for k in ("n_samples", "noise", "random_state")}
+
+
+@st.cache_data(show_spinner=False, max_entries=32)
+def load_builtin(name: str, **kwargs) -> tuple[Dataset, tuple]:
+    """A built-in dataset and its key, generated once per (name, arguments)."""
+    ds = tdata.load_builtin(name, **kwargs)
+    return ds, dataset_key(ds)
+
+
+def builtin_kwargs(name: str, state=None) -> dict:
+    """Generator arguments for ``name`` from the sidebar state."""
+    s = st.session_state if state is None else state
+    allowed = _generator_defaults(name)
+    kwargs = {}
+    if "n_samples" in allowed:
+        kwargs["n_samples"] = int(s.get("n_samples", DEFAULTS["n_samples"]))
+    if "noise" in allowed:
+        kwargs["noise"] = float(s.get("noise", DEFAULTS["noise"]))
+    if "random_state" in allowed:
+        kwargs["random_state"] = int(s.get("data_seed", DEFAULTS["data_seed"]))
+    return kwargs
+
+
+def current_dataset() -> tuple[Dataset, tuple]:
+    """The dataset chosen in the sidebar and its key."""
+    choice = st.session_state.get("dataset", DEFAULTS["dataset"])
+    user = st.session_state.get("user_dataset")
+    if isinstance(choice, str) and choice.startswith(USER_PREFIX) and user is not None:
+        return user, st.session_state["user_dataset_key"]
+    if choice not in BUILTIN_NAMES:
+        choice = DEFAULTS["dataset"]
+    return load_builtin(choice, **builtin_kwargs(choice))
+
+
+def dataset_choices() -> list[str]:
+    """Built-in names, plus the uploaded dataset once there is one."""
+    options = list(BUILTIN_NAMES)
+    user = st.session_state.get("user_dataset")
+    if user is not None:
+        options.append(USER_PREFIX + user.name)
+    return options
+
+
+def generator_defaults(name: str) -> dict:
+    """The sidebar's starting rows and noise for built-in ``name``."""
+    params = _generator_defaults(name)
+    out = {}
+    if "n_samples" in params:
+        rows = APP_ROWS.get(name, params["n_samples"])
+        out["n_samples"] = int(rows if isinstance(rows, (int, np.integer)) else 500)
+    if "noise" in params:
+        try:
+            out["noise"] = float(params["noise"])
+        except (TypeError, ValueError):
+            pass
+    return out
+
+
+def _on_dataset_change() -> None:
+    # a generator's own default size differs per set; reset it when the set changes
+    name = st.session_state.get("dataset")
+    if name in BUILTIN_NAMES:
+        st.session_state.update(generator_defaults(name))
+
+
+def dataset_sidebar() -> None:
+    """The dataset picker every page shares (drawn by app.py in the sidebar)."""
+    options = dataset_choices()
+    if st.session_state.get("dataset") not in options:
+        st.session_state["dataset"] = DEFAULTS["dataset"]
+    with st.sidebar:
+        st.subheader("Dataset")
+        st.selectbox(
+            "Dataset",
+            options,
+            key="dataset",
+            on_change=_on_dataset_change,
+            label_visibility="collapsed",
+            help="Every page works on this dataset. Built-ins need no download; upload your "
+            "own CSV/ARFF (or fetch from OpenML) on the *Your data* page and it appears "
+            "here as 'Your data: …'.",
+        )
+        name = st.session_state["dataset"]
+        opts = builtin_options(name) if name in BUILTIN_NAMES else {}
+        if opts.get("n_samples"):
+            st.slider(
+                "Rows",
+                100,
+                5000,
+                step=100,
+                key="n_samples",
+                help="How many points to generate. More rows: smoother regions, "
+                "slower cross-validation.",
+            )
+        if opts.get("noise"):
+            st.slider(
+                "Noise",
+                0.0,
+                3.0 if name == "blobs" else 1.0,
+                step=0.05,
+                key="noise",
+                help="Standard deviation of the Gaussian noise added to the points "
+                "(for blobs: the spread of each blob). More noise, more overlap "
+                "between the classes, wider uncertainty zones.",
+            )
+        if opts.get("random_state"):
+            st.number_input(
+                "Data seed",
+                0,
+                10_000,
+                step=1,
+                key="data_seed",
+                help="The same seed generates the same points.",
+            )
+
+
+def dataset_summary(ds: Dataset) -> dict:
+    """Rows, features, classes and Bayes error of ``ds`` as display strings."""
+    return {
+        "Rows": f"{ds.n_samples:,}",
+        "Features": f"{ds.n_features:,}",
+        "Classes": f"{ds.n_classes:,}",
+        "Bayes error": "unknown" if ds.bayes_error is None else f"{ds.bayes_error:.3f}",
+    }
+
+
+# ----------------------------------------------------------------------------- your data
+def upload_limit_mb() -> int:
+    """The largest upload, in MB, that both Streamlit and the loaders accept."""
+    server = int(st.get_option("server.maxUploadSize"))
+    return min(server, tdata.MAX_FILE_BYTES // 2**20)
+
+
+def _arff_attributes(head: str) -> list[str]:
+    names = []
+    for line in head.splitlines():
+        m = re.match(r"\s*@attribute\s+('([^']*)'|\"([^\"]*)\"|(\S+))", line, re.I)
+        if m:
+            names.append(m.group(2) or m.group(3) or m.group(4))
+        elif re.match(r"\s*@data", line, re.I):
+            break
+    return names
+
+
+def upload_columns(data: bytes, filename: str) -> list[str]:
+    """Column names of an uploaded CSV/ARFF, for the label picker ([] if unreadable).
+
+    A CSV's names come from `ternary.data.read_header`, which sniffs and parses
+    the header exactly as the loader will. The real parsing and its error
+    messages stay the loader's job, so an unreadable header only means no picker.
+    """
+    if head_text(data) is None:  # binary: the loader will say what it is
+        return []
+    if filename.lower().endswith(".arff"):
+        return _arff_attributes(bytes(data[:200_000]).decode("utf-8", errors="replace"))
+    try:
+        return [str(c) for c in tdata.read_header(bytes(data))]
+    except DataError:
+        return []
+
+
+def load_user_data(
+    data: bytes, filename: str, target=None, missing: str = "impute"
+) -> tuple[Dataset | None, str | None]:
+    """Load uploaded bytes with the project's loaders: ``(dataset, None)`` or ``(None, message)``.
+
+    Never raises for a bad file: a `DataError` becomes its message, anything
+    else a short description. The bytes are passed as a copy, never modified.
+    """
+    try:
+        upload = io.BytesIO(bytes(data))
+        upload.name = filename
+        ds = tdata.load_file(upload, target=target, missing=missing)
+        return ds, None
+    except DataError as exc:
+        return None, str(exc)
+    except Exception as exc:  # noqa: BLE001 - a user's file must never crash the app
+        return None, (
+            f"Could not read {filename!r}: {type(exc).__name__}: {exc}. "
+            "Check that it is a CSV (comma, semicolon or tab separated, header row) "
+            "or an ARFF file."
+        )
+
+
+def load_openml_data(id_or_name: str, target=None) -> tuple[Dataset | None, str | None]:
+    """Fetch an OpenML dataset by id or name: ``(dataset, None)`` or ``(None, message)``."""
+    text = str(id_or_name).strip()
+    if not text:
+        return None, "Type an OpenML dataset id (e.g. 61) or name (e.g. iris)."
+    # str.isdigit() accepts digits like '²' that int() rejects; only ASCII digits are an id
+    key = int(text) if re.fullmatch(r"[0-9]+", text) else text
+    try:
+        return tdata.load_openml(key, target=target or None), None
+    except DataError as exc:
+        return None, str(exc)
+    except Exception as exc:  # noqa: BLE001
+        return None, f"Could not fetch {text!r} from OpenML: {type(exc).__name__}: {exc}"
+
+
+def use_user_dataset(ds: Dataset) -> None:
+    """Store ``ds`` as the session's own dataset and select it in the sidebar.
+
+    Call from a widget callback (before the sidebar is drawn).
+    """
+    st.session_state["user_dataset"] = ds
+    st.session_state["user_dataset_key"] = dataset_key(ds)
+    st.session_state["dataset"] = USER_PREFIX + ds.name
+    for key in ("feature_x", "feature_y"):
+        st.session_state.pop(key, None)
+
+
+def head_text(data: bytes, n_lines: int = 8, width: int = 200) -> str | None:
+    """The first lines of an upload as text, or None when it does not look like text."""
+    head = bytes(data[:20_000])
+    if b"\x00" in head:
+        return None
+    text = head.decode("utf-8", errors="replace")
+    if text.count("\ufffd") > max(5, len(text) // 50):
+        return None
+    return "\n".join(line[:width] for line in text.splitlines()[:n_lines])
+
+
+def on_upload() -> None:
+    """Callback of the upload widgets: (re)load the uploaded file with the chosen options.
+
+    Runs before the script, so it may select the new dataset in the sidebar.
+    """
+    s = st.session_state
+    upload = s.get("upload")
+    if upload is None:  # the file was removed; keep what was loaded
+        return
+    data = upload.getvalue()
+    name = str(upload.name)
+    signature = (name, len(data), hashlib.sha1(data).hexdigest())
+    if s.get("upload_signature") != signature:
+        # a new file: new columns, and its last column as the default label
+        s["upload_signature"] = signature
+        columns = upload_columns(data, name)
+        s["upload_columns"] = columns
+        s["upload_target"] = columns[-1] if columns else None
+    target = s.get("upload_target") or None
+    ds, error = load_user_data(data, name, target, s.get("upload_missing", "impute"))
+    s["upload_head"] = head_text(data)
+    s["user_error"] = error
+    if ds is not None:
+        use_user_dataset(ds)
+
+
+def on_fetch_openml() -> None:
+    """Callback of the OpenML button."""
+    s = st.session_state
+    ds, error = load_openml_data(s.get("openml_query", ""), s.get("openml_target") or None)
+    s["upload_head"] = None
+    s["user_error"] = error
+    if ds is not None:
+        use_user_dataset(ds)
+
+
+def preview(ds: Dataset, n: int = 10) -> pd.DataFrame:
+    """The first ``n`` rows of ``ds`` with their label."""
+    table = ds.X.head(n).copy()
+    table["label"] = ds.y[:n]
+    return table

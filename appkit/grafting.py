@@ -1,0 +1,117 @@
+"""Helpers of the grafting page: CART against CART + grafting, on the same rows."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+import pandas as pd
+import streamlit as st
+
+import viz
+from appkit.coverage import cv_results
+from appkit.model import CVSpec, FitSpec, fit, split_data
+from appkit.tree import tree_dot
+from ternary import TernaryTreeClassifier
+from ternary.data import Dataset
+
+__all__ = ["GraftComparison", "graft_comparison", "graft_specs"]
+
+
+@dataclass
+class GraftComparison:
+    """What the grafting page shows: CART and CART + grafting, side by side."""
+
+    cart: TernaryTreeClassifier
+    grafted: TernaryTreeClassifier
+    table: pd.DataFrame
+    report: pd.DataFrame | None
+    figures: tuple | None
+    dot: str
+    n_test: int
+
+
+def graft_specs(
+    data_key: tuple,
+    features,
+    *,
+    mode: str,
+    graft_alpha: float,
+    ccp_alpha: float,
+    max_depth: int,
+    test_size: float,
+    seed: int,
+) -> tuple[FitSpec, FitSpec]:
+    """The `FitSpec` of CART and of CART + grafting on the same rows."""
+    base = {
+        "delta_method": "none",
+        "routing": "probabilistic",
+        "max_depth": int(max_depth),
+        "ccp_alpha": float(ccp_alpha),
+        "random_state": int(seed),
+    }
+    cart = FitSpec(data_key, features, test_size, seed, base)
+    grafted = cart.with_params({**base, "graft": mode, "graft_alpha": float(graft_alpha)})
+    return cart, grafted
+
+
+@st.cache_resource(show_spinner=False, max_entries=32)
+def _regions_figure(_model, _X, _y, key: tuple, title: str):
+    """One region panel (no zones: both trees are binary) with ``title``."""
+    acc = float(np.mean(_model.predict(_X) == np.asarray(_y)))
+    return viz.decision_regions_figure(
+        _model, _X, _y, title=f"{title} — test accuracy {100 * acc:.1f}%", height=460
+    )
+
+
+def _cv_accuracy(ds: Dataset, cart: FitSpec, grafted: FitSpec) -> list[float]:
+    """Mean 5-fold accuracy of both trees, from one `run_cv` over the two combinations."""
+    combos = []
+    for spec in (cart, grafted):
+        combo = {k: v for k, v in spec.params.items() if k not in ("max_depth", "random_state")}
+        combos.append(combo)
+    cv = CVSpec(cart.data_key, 5, cart.params["max_depth"], cart.seed, tuple(combos), cart.features)
+    rows = cv_results(ds, cv)
+    means = rows.groupby("combo", sort=False)["accuracy"].mean()
+    return [float(v) for v in means]
+
+
+def graft_comparison(ds: Dataset, cart_spec: FitSpec, graft_spec: FitSpec) -> GraftComparison:
+    """Fit CART and CART + grafting on the training rows and compare them."""
+    sp = split_data(ds, cart_spec)
+    cart, grafted = fit(sp, cart_spec), fit(sp, graft_spec)
+    mode = graft_spec.params["graft"]
+    cv_acc = _cv_accuracy(ds, cart_spec, graft_spec)
+    rows = []
+    for label, model, acc in (
+        ("CART", cart, cv_acc[0]),
+        (f"CART + grafting ({mode})", grafted, cv_acc[1]),
+    ):
+        rows.append(
+            {
+                "model": label,
+                "nodes": int(model.tree_.node_count),
+                "leaves": int(model.tree_.n_leaves),
+                "grafted nodes": int(model.tree_.grafted.sum()),
+                "test accuracy": float(np.mean(model.predict(sp.X_test) == sp.y_test)),
+                "CV accuracy": acc,
+            }
+        )
+    figures = None
+    if cart_spec.features is not None:
+        figures = (
+            _regions_figure(cart, sp.X_test, sp.y_test, cart_spec.key, "CART"),
+            _regions_figure(
+                grafted, sp.X_test, sp.y_test, graft_spec.key, f"CART + grafting ({mode})"
+            ),
+        )
+    report = grafted.graft_report_
+    return GraftComparison(
+        cart,
+        grafted,
+        pd.DataFrame(rows),
+        None if report is None else report.copy(),
+        figures,
+        tree_dot(grafted, graft_spec.key, None),
+        int(len(sp.y_test)),
+    )

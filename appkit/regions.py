@@ -1,0 +1,116 @@
+"""Helpers of the decision-regions page: fit, score the held-out rows once, draw."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+import pandas as pd
+import streamlit as st
+
+import viz
+from appkit.model import FitSpec, Split, fit, split_data
+from ternary import TernaryTreeClassifier, metrics
+from ternary.data import Dataset
+
+__all__ = ["RegionsResult", "TestScores", "regions_result", "score_test_rows"]
+
+
+@dataclass(frozen=True)
+class TestScores:
+    """The held-out rows scored once by the ternary tree and by CART.
+
+    Everything the page shows about the test rows (metric cards, flagged
+    table, panel titles) is derived from these arrays.
+    """
+
+    __test__ = False  # not a pytest test class, despite the name
+
+    proba: np.ndarray
+    pred: np.ndarray
+    verdict: np.ndarray
+    cart_pred: np.ndarray
+    y: np.ndarray
+
+    @property
+    def decided_accuracy(self) -> float:
+        return metrics.decided_accuracy(self.y, self.pred, self.verdict)
+
+    @property
+    def uncertain_rate(self) -> float:
+        return metrics.uncertain_rate(self.verdict)
+
+    @property
+    def cart_accuracy(self) -> float:
+        return float(np.mean(self.cart_pred == self.y))
+
+    def summary(self) -> dict:
+        """The page's metric cards."""
+        dec, unc, cart_acc = self.decided_accuracy, self.uncertain_rate, self.cart_accuracy
+        return {
+            "decided_accuracy": dec,
+            "uncertain_rate": unc,
+            "accuracy": float(np.mean(self.pred == self.y)),
+            "cart_accuracy": cart_acc,
+            "efficiency": metrics.efficiency(dec, cart_acc, unc),
+            "n_test": int(len(self.y)),
+            "n_flagged": int(np.sum(self.verdict == 0)),
+        }
+
+
+def score_test_rows(model, cart, sp: Split) -> TestScores:
+    """One walk of each tree over the held-out rows."""
+    proba, verdict = model.predict_proba_verdict(sp.X_test)
+    pred = model.classes_[np.argmax(proba, axis=1)]
+    return TestScores(proba, pred, verdict, cart.predict(sp.X_test), sp.y_test)
+
+
+def flagged_table(model, sp: Split, scores: TestScores) -> pd.DataFrame:
+    """Held-out rows flagged boundary-uncertain: features, prediction, probabilities, truth."""
+    mask = scores.verdict == 0
+    table = sp.X_test.loc[mask].copy()
+    table.insert(0, "row", table.index)
+    table["predicted"] = scores.pred[mask]
+    for k, cls in enumerate(model.classes_):
+        table[f"P({cls})"] = np.round(scores.proba[mask, k], 4)
+    table["true"] = sp.y_test[mask]
+    table["correct"] = table["predicted"] == table["true"]
+    return table.reset_index(drop=True)
+
+
+@dataclass
+class RegionsResult:
+    """Everything the decision-regions page shows for one setting."""
+
+    model: TernaryTreeClassifier
+    cart: TernaryTreeClassifier
+    split: Split
+    scores: TestScores
+    figure: object
+    metrics: dict
+    flagged: pd.DataFrame
+
+
+@st.cache_resource(show_spinner=False, max_entries=64)
+def _figure(_model, _cart, _sp: Split, _scores: TestScores, key: tuple):
+    # the points drawn are the held-out rows, so the panel titles and the
+    # metric cards measure the same rows, scored once
+    return viz.decision_regions_figure(
+        _model,
+        _sp.X_test,
+        _sp.y_test,
+        cart_model=_cart,
+        scores=(_scores.decided_accuracy, _scores.uncertain_rate),
+        cart_scores=(_scores.cart_accuracy, 0.0),
+    )
+
+
+def regions_result(ds: Dataset, spec: FitSpec) -> RegionsResult:
+    """Fit (cached), score the held-out rows once, and draw one decision-regions setting."""
+    sp = split_data(ds, spec)
+    model, cart = fit(sp, spec), fit(sp, spec.cart())
+    scores = score_test_rows(model, cart, sp)
+    fig = _figure(model, cart, sp, scores, spec.key)
+    return RegionsResult(
+        model, cart, sp, scores, fig, scores.summary(), flagged_table(model, sp, scores)
+    )

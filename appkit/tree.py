@@ -1,0 +1,60 @@
+"""Helpers of the tree-diagram page: node captions, DOT/SVG and the node inspector."""
+
+from __future__ import annotations
+
+import streamlit as st
+
+import viz
+from viz.labels import format_number
+
+__all__ = ["internal_nodes", "node_caption", "node_explanation", "node_figure", "tree_dot"]
+
+
+def internal_nodes(model) -> list[int]:
+    """The split nodes of ``model``'s tree, in preorder."""
+    tree = model.tree_
+    return [int(n) for n in tree.preorder() if not tree.is_leaf[n]]
+
+
+def node_caption(model, node: int, feature_names: list[str]) -> str:
+    """``node <id>: <feature> ≤ θ  (δ = …, n = …)`` for the node picker."""
+    tree = model.tree_
+    f = int(tree.feature[node])
+    name = feature_names[f] if 0 <= f < len(feature_names) else f"x[{f}]"
+    return (
+        f"node {node}: {name} ≤ {format_number(tree.threshold[node])}"
+        f"  (δ = {format_number(tree.delta[node])}, "
+        f"n = {int(tree.n_node_samples[node])})"
+    )
+
+
+@st.cache_data(show_spinner=False, max_entries=64)
+def tree_dot(_model, key: tuple, highlight: int | None = None) -> str:
+    """The DOT source of ``_model`` (fitted on a DataFrame), ``highlight`` outlined."""
+    return viz.tree_dot(
+        _model,
+        feature_names=[str(c) for c in _model.feature_names_in_],
+        class_names=[str(c) for c in _model.classes_],
+        highlight_node=highlight,
+    )
+
+
+@st.cache_data(show_spinner=False, max_entries=32)
+def tree_svg(dot: str) -> bytes | None:
+    """The diagram as SVG, or None without Graphviz's ``dot`` program."""
+    return viz.tree_svg(dot)
+
+
+@st.cache_resource(show_spinner=False, max_entries=64)
+def node_explanation(_model, _X, _y, key: tuple, node: int):
+    """What every δ method sees at ``node`` (`ternary.explain.explain_node`), cached."""
+    from ternary.explain import explain_node
+
+    return explain_node(_model, _X, _y, int(node))
+
+
+@st.cache_resource(show_spinner=False, max_entries=128)
+def node_figure(_model, _X, _y, key: tuple, node: int, method: str):
+    """Node inspector figure for ``node``, drawn with ``method``'s view of the zone."""
+    explanation = node_explanation(_model, _X, _y, key, node)
+    return viz.node_inspector_figure(explanation, method=method)

@@ -1,0 +1,76 @@
+"""Labels and help texts the pages show, for names that live in `ternary`.
+
+The δ methods and routings themselves come from `ternary` (`DELTA_METHODS`,
+`ROUTINGS`); this module only says how to show them, so a method added to the
+library appears in every picker and a test catches a missing label.
+"""
+
+from __future__ import annotations
+
+from ternary import DELTA_METHODS, ROUTINGS
+
+__all__ = [
+    "DELTA_METHODS",
+    "METHOD_HELP",
+    "METHOD_LABELS",
+    "METHOD_PARAM",
+    "MISSING_POLICIES",
+    "ROUTINGS",
+    "ROUTING_HELP",
+    "ROUTING_LABELS",
+    "SWEEP_PARAMS",
+    "USER_PREFIX",
+    "ZONE_METHODS",
+]
+
+#: the δ methods that draw a zone: every method but "none" (which is plain CART)
+ZONE_METHODS = tuple(m for m in DELTA_METHODS if m != "none")
+
+#: sidebar entry of an uploaded dataset, followed by its name
+USER_PREFIX = "Your data: "
+
+METHOD_LABELS = {
+    "margin": "margin (recommended)",
+    "node_bootstrap": "node bootstrap",
+    "quality_plateau": "quality plateau",
+    "gain_ratio": "gain ratio",
+    "class_overlap": "class overlap",
+    "none": "none (plain CART)",
+}
+METHOD_HELP = (
+    "How the half-width δ of each split's uncertainty zone is computed, from the training rows "
+    "that reach the node. **margin**: distance to the nearest training row of another class "
+    "across θ, no parameter (the paper's recommendation). **node bootstrap**: spread of θ over "
+    "B resamples of the node. **quality plateau**: width of the thresholds whose split quality "
+    "is within ε of the best. **gain ratio**: α times the split entropy over the gain. "
+    "**class overlap**: overlap of the classes' q…1−q percentile bands. **none**: δ = 0, CART."
+)
+ROUTING_LABELS = {
+    "probabilistic": "probabilistic (blend both children)",
+    "deferred": "deferred",
+    "hard_middle": "hard middle (third branch)",
+}
+ROUTING_HELP = (
+    "What happens to a row inside a zone. **probabilistic**: it goes down both children and "
+    "their predictions are blended by distance to θ. **deferred**: as probabilistic, with the "
+    "blend deferred to the leaves. **hard middle**: the zone gets its own middle subtree, "
+    "grown on the training rows inside it. Every row gets a class either way; rows that touched "
+    "a zone are flagged boundary-uncertain."
+)
+#: the one extra parameter each δ method has
+METHOD_PARAM = {
+    "quality_plateau": "epsilon",
+    "gain_ratio": "alpha",
+    "class_overlap": "q",
+    "node_bootstrap": "n_bootstraps",
+}
+
+MISSING_POLICIES = {"impute": "fill in (median / most frequent)", "drop": "drop rows with gaps"}
+
+#: sweepable parameters: label, range of the slider, default range
+SWEEP_PARAMS = {
+    "epsilon": ("ε (quality plateau)", (0.0, 0.5), (0.0, 0.2)),
+    "alpha": ("α (gain ratio)", (0.0, 1.0), (0.0, 0.3)),
+    "q": ("q (class overlap)", (0.0, 0.5), (0.0, 0.3)),
+    "delta_scale": ("δ scale", (0.0, 3.0), (0.0, 2.0)),
+}
