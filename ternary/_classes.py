@@ -13,14 +13,22 @@ from __future__ import annotations
 import numbers
 
 import numpy as np
+from numpy.typing import ArrayLike
 from sklearn.base import BaseEstimator, ClassifierMixin
 from sklearn.tree import DecisionTreeClassifier
 from sklearn.utils.class_weight import compute_sample_weight
 from sklearn.utils.multiclass import check_classification_targets
 from sklearn.utils.validation import check_is_fitted, check_random_state, validate_data
 
-from ternary._tree import LEAF, UNDEFINED, TernaryTree, iter_node_rows, traverse
-from ternary.delta import DeltaParams, NodeRows, impurity, node_delta, resolve_n_bootstraps
+from ternary._tree import (
+    LEAF,
+    TernaryTree,
+    TreeBuilder,
+    impurity_importances,
+    iter_node_rows,
+    traverse,
+)
+from ternary.delta import DeltaParams, NodeRows, node_delta, resolve_n_bootstraps
 
 __all__ = [
     "DELTA_METHODS",
@@ -192,6 +200,12 @@ class TernaryTreeClassifier(ClassifierMixin, BaseEstimator):
     feature_names_in_ : ndarray of str, only when fitted on a DataFrame with string columns
     n_bootstraps_ : int, the resolved B
     tree_ : TernaryTree, the flat per-node arrays
+    feature_importances_ : ndarray of shape (n_features,)
+        Impurity-based importances normalised to sum to 1, as in scikit-learn: each
+        split's weighted impurity decrease over the training partition, credited to
+        its feature. Grafted splits count, and so do the splits of hard-middle trees'
+        middle subtrees (their three-way partition). All zeros when the tree is a
+        single leaf. With ``delta_method="none"`` they equal `DecisionTreeClassifier`'s.
     graft_report_ : pandas.DataFrame or None
         One row per graft (see `ternary.graft.graft_tree`), with the grafted class both as
         a code (``class``) and as a label (``class_label``); None without grafting.
@@ -252,7 +266,9 @@ class TernaryTreeClassifier(ClassifierMixin, BaseEstimator):
         self.ccp_alpha = ccp_alpha
 
     # ------------------------------------------------------------------ fit
-    def fit(self, X, y, sample_weight=None):
+    def fit(
+        self, X: ArrayLike, y: ArrayLike, sample_weight: ArrayLike | None = None
+    ) -> TernaryTreeClassifier:
         """Grow the tree, compute every node's δ, and graft if asked.
 
         Parameters
@@ -311,6 +327,9 @@ class TernaryTreeClassifier(ClassifierMixin, BaseEstimator):
                 self.classes_[report["class"].to_numpy(dtype=np.intp)],
             )
             self.graft_report_ = report
+        self.feature_importances_ = impurity_importances(
+            self.tree_, X, y_enc, weights, params.criterion, self.routing, self.n_features_in_
+        )
         return self
 
     def _effective_weights(self, y, sample_weight, n):
@@ -372,80 +391,72 @@ class TernaryTreeClassifier(ClassifierMixin, BaseEstimator):
 
     def _grow_hard_middle(self, X, y_enc, weights, params, rng):
         """Grow a three-way tree: left ≤ θ−δ, right > θ+δ, a middle subtree between."""
-        K = self.n_classes_
+        builder = TreeBuilder(self.n_classes_)
         min_weight_leaf = self.min_weight_fraction_leaf * weights.sum()
-        nodes = []  # dicts, in preorder
 
-        def new_node(rows, depth, value_rows=None):
-            value_rows = rows if value_rows is None else value_rows
+        def add(rows, value_rows):
             counts = np.bincount(y_enc[value_rows], weights=weights[value_rows], minlength=K)
-            nodes.append(
-                {
-                    "left": LEAF,
-                    "right": LEAF,
-                    "middle": LEAF,
-                    "feature": UNDEFINED,
-                    "threshold": float(UNDEFINED),
-                    "delta": 0.0,
-                    "value": counts,
-                    "n": rows.size,
-                    "wn": float(weights[rows].sum()),
-                    "impurity": float(impurity(counts, params.criterion)),
-                }
+            return builder.add_node(
+                counts,
+                n_node_samples=rows.size,
+                weighted_n_node_samples=float(weights[rows].sum()),
+                criterion=params.criterion,
             )
-            return len(nodes) - 1
 
-        stack = [(new_node(np.arange(X.shape[0]), 0), np.arange(X.shape[0]), 0)]
-        pending = []  # (parent id, slot, rows, depth, value_rows) grown in preorder
+        K = self.n_classes_
+        root = np.arange(X.shape[0])
+        stack = [(add(root, root), root, 0)]
         while stack:
             node, rows, depth = stack.pop()
             split = self._best_split(X, y_enc, weights, rows, depth, rng, min_weight_leaf)
             if split is None:
                 continue
             f, t = split
-            node_rows = NodeRows.from_arrays(X[rows, f], y_enc[rows], weights[rows], t, K)
-            d = node_delta(node_rows, params, rng)
-            x = X[rows, f]
-            if d <= 0.0:
-                go_left, go_right = x <= t, x > t
-                middle_rows = None
-            else:
-                go_left, go_right = x <= t - d, x > t + d
-                middle_rows = rows[~(go_left | go_right)]
-            left_rows, right_rows = rows[go_left], rows[go_right]
-            if (
-                min(left_rows.size, right_rows.size) < self.min_samples_leaf
-                or min(weights[left_rows].sum(), weights[right_rows].sum()) < min_weight_leaf
-            ):
+            d = node_delta(
+                NodeRows.from_arrays(X[rows, f], y_enc[rows], weights[rows], t, K), params, rng
+            )
+            parts = self._three_way(X[rows, f], rows, t, d, weights, min_weight_leaf)
+            if parts is None:
                 continue  # the node stays a leaf
-            nodes[node].update(feature=int(f), threshold=float(t), delta=d)
-            children = [("left", left_rows, True), ("right", right_rows, True)]
-            if middle_rows is not None:
-                grow = middle_rows.size >= self.min_samples_middle
-                children.append(("middle", middle_rows, grow))
+            builder.set_split(node, f, t, d)
             pending = []
-            for slot, child_rows, grow in children:
-                if slot == "middle" and child_rows.size == 0:
-                    child = new_node(child_rows, depth + 1, value_rows=rows)
-                else:
-                    child = new_node(child_rows, depth + 1)
-                nodes[node][slot] = child
+            for slot, child_rows, grow in parts:
+                # an empty middle zone predicts like its parent
+                value_rows = (
+                    rows if slot == "children_middle" and not child_rows.size else child_rows
+                )
+                child = add(child_rows, value_rows)
+                builder.set_child(node, slot, child)
                 if grow:
                     pending.append((child, child_rows, depth + 1))
             # preorder ids: children created now, grown left-first
             stack.extend(reversed(pending))
-        return TernaryTree(
-            children_left=[n["left"] for n in nodes],
-            children_right=[n["right"] for n in nodes],
-            children_middle=[n["middle"] for n in nodes],
-            feature=[n["feature"] for n in nodes],
-            threshold=[n["threshold"] for n in nodes],
-            delta=[n["delta"] for n in nodes],
-            value=np.array([n["value"] for n in nodes]).reshape(len(nodes), K),
-            n_node_samples=[n["n"] for n in nodes],
-            weighted_n_node_samples=[n["wn"] for n in nodes],
-            impurity=[n["impurity"] for n in nodes],
-        )
+        return builder.build()
+
+    def _three_way(self, x, rows, t, d, weights, min_weight_leaf):
+        """``(slot, rows, grow)`` per child of a hard-middle split, or None if too small.
+
+        With δ = 0 the split is CART's two-way one; otherwise the middle zone
+        ``θ−δ < x ≤ θ+δ`` gets its own child, grown only when it holds at least
+        ``min_samples_middle`` rows.
+        """
+        if d <= 0.0:
+            go_left, go_right = x <= t, x > t
+        else:
+            go_left, go_right = x <= t - d, x > t + d
+        left_rows, right_rows = rows[go_left], rows[go_right]
+        if (
+            min(left_rows.size, right_rows.size) < self.min_samples_leaf
+            or min(weights[left_rows].sum(), weights[right_rows].sum()) < min_weight_leaf
+        ):
+            return None
+        parts = [("children_left", left_rows, True), ("children_right", right_rows, True)]
+        if d > 0.0:
+            middle_rows = rows[~(go_left | go_right)]
+            parts.append(
+                ("children_middle", middle_rows, middle_rows.size >= self.min_samples_middle)
+            )
+        return parts
 
     def _best_split(self, X, y_enc, weights, rows, depth, rng, min_weight_leaf):
         """CART's (feature, θ) on these rows, or None where CART would stop."""
@@ -479,7 +490,7 @@ class TernaryTreeClassifier(ClassifierMixin, BaseEstimator):
         X = validate_data(self, X, reset=False, dtype=np.float32)
         return traverse(self.tree_, X, self.routing, proba=proba)
 
-    def predict_proba_verdict(self, X):
+    def predict_proba_verdict(self, X: ArrayLike) -> tuple[np.ndarray, np.ndarray]:
         """Class probabilities and verdicts from one walk of the tree.
 
         Returns
@@ -489,20 +500,20 @@ class TernaryTreeClassifier(ClassifierMixin, BaseEstimator):
         """
         return self._route(X)
 
-    def predict_proba(self, X):
+    def predict_proba(self, X: ArrayLike) -> np.ndarray:
         """Class probabilities, blended across the zones a row falls into."""
         return self._route(X)[0]
 
-    def predict(self, X):
+    def predict(self, X: ArrayLike) -> np.ndarray:
         """The most probable class; every row gets one, decided or not."""
         proba = self.predict_proba(X)
         return self.classes_[np.argmax(proba, axis=1)]
 
-    def predict_verdict(self, X):
+    def predict_verdict(self, X: ArrayLike) -> np.ndarray:
         """Eq. 8 of the paper: 1 (True, decided) or 0 (Undec, boundary-uncertain), as int8."""
         return self._route(X, proba=False)[1]
 
-    def predict_with_verdict(self, X):
+    def predict_with_verdict(self, X: ArrayLike) -> tuple[np.ndarray, np.ndarray]:
         """``(predict(X), predict_verdict(X))`` from one walk of the tree."""
         proba, verdict = self._route(X)
         return self.classes_[np.argmax(proba, axis=1)], verdict

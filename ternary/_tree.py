@@ -9,9 +9,21 @@ estimator, grafting and the figures all call it.
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+
 import numpy as np
 
-__all__ = ["LEAF", "UNDEFINED", "TernaryTree", "iter_node_rows", "traverse"]
+from ternary.delta import impurity
+
+__all__ = [
+    "LEAF",
+    "UNDEFINED",
+    "TernaryTree",
+    "TreeBuilder",
+    "impurity_importances",
+    "iter_node_rows",
+    "traverse",
+]
 
 LEAF = -1  #: child index marking "no child"
 UNDEFINED = -2  #: feature/threshold at a leaf, as in scikit-learn
@@ -454,7 +466,9 @@ def _walk(tree: TernaryTree, X: np.ndarray, routing: str):
     return proba, (~uncertain).astype(np.int8)
 
 
-def iter_node_rows(tree: TernaryTree, X: np.ndarray, routing: str = "probabilistic"):
+def iter_node_rows(
+    tree: TernaryTree, X: np.ndarray, routing: str = "probabilistic"
+) -> Iterator[tuple[int, np.ndarray]]:
     """Yield ``(node, row_indices)`` for every node, with the training partition.
 
     Binary routings partition like CART (``x ≤ θ`` left); hard-middle trees
@@ -480,3 +494,156 @@ def iter_node_rows(tree: TernaryTree, X: np.ndarray, routing: str = "probabilist
             go_right = ~go_left
         stack.append((tree.children_right[node], idx[go_right]))
         stack.append((left, idx[go_left]))
+
+
+class TreeBuilder:
+    """Grows a `TernaryTree` node by node: the one way trees are built outside CART.
+
+    Hard-middle growth starts empty and appends nodes in preorder; grafting starts
+    from a fitted tree and appends split/leaf pairs after its nodes. Each node is
+    added with its class counts (the impurity is computed from them) and linked to
+    its parent with `set_child`, which also keeps the parent of every node.
+
+    Parameters
+    ----------
+    n_classes : int
+    tree : TernaryTree, optional
+        A tree to extend. Its nodes keep their ids, and `build` gives them back their
+        ``value`` rows bit for bit (the constructor would renormalise them).
+    """
+
+    _SLOTS = ("children_left", "children_right", "children_middle")
+
+    def __init__(self, n_classes: int, tree: TernaryTree | None = None) -> None:
+        self.n_classes = int(n_classes)
+        if tree is None:
+            self._arrays = {name: [] for name in TernaryTree._ARRAYS}
+            self._parent: list[int] = []
+            self._original_value = None
+        else:
+            self._arrays = {name: list(getattr(tree, name)) for name in TernaryTree._ARRAYS}
+            self._parent = [int(p) for p in tree.parents()]
+            self._original_value = tree.value
+
+    @property
+    def node_count(self) -> int:
+        return len(self._arrays["children_left"])
+
+    def add_node(
+        self,
+        counts: np.ndarray,
+        *,
+        n_node_samples: int,
+        weighted_n_node_samples: float,
+        criterion: str,
+        value: np.ndarray | None = None,
+        grafted: bool = False,
+    ) -> int:
+        """Append a leaf and return its id.
+
+        ``counts`` are the weighted class counts its impurity is computed from;
+        ``value`` (default: the counts) is its class distribution before the
+        normalisation in `build`. `set_split` makes it a split node.
+        """
+        counts = np.asarray(counts, dtype=np.float64)
+        node = self.node_count
+        fields = {
+            "children_left": LEAF,
+            "children_right": LEAF,
+            "children_middle": LEAF,
+            "feature": UNDEFINED,
+            "threshold": float(UNDEFINED),
+            "delta": 0.0,
+            "value": counts if value is None else np.asarray(value, dtype=np.float64),
+            "n_node_samples": int(n_node_samples),
+            "weighted_n_node_samples": float(weighted_n_node_samples),
+            "impurity": float(impurity(counts, criterion)),
+            "grafted": bool(grafted),
+        }
+        for name in TernaryTree._ARRAYS:
+            self._arrays[name].append(fields[name])
+        self._parent.append(LEAF)
+        return node
+
+    def set_split(self, node: int, feature: int, threshold: float, delta: float = 0.0) -> None:
+        """Make ``node`` test ``x[feature]`` against ``threshold`` with half-width ``delta``."""
+        self._arrays["feature"][node] = int(feature)
+        self._arrays["threshold"][node] = float(threshold)
+        self._arrays["delta"][node] = float(delta)
+
+    def set_child(self, node: int, slot: str, child: int) -> None:
+        """Hang ``child`` under ``node`` in ``slot`` (one of `_SLOTS`)."""
+        if slot not in self._SLOTS:
+            raise ValueError(f"slot must be one of {self._SLOTS}; got {slot!r}.")
+        self._arrays[slot][node] = int(child)
+        self._parent[child] = int(node)
+
+    def slot_of(self, node: int) -> tuple[int, str]:
+        """``(parent, slot)`` currently holding ``node``; the root has no slot."""
+        up = self._parent[node]
+        if up == LEAF:
+            raise ValueError(f"node {node} is the root or detached; it sits in no slot.")
+        for slot in self._SLOTS:
+            if self._arrays[slot][up] == node:
+                return up, slot
+        raise AssertionError("parent links out of step with the child arrays")
+
+    def value_of(self, node: int) -> np.ndarray:
+        """The ``value`` row ``node`` was given (not yet normalised)."""
+        return np.asarray(self._arrays["value"][node], dtype=np.float64)
+
+    def set_samples(self, node: int, n_node_samples: int, weighted_n_node_samples: float) -> None:
+        """Update the training rows counted at ``node``."""
+        self._arrays["n_node_samples"][node] = int(n_node_samples)
+        self._arrays["weighted_n_node_samples"][node] = float(weighted_n_node_samples)
+
+    def build(self) -> TernaryTree:
+        """The tree as flat arrays, every ``value`` row normalised to sum to 1."""
+        value = np.array(self._arrays["value"], dtype=np.float64).reshape(-1, self.n_classes)
+        fields = {
+            name: np.array(self._arrays[name]) for name in TernaryTree._ARRAYS if name != "value"
+        }
+        tree = TernaryTree(value=value, **fields)
+        if self._original_value is not None:
+            tree.value[: self._original_value.shape[0]] = self._original_value
+        return tree
+
+
+def impurity_importances(
+    tree: TernaryTree,
+    X: np.ndarray,
+    y_codes: np.ndarray,
+    sample_weight: np.ndarray,
+    criterion: str,
+    routing: str,
+    n_features: int,
+) -> np.ndarray:
+    """Impurity-based feature importances, normalised as in scikit-learn.
+
+    Every split node adds ``W_n·i(n) − Σ_c W_c·i(c)`` to its feature, with ``W`` the
+    weighted training rows and ``i`` the impurity of their class counts, over the
+    training partition (`iter_node_rows`): CART's two-way one for the binary
+    routings, grafted splits included, and the three-way one of hard-middle trees,
+    middle subtrees included. Impurities are recomputed from the rows rather than
+    read from ``tree.impurity``, because a grafted leaf stores the impurity of its
+    evidence region and a leaf that lost rows to a graft keeps its old one. The
+    sum is divided by the root weight, then normalised to sum to 1; a tree that is
+    a single leaf gives a vector of zeros, as in scikit-learn.
+    """
+    K = tree.n_classes
+    W = np.zeros(tree.node_count)
+    weighted_impurity = np.zeros(tree.node_count)
+    for node, rows in iter_node_rows(tree, X, routing):
+        counts = np.bincount(y_codes[rows], weights=sample_weight[rows], minlength=K)
+        W[node] = counts.sum()
+        weighted_impurity[node] = W[node] * float(impurity(counts, criterion))
+    importances = np.zeros(n_features)
+    for node in np.flatnonzero(~tree.is_leaf):
+        decrease = weighted_impurity[node] - sum(weighted_impurity[c] for c in tree.children(node))
+        importances[tree.feature[node]] += decrease
+    if W[0] > 0:
+        importances /= W[0]
+    total = importances.sum()
+    if total > 0:
+        importances /= total
+    return importances

@@ -14,8 +14,10 @@ from dataclasses import dataclass, field
 
 import numpy as np
 import pandas as pd
+from numpy.typing import ArrayLike
 from sklearn.utils.validation import check_is_fitted
 
+from ternary._classes import TernaryTreeClassifier
 from ternary._tree import LEAF, iter_node_rows
 from ternary.delta import (
     DeltaParams,
@@ -158,7 +160,60 @@ def _node_rows(model, X32, node):
     raise ValueError(f"node {node} is not reachable from the root of this tree.")
 
 
-def explain_node(model, X, y, node, *, sample_weight=None, random_state=0) -> NodeExplanation:
+def _checked(model, X, y, node):
+    """``(X as float32, y as class codes)`` after checking every argument of `explain_node`."""
+    check_is_fitted(model, "tree_")
+    tree = model.tree_
+    if isinstance(node, bool) or not isinstance(node, (int, np.integer)):
+        raise ValueError(f"node must be an integer id; got {node!r}.")
+    if not 0 <= node < tree.node_count:
+        raise ValueError(
+            f"node {node} is out of range: this tree has nodes 0..{tree.node_count - 1}."
+        )
+    if tree.children_left[node] == LEAF:
+        raise ValueError(f"node {node} is a leaf; only split nodes have a threshold and a δ.")
+    X32 = np.asarray(X, dtype=np.float32)
+    if X32.ndim != 2 or X32.shape[1] != model.n_features_in_:
+        raise ValueError(f"X must have shape (n_samples, {model.n_features_in_}); got {X32.shape}.")
+    y = np.asarray(y)
+    if y.shape[0] != X32.shape[0]:
+        raise ValueError(f"X has {X32.shape[0]} rows but y has {y.shape[0]}.")
+    y_codes = np.searchsorted(model.classes_, y)
+    unknown = (y_codes >= model.n_classes_) | (
+        model.classes_[np.minimum(y_codes, model.n_classes_ - 1)] != y
+    )
+    if unknown.any():
+        raise ValueError(f"y contains labels the model was not fitted on, e.g. {y[unknown][0]!r}.")
+    return X32, y_codes
+
+
+def _every_method(node_rows, params, random_state):
+    """The bootstrap thresholds, and the raw and final δ of every explained method."""
+    boot = bootstrap_thresholds(
+        node_rows,
+        params.criterion,
+        params.n_bootstraps,
+        np.random.RandomState(random_state),
+        params.min_samples_leaf,
+    )
+    raw, final = {}, {}
+    for method in EXPLAINED_METHODS:
+        p = DeltaParams(**{**params.__dict__, "method": method})
+        # the same seed as `boot`, so the bootstrap δ is the std of the drawn thresholds
+        raw[method] = compute_raw_delta(node_rows, p, np.random.RandomState(random_state))
+        final[method] = node_delta(node_rows, p, np.random.RandomState(random_state))
+    return boot, raw, final
+
+
+def explain_node(
+    model: TernaryTreeClassifier,
+    X: ArrayLike,
+    y: ArrayLike,
+    node: int,
+    *,
+    sample_weight: ArrayLike | None = None,
+    random_state: int = 0,
+) -> NodeExplanation:
     """Recompute, from the training data, what every δ method sees at ``node``.
 
     Parameters
@@ -188,67 +243,26 @@ def explain_node(model, X, y, node, *, sample_weight=None, random_state=0) -> No
     so its δ is a like-for-like estimate, not the fitted value. Grafted split
     nodes are the other exception (see ``NodeExplanation.grafted``).
     """
-    check_is_fitted(model, "tree_")
-    tree = model.tree_
-    if isinstance(node, bool) or not isinstance(node, (int, np.integer)):
-        raise ValueError(f"node must be an integer id; got {node!r}.")
-    node = int(node)
-    if not 0 <= node < tree.node_count:
-        raise ValueError(
-            f"node {node} is out of range: this tree has nodes 0..{tree.node_count - 1}."
-        )
-    if tree.children_left[node] == LEAF:
-        raise ValueError(f"node {node} is a leaf; only split nodes have a threshold and a δ.")
-    X32 = np.asarray(X, dtype=np.float32)
-    if X32.ndim != 2 or X32.shape[1] != model.n_features_in_:
-        raise ValueError(f"X must have shape (n_samples, {model.n_features_in_}); got {X32.shape}.")
-    y = np.asarray(y)
-    if y.shape[0] != X32.shape[0]:
-        raise ValueError(f"X has {X32.shape[0]} rows but y has {y.shape[0]}.")
-    y_codes = np.searchsorted(model.classes_, y)
-    unknown = (y_codes >= model.n_classes_) | (
-        model.classes_[np.minimum(y_codes, model.n_classes_ - 1)] != y
-    )
-    if unknown.any():
-        raise ValueError(f"y contains labels the model was not fitted on, e.g. {y[unknown][0]!r}.")
+    X32, y_codes = _checked(model, X, y, node)
+    tree, node, K = model.tree_, int(node), model.n_classes_
     weights = model._effective_weights(y, sample_weight, X32.shape[0])
-
     rows = _node_rows(model, X32, node)
-    f = int(tree.feature[node])
-    theta = float(tree.threshold[node])
-    K = model.n_classes_
+    f, theta = int(tree.feature[node]), float(tree.threshold[node])
     node_rows = NodeRows.from_arrays(X32[rows, f], y_codes[rows], weights[rows], theta, K)
     params = _params_of(model)
-
     thresholds, quality, left_fraction = quality_curve(
         node_rows, params.criterion, params.min_samples_leaf
     )
     q_star, plateau_low, plateau_high = plateau_bounds(thresholds, quality, theta, params.epsilon)
     floor = (1.0 - params.epsilon) * q_star
-
     band_classes, band_lows, band_highs = class_bands(node_rows, params.q)
     overlap_pair, overlap_low, overlap_high = widest_overlap(node_rows, params.q)
-
     gain_parts = {
         **gain_ratio_parts(node_rows, params.criterion),
         "value_range": node_rows.value_range,
         "alpha_range": params.alpha * node_rows.value_range,
     }
-
-    boot = bootstrap_thresholds(
-        node_rows,
-        params.criterion,
-        params.n_bootstraps,
-        np.random.RandomState(random_state),
-        params.min_samples_leaf,
-    )
-    raw, final = {}, {}
-    for method in EXPLAINED_METHODS:
-        p = DeltaParams(**{**params.__dict__, "method": method})
-        # the same seed as `boot`, so the bootstrap δ is the std of the drawn thresholds
-        raw[method] = compute_raw_delta(node_rows, p, np.random.RandomState(random_state))
-        final[method] = node_delta(node_rows, p, np.random.RandomState(random_state))
-
+    boot, raw, final = _every_method(node_rows, params, random_state)
     names = getattr(model, "feature_names_in_", None)
     return NodeExplanation(
         node=node,

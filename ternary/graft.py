@@ -128,14 +128,17 @@ True
 from __future__ import annotations
 
 import numbers
+from collections.abc import Sequence
+from dataclasses import dataclass
 
 import numpy as np
 import pandas as pd
+from numpy.typing import ArrayLike
 from scipy import special, stats
 from sklearn.utils.validation import check_random_state
 
-from ternary._tree import LEAF, UNDEFINED, TernaryTree, iter_node_rows
-from ternary.delta import NodeRows, impurity, node_delta
+from ternary._tree import LEAF, TernaryTree, TreeBuilder, iter_node_rows
+from ternary.delta import DeltaParams, NodeRows, node_delta
 
 __all__ = ["GRAFT_REPORT_COLUMNS", "binomial_tail", "graft_tree", "laplace", "leaf_bounds"]
 
@@ -164,7 +167,7 @@ _SIDE_NAME = ("<=", ">")
 # --------------------------------------------------------------------------- building blocks
 
 
-def laplace(count_k, total):
+def laplace(count_k: ArrayLike, total: ArrayLike) -> float | np.ndarray:
     """Laplace accuracy estimate ``(count_k + 1) / (total + 2)`` (Niblett & Bratko 1986).
 
     The binary form Webb uses: the estimate that a region labelled with class
@@ -190,7 +193,7 @@ def laplace(count_k, total):
     return float(out) if out.ndim == 0 else out
 
 
-def binomial_tail(x, n, p):
+def binomial_tail(x: ArrayLike, n: ArrayLike, p: ArrayLike) -> float | np.ndarray:
     """``P(Bin(n, p) ≥ x)``: Webb's ``prob(x, n, p)``.
 
     For whole ``x`` and ``n`` this is ``scipy.stats.binom.sf(x − 1, n, p)``.
@@ -228,7 +231,9 @@ def binomial_tail(x, n, p):
     return float(out) if out.ndim == 0 else out
 
 
-def leaf_bounds(tree: TernaryTree, leaf: int, n_features: int | None = None):
+def leaf_bounds(
+    tree: TernaryTree, leaf: int, n_features: int | None = None
+) -> tuple[np.ndarray, np.ndarray]:
     """``lowerlim(leaf, a)`` and ``upperlim(leaf, a)`` for every attribute ``a``.
 
     The tightest bounds the ancestors of ``leaf`` impose: a left branch
@@ -283,22 +288,10 @@ def _node_bounds(tree: TernaryTree, n_features: int):
 
 
 def _empty_report() -> pd.DataFrame:
-    dtypes = {
-        "leaf": "int64",
-        "ancestor": "int64",
-        "feature": "int64",
-        "feature_name": "object",
-        "cut": "float64",
-        "side": "object",
-        "class": "int64",
-        "laplace_cut": "float64",
-        "laplace_leaf": "float64",
-        "p_value": "float64",
-        "new_split": "int64",
-        "new_leaf": "int64",
-        "n_region": "float64",
-        "n_class": "float64",
-    }
+    dtypes = dict.fromkeys(GRAFT_REPORT_COLUMNS, "float64")
+    dtypes.update(dict.fromkeys(("leaf", "ancestor", "feature", "class"), "int64"))
+    dtypes.update(dict.fromkeys(("new_split", "new_leaf"), "int64"))
+    dtypes.update(dict.fromkeys(("feature_name", "side"), "object"))
     return pd.DataFrame({name: pd.Series(dtype=dtypes[name]) for name in GRAFT_REPORT_COLUMNS})
 
 
@@ -347,8 +340,12 @@ class _Best:
         k = np.maximum(self.k, 0)[..., None]
         return np.take_along_axis(self.counts, k, axis=-1)[..., 0]
 
-    def offer(self, leaves, a, side, lap, total, k, counts, v, ancestor, depth):
-        """Keep each (leaves[i], a[i], side) candidate that beats the best so far."""
+    def offer(self, leaves, a, side, found, ancestor, depth):
+        """Keep each (leaves[i], a[i], side) candidate that beats the best so far.
+
+        ``found`` is ``(laplace, total, class, class counts, cut value)`` per candidate.
+        """
+        lap, total, k, counts, v = found
         old_lap = self.lap[leaves, a, side]
         old_total = self.total[leaves, a, side]
         better = (lap > old_lap) | (
@@ -367,7 +364,7 @@ class _Best:
         self.depth[idx] = depth
 
 
-def _search_node(best, node, depth, rows, X, y, w, K, leaves, low, up, min_c, max_c, features):
+def _search_node(best, node, depth, rows, data, leaves, facts, features):
     """Offer every leaf below ``node`` its best "≤" and ">" cut at this ancestor.
 
     The node's rows are sorted once per attribute and turned into cumulative
@@ -378,7 +375,10 @@ def _search_node(best, node, depth, rows, X, y, w, K, leaves, low, up, min_c, ma
     downwards. All such segments of all attributes are evaluated in one
     vectorised pass, so each leaf costs O(1) after O(rows · attributes ·
     classes) work per ancestor. Only the attributes in ``features`` are searched.
+    ``leaves`` are positions in ``facts`` (a `_Leaves`).
     """
+    X, y, w, K = data.X, data.y, data.ws, data.n_classes
+    low, up, min_c, max_c = facts.low, facts.up, facts.min_c, facts.max_c
     m, F = rows.size, features.size
     Xn = X[np.ix_(rows, features)]
     order = np.argsort(Xn, axis=0, kind="stable")
@@ -402,57 +402,33 @@ def _search_node(best, node, depth, rows, X, y, w, K, leaves, low, up, min_c, ma
         j1[:, j] = np.searchsorted(col, np.minimum(min_c[leaves, a], hi), side="left")
         jh[:, j] = np.searchsorted(col, hi, side="right")
         jl[:, j] = np.maximum(np.searchsorted(col, max_c[leaves, a], side="left"), j0[:, j])
+    sorted_rows = (m, cum, run_end, vals, features)
     column = np.broadcast_to(np.arange(F), (n_leaves, F))  # position in ``features``
     leaf_of = np.broadcast_to(leaves[:, None], (n_leaves, F))
 
     # "≤": candidate rows p in [j0, j1) ending a run; region rows j0..p
     ok = j1 > j0
     if ok.any():
-        _offer_segments(
-            best,
-            _LE,
-            node,
-            depth,
-            leaf_of[ok],
-            column[ok],
-            anchor=j0[ok],
-            last=j1[ok] - 1 - j0[ok],
-            m=m,
-            cum=cum,
-            run_end=run_end,
-            vals=vals,
-            features=features,
-        )
+        segments = (leaf_of[ok], column[ok], j0[ok], j1[ok] - 1 - j0[ok])
+        _offer_segments(best, _LE, node, depth, segments, sorted_rows)
     # ">": candidate rows p in [jl, jh − 2] ending a run; region rows p+1..jh−1 (non-empty)
     ok = jh - 1 > jl
     if ok.any():
-        _offer_segments(
-            best,
-            _GT,
-            node,
-            depth,
-            leaf_of[ok],
-            column[ok],
-            anchor=jh[ok],
-            last=jh[ok] - 2 - jl[ok],
-            m=m,
-            cum=cum,
-            run_end=run_end,
-            vals=vals,
-            features=features,
-        )
+        segments = (leaf_of[ok], column[ok], jh[ok], jh[ok] - 2 - jl[ok])
+        _offer_segments(best, _GT, node, depth, segments, sorted_rows)
 
 
-def _offer_segments(
-    best, side, node, depth, leaves, column, anchor, last, m, cum, run_end, vals, features
-):
+def _offer_segments(best, side, node, depth, segments, sorted_rows):
     """Evaluate the candidate segments of one side and offer each leaf its best cut.
 
-    ``anchor`` is the fixed end of each (leaf, attribute) region (its first
-    row for "≤", one past its last row for ">"); ``last`` is the number of
-    candidates minus one, counted from the anchor outwards; ``column`` indexes
-    ``features`` (and the columns of ``cum``, ``run_end`` and ``vals``).
+    ``segments`` is ``(leaves, column, anchor, last)``: ``anchor`` is the fixed end
+    of each (leaf, attribute) region (its first row for "≤", one past its last row
+    for ">"); ``last`` is the number of candidates minus one, counted from the
+    anchor outwards; ``column`` indexes ``features``. ``sorted_rows`` is
+    ``(m, cum, run_end, vals, features)`` from `_search_node`.
     """
+    leaves, column, anchor, last = segments
+    m, cum, run_end, vals, features = sorted_rows
     key = column * (m + 1) + anchor
     groups, pair_group = np.unique(key, return_inverse=True)
     length = np.zeros(groups.size, dtype=np.intp)
@@ -474,18 +450,8 @@ def _offer_segments(
     keep = valid[b]
     if not keep.all():
         leaves, column, b = leaves[keep], column[keep], b[keep]
-    best.offer(
-        leaves,
-        features[column],
-        side,
-        lap[b],
-        total[b],
-        k[b],
-        region[b],
-        vals[p[b], a[b]],
-        node,
-        depth,
-    )
+    found = (lap[b], total[b], k[b], region[b], vals[p[b], a[b]])
+    best.offer(leaves, features[column], side, found, node, depth)
 
 
 # --------------------------------------------------------------------------- the graft
@@ -544,21 +510,24 @@ def _check_inputs(tree, X, y, mode, alpha, sample_weight):
 
 
 def graft_tree(
-    tree,
-    X,
-    y_codes,
-    mode="all",
-    alpha=0.05,
-    sample_weight=None,
-    delta_params=None,
-    random_state=None,
-    feature_names=None,
+    tree: TernaryTree,
+    X: ArrayLike,
+    y_codes: ArrayLike,
+    mode: str = "all",
+    alpha: float = 0.05,
+    sample_weight: ArrayLike | None = None,
+    delta_params: DeltaParams | None = None,
+    random_state: int | np.random.RandomState | None = None,
+    feature_names: Sequence[str] | None = None,
     *,
-    continuous_features=None,
-):
+    continuous_features: ArrayLike | None = None,
+) -> tuple[TernaryTree, pd.DataFrame]:
     """Graft new splits and leaves onto a fitted binary tree (Webb 1997, C4.5+).
 
     See the module docstring for the algorithm and every reading of the paper.
+    The work follows its four steps: find every leaf's best cuts (`_find_cuts`),
+    keep the significantly better ones (`_significant`), order and trim them per
+    leaf (`_ordered_cuts`), and graft them (`_graft_leaf`).
 
     Parameters
     ----------
@@ -600,257 +569,230 @@ def graft_tree(
         leaf preorder, and within a leaf in grafting order (best first).
     """
     X, y, w = _check_inputs(tree, X, y_codes, mode, alpha, sample_weight)
-    K, F = tree.n_classes, X.shape[1]
-    features = _feature_indices(continuous_features, F)
+    features = _feature_indices(continuous_features, X.shape[1])
     if mode == "none" or tree.node_count < 2 or not np.any(w > 0) or features.size == 0:
         return tree.copy(), _empty_report()
-    rng = check_random_state(random_state)
-    keep = np.flatnonzero(w > 0)
-    # counts are in units of an average row, so unit weights give plain counts
-    ws = np.zeros_like(w)
-    ws[keep] = w[keep] * (keep.size / w[keep].sum())
-
-    reached = {node: keep[idx] for node, idx in iter_node_rows(tree, X[keep])}
-    parent = tree.parents()
-    order = tree.preorder()
-    leaves_all = [n for n in order if tree.children_left[n] == LEAF]
-
-    def cases(node):
-        rows = reached[node]
-        if rows.size == 0 and parent[node] != LEAF:
-            rows = reached[int(parent[node])]
-        return rows
-
-    # per-leaf facts: class c, its Laplace, bounds and class-c value range
-    bounds_low, bounds_up = _node_bounds(tree, F)
-    leaf_ids, leaf_class, leaf_lap, low, up, min_c, max_c = [], [], [], [], [], [], []
-    for leaf in leaves_all:
-        if parent[leaf] == LEAF:
-            continue  # a lone root has no ancestor to draw evidence from
-        rows = cases(leaf)
-        if rows.size == 0:
-            continue
-        counts = np.bincount(y[rows], weights=ws[rows], minlength=K)
-        c = int(np.argmax(counts))
-        lo, hi = bounds_low[leaf], bounds_up[leaf]
-        xc = X[rows[y[rows] == c]]
-        leaf_ids.append(leaf)
-        leaf_class.append(c)
-        leaf_lap.append(laplace(counts[c], counts.sum()))
-        low.append(lo)
-        up.append(hi)
-        min_c.append(xc.min(axis=0))
-        max_c.append(xc.max(axis=0))
-    if not leaf_ids:
+    data = _Cases.of(tree, X, y, w, "gini" if delta_params is None else delta_params.criterion)
+    leaves = _leaf_facts(tree, data)
+    if leaves is None:
         return tree.copy(), _empty_report()
-    leaf_class = np.array(leaf_class)
-    leaf_lap = np.array(leaf_lap)
-    low, up, min_c, max_c = map(np.array, (low, up, min_c, max_c))
-
-    # which leaves each ancestor serves
-    below = {}
-    for i, leaf in enumerate(leaf_ids):
-        node = int(parent[leaf])
-        while node != LEAF:
-            below.setdefault(node, []).append(i)
-            node = int(parent[node])
-    depth = tree.node_depth()
-    best = _Best(len(leaf_ids), F, K)
-    for node in order:
-        if node not in below:
-            continue
-        rows = cases(node)
-        if rows.size:
-            _search_node(
-                best,
-                node,
-                int(depth[node]),
-                rows,
-                X,
-                y,
-                ws,
-                K,
-                np.array(below[node], dtype=np.intp),
-                low,
-                up,
-                min_c,
-                max_c,
-                features,
-            )
-
-    # step 2: better than the leaf, and significantly so
-    p_value = np.ones_like(best.lap)
-    pos = best.pos
-    found = best.lap > leaf_lap[:, None, None]
-    p_value[found] = binomial_tail(
-        pos[found], best.total[found], np.broadcast_to(leaf_lap[:, None, None], found.shape)[found]
-    )
-    accepted = found & (p_value < alpha)
-
-    builder = _Builder(tree)
-    records = []
-    names = None if feature_names is None else [str(s) for s in feature_names]
+    best = _find_cuts(tree, data, leaves, features)
+    p_value, accepted = _significant(best, leaves.laplace, alpha)
+    rng, builder, records = check_random_state(random_state), TreeBuilder(tree.n_classes, tree), []
     for i in np.flatnonzero(accepted.any(axis=(1, 2))):
-        a_idx, s_idx = np.nonzero(accepted[i])
-        key = sorted(
-            zip(-best.lap[i, a_idx, s_idx], -best.total[i, a_idx, s_idx], a_idx, s_idx, strict=True)
-        )
-        tuples = [(int(a), int(s)) for _, _, a, s in key]
-        if mode == "one":
-            tuples = tuples[:1]
-        while tuples and best.k[i][tuples[-1]] == leaf_class[i]:
-            tuples.pop()  # step 3: trailing grafts of the leaf's own class change nothing
-        if not tuples:
-            continue
-        leaf = leaf_ids[i]
-        remaining = reached[leaf]
-        slot = builder.slot_of(leaf)
-        for a, s in tuples:
-            anc = int(best.ancestor[i, a, s])
-            v = float(best.v[i, a, s])
-            k = int(best.k[i, a, s])
-            lo, hi = low[i, a], up[i, a]
-            delta = 0.0
-            if delta_params is not None and delta_params.method != "none":
-                evidence = cases(anc)
-                xa = X[evidence, a]
-                inside = (xa > lo) & (xa <= hi)
-                node_rows = NodeRows.from_arrays(
-                    xa[inside], y[evidence[inside]], w[evidence[inside]], v, K
-                )
-                delta = node_delta(node_rows, delta_params, rng)
-            x_rem = X[remaining, a]
-            to_graft = x_rem <= v if s == _LE else x_rem > v
-            split_id, leaf_new, slot = builder.graft(
-                slot,
-                leaf,
-                feature=a,
-                cut=v,
-                side=s,
-                delta=delta,
-                split_rows=remaining,
-                graft_rows=remaining[to_graft],
-                graft_value=best.counts[i, a, s],
-                y=y,
-                w=w,
-                criterion=_criterion(delta_params),
-            )
-            remaining = remaining[~to_graft]
-            records.append(
-                {
-                    "leaf": int(leaf),
-                    "ancestor": anc,
-                    "feature": a,
-                    "feature_name": names[a] if names is not None else f"x{a}",
-                    "cut": v,
-                    "side": _SIDE_NAME[s],
-                    "class": k,
-                    "laplace_cut": float(best.lap[i, a, s]),
-                    "laplace_leaf": float(leaf_lap[i]),
-                    "p_value": float(p_value[i, a, s]),
-                    "new_split": split_id,
-                    "new_leaf": leaf_new,
-                    "n_region": float(best.total[i, a, s]),
-                    "n_class": float(pos[i, a, s]),
-                }
-            )
-        builder.set_leaf_samples(leaf, remaining, w)
+        cuts = _ordered_cuts(best, i, accepted[i], mode, leaves)
+        if cuts:
+            records += _graft_leaf(builder, data, leaves, best, p_value, i, cuts, delta_params, rng)
     if not records:
         return tree.copy(), _empty_report()
+    names = [f"x{a}" for a in range(X.shape[1])] if feature_names is None else feature_names
+    for r in records:
+        r["feature_name"] = str(names[r["feature"]])
     report = pd.DataFrame.from_records(records, columns=list(GRAFT_REPORT_COLUMNS))
     return builder.build(), report.astype(_empty_report().dtypes.to_dict())
 
 
-def _criterion(delta_params):
-    return "gini" if delta_params is None else delta_params.criterion
+@dataclass
+class _Cases:
+    """The training rows as grafting sees them: which rows reach which node.
+
+    ``ws`` are the weights rescaled to average 1 over the rows of positive weight
+    (so unit weights give plain counts); ``w`` are the weights as given.
+    """
+
+    X: np.ndarray
+    y: np.ndarray
+    w: np.ndarray
+    ws: np.ndarray
+    reached: dict
+    parent: np.ndarray
+    n_classes: int
+    criterion: str  # of the impurity stored at new nodes
+
+    @classmethod
+    def of(cls, tree, X, y, w, criterion):
+        keep = np.flatnonzero(w > 0)
+        ws = np.zeros_like(w)
+        ws[keep] = w[keep] * (keep.size / w[keep].sum())
+        reached = {node: keep[idx] for node, idx in iter_node_rows(tree, X[keep])}
+        return cls(X, y, w, ws, reached, tree.parents(), tree.n_classes, criterion)
+
+    def cases(self, node):
+        """``cases(n)``: the rows reaching ``node``, or its parent's when it has none."""
+        rows = self.reached[node]
+        if rows.size == 0 and self.parent[node] != LEAF:
+            rows = self.reached[int(self.parent[node])]
+        return rows
 
 
-class _Builder:
-    """Appends grafted nodes to copies of the tree's arrays."""
+@dataclass
+class _Leaves:
+    """Per graftable leaf: id, class ``c``, its Laplace, bounds and class-c value range."""
 
-    def __init__(self, tree: TernaryTree):
-        self.K = tree.n_classes
-        self.arrays = {name: list(getattr(tree, name)) for name in TernaryTree._ARRAYS}
-        self.parent = list(tree.parents())
-        self.n_original = tree.node_count
-        self.original_value = tree.value
+    ids: list
+    cls: np.ndarray
+    laplace: np.ndarray
+    low: np.ndarray
+    up: np.ndarray
+    min_c: np.ndarray
+    max_c: np.ndarray
 
-    def slot_of(self, node):
-        """(parent, "children_left"/"children_right") currently holding ``node``."""
-        up = int(self.parent[node])
-        side = "children_left" if self.arrays["children_left"][up] == node else "children_right"
-        return up, side
 
-    def _append(self, **fields):
-        node = len(self.arrays["children_left"])
-        for name in TernaryTree._ARRAYS:
-            self.arrays[name].append(fields[name])
-        return node
+def _leaf_facts(tree, data):
+    """The `_Leaves` of every leaf that has an ancestor and cases; None if none does."""
+    K, F = data.n_classes, data.X.shape[1]
+    bounds_low, bounds_up = _node_bounds(tree, F)
+    facts = {key: [] for key in ("ids", "cls", "laplace", "low", "up", "min_c", "max_c")}
+    for leaf in tree.preorder():
+        if tree.children_left[leaf] != LEAF or data.parent[leaf] == LEAF:
+            continue  # a lone root has no ancestor to draw evidence from
+        rows = data.cases(leaf)
+        if rows.size == 0:
+            continue
+        counts = np.bincount(data.y[rows], weights=data.ws[rows], minlength=K)
+        c = int(np.argmax(counts))
+        xc = data.X[rows[data.y[rows] == c]]
+        for key, value in (
+            ("ids", leaf),
+            ("cls", c),
+            ("laplace", laplace(counts[c], counts.sum())),
+            ("low", bounds_low[leaf]),
+            ("up", bounds_up[leaf]),
+            ("min_c", xc.min(axis=0)),
+            ("max_c", xc.max(axis=0)),
+        ):
+            facts[key].append(value)
+    if not facts["ids"]:
+        return None
+    ids = facts.pop("ids")
+    return _Leaves(ids=ids, **{key: np.array(value) for key, value in facts.items()})
 
-    def graft(
-        self,
-        slot,
-        leaf,
-        *,
-        feature,
-        cut,
-        side,
-        delta,
-        split_rows,
-        graft_rows,
-        graft_value,
-        y,
-        w,
-        criterion,
-    ):
-        K = self.K
-        split_counts = np.bincount(y[split_rows], weights=w[split_rows], minlength=K)
-        if split_counts.sum() <= 0:
-            split_counts = np.asarray(self.arrays["value"][leaf], dtype=np.float64)
-        graft_counts = np.asarray(graft_value, dtype=np.float64)
-        new_leaf = self._append(
-            children_left=LEAF,
-            children_right=LEAF,
-            children_middle=LEAF,
-            feature=UNDEFINED,
-            threshold=float(UNDEFINED),
-            delta=0.0,
-            value=graft_counts / graft_counts.sum(),
-            n_node_samples=graft_rows.size,
-            weighted_n_node_samples=float(w[graft_rows].sum()),
-            impurity=float(impurity(graft_counts, criterion)),
+
+def _find_cuts(tree, data, leaves, features):
+    """Step 1: every leaf's best "≤" and ">" tuple per attribute, over all its ancestors."""
+    below = {}  # the leaves (positions in ``leaves``) each ancestor serves
+    for i, leaf in enumerate(leaves.ids):
+        node = int(data.parent[leaf])
+        while node != LEAF:
+            below.setdefault(node, []).append(i)
+            node = int(data.parent[node])
+    depth = tree.node_depth()
+    best = _Best(len(leaves.ids), data.X.shape[1], data.n_classes)
+    for node in tree.preorder():
+        if node not in below:
+            continue
+        rows = data.cases(node)
+        if rows.size:
+            leaf_idx = np.array(below[node], dtype=np.intp)
+            _search_node(best, node, int(depth[node]), rows, data, leaf_idx, leaves, features)
+    return best
+
+
+def _significant(best, leaf_laplace, alpha):
+    """Step 2: every tuple's binomial p-value, and which tuples pass.
+
+    A tuple passes when its Laplace beats its leaf's and its p-value is below ``alpha``.
+    """
+    p_value = np.ones_like(best.lap)
+    found = best.lap > leaf_laplace[:, None, None]
+    leaf_lap = np.broadcast_to(leaf_laplace[:, None, None], found.shape)
+    p_value[found] = binomial_tail(best.pos[found], best.total[found], leaf_lap[found])
+    return p_value, found & (p_value < alpha)
+
+
+def _ordered_cuts(best, i, passed, mode, leaves):
+    """Step 3: leaf ``i``'s accepted ``(attribute, side)`` tuples in grafting order.
+
+    Highest Laplace first (ties: larger region, smaller attribute, "≤" first); with
+    ``mode="one"`` only the first; trailing tuples of the leaf's own class dropped.
+    """
+    a_idx, s_idx = np.nonzero(passed)
+    key = sorted(
+        zip(-best.lap[i, a_idx, s_idx], -best.total[i, a_idx, s_idx], a_idx, s_idx, strict=True)
+    )
+    cuts = [(int(a), int(s)) for _, _, a, s in key]
+    if mode == "one":
+        cuts = cuts[:1]
+    while cuts and best.k[i][cuts[-1]] == leaves.cls[i]:
+        cuts.pop()  # they would change no prediction
+    return cuts
+
+
+def _graft_leaf(builder, data, leaves, best, p_value, i, cuts, delta_params, rng):
+    """Step 4: chain leaf ``i``'s cuts above it, best first; one report record per graft."""
+    leaf = leaves.ids[i]
+    remaining = data.reached[leaf]
+    slot = builder.slot_of(leaf)
+    records = []
+    for a, s in cuts:
+        anc, v = int(best.ancestor[i, a, s]), float(best.v[i, a, s])
+        delta = 0.0
+        if delta_params is not None and delta_params.method != "none":
+            # δ from the evidence ancestor's rows inside the leaf's range on the cut attribute
+            evidence = data.cases(anc)
+            xa = data.X[evidence, a]
+            inside = (xa > leaves.low[i, a]) & (xa <= leaves.up[i, a])
+            node_rows = NodeRows.from_arrays(
+                xa[inside], data.y[evidence[inside]], data.w[evidence[inside]], v, data.n_classes
+            )
+            delta = node_delta(node_rows, delta_params, rng)
+        x_rem = data.X[remaining, a]
+        to_graft = x_rem <= v if s == _LE else x_rem > v
+        split_id, new_leaf, slot = _add_graft(
+            builder, data, slot, leaf, (a, v, s, delta), remaining, to_graft, best.counts[i, a, s]
+        )
+        remaining = remaining[~to_graft]
+        records.append(
+            {
+                "leaf": int(leaf),
+                "ancestor": anc,
+                "feature": a,
+                "cut": v,
+                "side": _SIDE_NAME[s],
+                "class": int(best.k[i, a, s]),
+                "laplace_cut": float(best.lap[i, a, s]),
+                "laplace_leaf": float(leaves.laplace[i]),
+                "p_value": float(p_value[i, a, s]),
+                "new_split": split_id,
+                "new_leaf": new_leaf,
+                "n_region": float(best.total[i, a, s]),
+                "n_class": float(best.pos[i, a, s]),
+            }
+        )
+    builder.set_samples(leaf, remaining.size, float(data.w[remaining].sum()))
+    return records
+
+
+def _add_graft(builder, data, slot, leaf, cut, split_rows, to_graft, graft_value):
+    """Put a split in ``slot``, with a new leaf and ``leaf`` below it.
+
+    ``cut`` is ``(feature, value, side, δ)``; the split tests ``x[feature] ≤ value``.
+    ``split_rows`` reach the split, and those marked ``to_graft`` the new leaf.
+    The new leaf takes the "≤" branch for a "≤" cut and the ">" branch otherwise.
+    Returns the split's id, the new leaf's id and the slot now holding ``leaf``.
+    """
+    feature, cut, side, delta = cut
+    y, w, graft_rows = data.y, data.w, split_rows[to_graft]
+    split_counts = np.bincount(y[split_rows], weights=w[split_rows], minlength=data.n_classes)
+    if split_counts.sum() <= 0:
+        split_counts = builder.value_of(leaf)
+    graft_counts = np.asarray(graft_value, dtype=np.float64)
+    ids = [
+        builder.add_node(
+            counts,
+            value=counts / counts.sum(),
+            n_node_samples=rows.size,
+            weighted_n_node_samples=float(w[rows].sum()),
+            criterion=data.criterion,
             grafted=True,
         )
-        left, right = (new_leaf, leaf) if side == _LE else (leaf, new_leaf)
-        split = self._append(
-            children_left=left,
-            children_right=right,
-            children_middle=LEAF,
-            feature=feature,
-            threshold=cut,
-            delta=delta,
-            value=split_counts / split_counts.sum(),
-            n_node_samples=split_rows.size,
-            weighted_n_node_samples=float(w[split_rows].sum()),
-            impurity=float(impurity(split_counts, criterion)),
-            grafted=True,
-        )
-        up, name = slot
-        self.arrays[name][up] = split
-        self.parent += [split, up]  # new_leaf's parent, split's parent
-        self.parent[leaf] = split
-        return split, new_leaf, (split, "children_right" if side == _LE else "children_left")
-
-    def set_leaf_samples(self, leaf, rows, w):
-        self.arrays["n_node_samples"][leaf] = rows.size
-        self.arrays["weighted_n_node_samples"][leaf] = float(w[rows].sum())
-
-    def build(self) -> TernaryTree:
-        value = np.array(self.arrays["value"], dtype=np.float64).reshape(-1, self.K)
-        fields = {
-            name: np.array(self.arrays[name]) for name in TernaryTree._ARRAYS if name != "value"
-        }
-        tree = TernaryTree(value=value, **fields)
-        # the constructor renormalises every row; keep the original nodes' rows bit for bit
-        tree.value[: self.n_original] = self.original_value
-        return tree
+        for counts, rows in ((graft_counts, graft_rows), (split_counts, split_rows))
+    ]
+    new_leaf, split = ids  # the leaf first: node ids as grafting has always numbered them
+    builder.set_split(split, feature, cut, delta)
+    up, name = slot
+    builder.set_child(up, name, split)
+    le, gt = (new_leaf, leaf) if side == _LE else (leaf, new_leaf)
+    builder.set_child(split, "children_left", le)
+    builder.set_child(split, "children_right", gt)
+    return split, new_leaf, (split, "children_right" if side == _LE else "children_left")

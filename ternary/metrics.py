@@ -8,6 +8,7 @@ was decided (verdict 1, no uncertainty zone traversed) or boundary-uncertain
 from __future__ import annotations
 
 import numpy as np
+from numpy.typing import ArrayLike
 from sklearn.metrics import f1_score
 
 __all__ = [
@@ -31,7 +32,7 @@ def _decided_mask(y_true, y_pred, verdict):
     return y_true, y_pred, verdict == 1
 
 
-def decided_accuracy(y_true, y_pred, verdict) -> float:
+def decided_accuracy(y_true: ArrayLike, y_pred: ArrayLike, verdict: ArrayLike) -> float:
     """Accuracy on the decided rows (verdict 1); NaN when no row is decided.
 
     >>> decided_accuracy([0, 1, 1], [0, 0, 1], [1, 0, 1])
@@ -43,7 +44,7 @@ def decided_accuracy(y_true, y_pred, verdict) -> float:
     return float(np.mean(y_true[decided] == y_pred[decided]))
 
 
-def uncertain_rate(verdict) -> float:
+def uncertain_rate(verdict: ArrayLike) -> float:
     """Fraction of rows flagged boundary-uncertain (verdict 0); NaN for no rows."""
     verdict = np.asarray(verdict)
     if verdict.size == 0:
@@ -51,7 +52,9 @@ def uncertain_rate(verdict) -> float:
     return float(np.mean(verdict == 0))
 
 
-def decided_f1(y_true, y_pred, verdict, average: str = "macro") -> float:
+def decided_f1(
+    y_true: ArrayLike, y_pred: ArrayLike, verdict: ArrayLike, average: str = "macro"
+) -> float:
     """F1 score on the decided rows (macro-averaged by default); NaN when none."""
     y_true, y_pred, decided = _decided_mask(y_true, y_pred, verdict)
     if not decided.any():
@@ -73,7 +76,7 @@ def efficiency(decided_acc: float, baseline_acc: float, uncertain_rate: float) -
     return float((decided_acc - baseline_acc) / uncertain_rate)
 
 
-def ub_ratio(uncertain_rate: float, bayes_error: float) -> float:
+def ub_ratio(uncertain_rate: float, bayes_error: float | None) -> float:
     """U/B ratio: uncertain rate divided by the dataset's Bayes error.
 
     Near 1 the method flags about as many rows as are theoretically ambiguous;

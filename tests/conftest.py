@@ -1,5 +1,6 @@
 """Shared fixtures and paths for the test suite."""
 
+import os
 from pathlib import Path
 
 import pytest
@@ -10,9 +11,30 @@ DATASETS = SHARED / "datasets"
 PAPER_TABLES = SHARED / "paper_tables"
 
 
+def _shared_folder(folder: Path, what: str) -> Path:
+    """``folder`` if it exists; otherwise fail in CI and skip locally, saying why.
+
+    A skipped test passes silently, so in CI (``CI=true``, which GitHub Actions and
+    most CI services set) a missing folder is a broken checkout and must fail.
+    """
+    if folder.is_dir():
+        return folder
+    message = (
+        f"the shared {what} folder {folder} is absent; it must sit beside the repository "
+        f"(check out the shared data as ../shared)"
+    )
+    if os.environ.get("CI", "").strip().lower() == "true":
+        pytest.fail(f"{message}. In CI this is an error, not a skip.", pytrace=False)
+    pytest.skip(message)
+
+
 @pytest.fixture
-def shared_datasets():
-    """The folder of real ARFF datasets, or a skip saying why it is missing."""
-    if not DATASETS.is_dir():
-        pytest.skip(f"shared datasets folder {DATASETS} is absent (it sits beside the repo)")
-    return DATASETS
+def shared_datasets() -> Path:
+    """The folder of real ARFF datasets (skips locally, fails in CI, when absent)."""
+    return _shared_folder(DATASETS, "datasets")
+
+
+@pytest.fixture
+def shared_paper_tables() -> Path:
+    """The folder of the paper's tables as CSV (skips locally, fails in CI, when absent)."""
+    return _shared_folder(PAPER_TABLES, "paper tables")

@@ -1,20 +1,19 @@
-"""Import arrows point one way: pages/app → viz → ternary."""
+"""Import arrows point one way (pages/app → viz → ternary), and the suite cannot skip silently."""
 
 import subprocess
 import sys
 from pathlib import Path
+
+import pytest
+from conftest import _shared_folder
 
 REPO = Path(__file__).resolve().parents[1]
 
 
 def test_importing_ternary_loads_no_ui_library():
     code = (
-        "import sys, ternary, ternary.metrics, ternary.delta\n"
-        "import importlib.util\n"
-        "for name in ('ternary.data', 'ternary.experiment', 'ternary.graft', 'ternary.explain'):\n"
-        "    if importlib.util.find_spec(name):\n"
-        "        importlib.import_module(name)\n"
-        "import importlib\n"
+        "import sys, ternary, ternary.metrics, ternary.delta, ternary.data, ternary.experiment\n"
+        "import ternary.graft, ternary.explain\n"
         "top = ('streamlit', 'plotly', 'viz', 'graphviz')\n"
         "bad = sorted(m for m in sys.modules if m.split('.')[0] in top)\n"
         "print(','.join(bad))\n"
@@ -36,3 +35,14 @@ def test_library_sources_never_import_ui_packages():
             ):
                 offenders.append(f"{path.name}: {stripped}")
     assert offenders == []
+
+
+def test_missing_shared_folder_fails_in_ci_and_skips_locally(tmp_path, monkeypatch):
+    absent = tmp_path / "shared" / "datasets"
+    monkeypatch.setenv("CI", "true")
+    with pytest.raises(pytest.fail.Exception, match="In CI this is an error"):
+        _shared_folder(absent, "datasets")
+    monkeypatch.delenv("CI")
+    with pytest.raises(pytest.skip.Exception, match="absent"):
+        _shared_folder(absent, "datasets")
+    assert _shared_folder(tmp_path, "datasets") == tmp_path

@@ -450,3 +450,95 @@ def test_graft_report_names_the_class_label():
     np.testing.assert_array_equal(report["class_label"], clf.classes_[report["class"]])
     assert set(report["class_label"]) <= {"blue", "red"}
     assert clf.tree_.grafted.sum() == 2 * len(report)  # a split and a leaf per graft
+
+
+# ------------------------------------------------------------------ feature importances
+@pytest.mark.parametrize("criterion", ["gini", "entropy"])
+@pytest.mark.parametrize("data", range(4))
+def test_importances_equal_cart_without_zones(criterion, data):
+    X, y = datasets()[data]
+    w = np.random.RandomState(data).uniform(0.2, 2.0, len(y))
+    for routing in ("probabilistic", "deferred"):
+        ours = TernaryTreeClassifier(
+            delta_method="none", routing=routing, criterion=criterion, random_state=0
+        ).fit(X, y, sample_weight=w)
+        cart = DecisionTreeClassifier(criterion=criterion, max_depth=4, random_state=0)
+        cart.fit(X, y, sample_weight=w)
+        np.testing.assert_allclose(ours.feature_importances_, cart.feature_importances_, atol=1e-12)
+
+
+@pytest.mark.parametrize("method", DELTA_METHODS)
+@pytest.mark.parametrize("routing", ROUTINGS)
+def test_importances_sum_to_one_and_follow_the_splits(method, routing):
+    X, y = datasets()[3]
+    graft = "none" if routing == "hard_middle" else "all"
+    clf = TernaryTreeClassifier(
+        delta_method=method, routing=routing, graft=graft, graft_alpha=0.3, random_state=0
+    ).fit(X, y)
+    imp = clf.feature_importances_
+    assert imp.shape == (X.shape[1],) and np.all(imp >= 0)
+    assert imp.sum() == pytest.approx(1.0, abs=1e-12)
+    split_features = set(clf.tree_.feature[~clf.tree_.is_leaf])
+    assert set(np.flatnonzero(imp > 0)) <= split_features
+
+
+def test_grafted_and_middle_splits_earn_importance():
+    X, y = make_moons(400, noise=0.35, random_state=2)
+    X = np.column_stack([X, np.random.RandomState(0).normal(size=len(X))])
+    grafted = TernaryTreeClassifier(
+        delta_method="none", max_depth=2, graft="all", graft_alpha=0.3, random_state=0
+    ).fit(X, y)
+    t = grafted.tree_
+    assert t.grafted.any()
+    plain = TernaryTreeClassifier(delta_method="none", max_depth=2, random_state=0).fit(X, y)
+    # grafting moved impurity decrease onto its splits' features, so the shares changed
+    assert not np.allclose(grafted.feature_importances_, plain.feature_importances_)
+    # a grafted split whose two sides hold rows of different class mixes earns importance
+    # (one whose new leaf received no training row decreases nothing, and earns none)
+    rows_of = dict(iter_node_rows(t, X.astype(np.float32)))
+    earning = []
+    for node in np.flatnonzero(t.grafted & ~t.is_leaf):
+        mixes = {
+            tuple(np.bincount(y[rows_of[c]], minlength=2) / len(rows_of[c]))
+            for c in t.children(node)
+            if len(rows_of[c])
+        }
+        if len(mixes) == 2:
+            earning.append(t.feature[node])
+    assert earning and all(grafted.feature_importances_[f] > 0 for f in earning)
+
+    middle = TernaryTreeClassifier(
+        delta_method="quality_plateau", routing="hard_middle", max_depth=3, random_state=0
+    ).fit(X, y)
+    m = middle.tree_
+    inside = m.reached_through_middle() & ~m.is_leaf
+    assert inside.any()
+    # the splits inside middle subtrees are credited too
+    assert all(middle.feature_importances_[f] > 0 for f in m.feature[inside])
+
+
+@pytest.mark.parametrize("method", ["none", "margin", "quality_plateau"])
+def test_hard_middle_importances_match_the_stored_node_statistics(method):
+    # hard_middle grows its own tree, so the oracle is its stored per-node weights and
+    # impurities (set while growing) instead of CART's
+    X, y = datasets()[3]
+    clf = TernaryTreeClassifier(
+        delta_method=method, routing="hard_middle", max_depth=5, random_state=0
+    ).fit(X, y)
+    t = clf.tree_
+    expected = np.zeros(X.shape[1])
+    for node in np.flatnonzero(~t.is_leaf):
+        kids = t.children(node)
+        decrease = t.weighted_n_node_samples[node] * t.impurity[node] - sum(
+            t.weighted_n_node_samples[c] * t.impurity[c] for c in kids
+        )
+        expected[t.feature[node]] += decrease
+    np.testing.assert_allclose(clf.feature_importances_, expected / expected.sum(), atol=1e-12)
+
+
+def test_single_leaf_tree_has_zero_importances():
+    X = np.arange(12.0).reshape(6, 2)
+    clf = TernaryTreeClassifier().fit(X, ["a"] * 6)
+    np.testing.assert_array_equal(clf.feature_importances_, np.zeros(2))
+    cart = DecisionTreeClassifier().fit(X, ["a"] * 6)
+    np.testing.assert_array_equal(clf.feature_importances_, cart.feature_importances_)

@@ -3,7 +3,7 @@
 import numpy as np
 import pytest
 
-from ternary._tree import TernaryTree, iter_node_rows, traverse
+from ternary._tree import TernaryTree, TreeBuilder, iter_node_rows, traverse
 
 A, B, C, M = [1.0, 0.0], [0.0, 1.0], [0.2, 0.8], [0.5, 0.5]
 
@@ -191,3 +191,49 @@ def test_hand_built_trees_agree_on_the_compiled_path(middle, routing):
     ref_proba, ref_verdict = _walk(tree, X, routing)
     np.testing.assert_array_equal(fast_verdict, ref_verdict)
     np.testing.assert_allclose(fast_proba, ref_proba, atol=1e-12)
+
+
+def test_builder_grows_a_tree_that_routes_like_the_hand_built_one():
+    b = TreeBuilder(2)
+    counts = {"root": [5, 5], "A": [4, 0], "mid": [1, 5], "B": [0, 3], "C": [0.6, 2.4]}
+    ids = {}
+    for name, c in counts.items():
+        ids[name] = b.add_node(
+            c, n_node_samples=int(sum(c)), weighted_n_node_samples=sum(c), criterion="gini"
+        )
+    b.set_split(ids["root"], 0, 0.0, 1.0)
+    b.set_split(ids["mid"], 0, 0.5, 0.25)
+    b.set_child(ids["root"], "children_left", ids["A"])
+    b.set_child(ids["root"], "children_right", ids["mid"])
+    b.set_child(ids["mid"], "children_left", ids["B"])
+    b.set_child(ids["mid"], "children_right", ids["C"])
+    assert b.slot_of(ids["C"]) == (ids["mid"], "children_right")
+    tree = b.build()
+    np.testing.assert_allclose(tree.value.sum(axis=1), 1.0)
+    np.testing.assert_allclose(tree.impurity[ids["A"]], 0.0)
+    np.testing.assert_allclose(tree.impurity[ids["root"]], 0.5)
+    X = np.linspace(-2, 2, 41)[:, None]
+    # the reference tree holds the same splits, with the builder's node ids
+    ref = two_level_tree()
+    for routing in ("probabilistic", "deferred"):
+        np.testing.assert_allclose(traverse(tree, X, routing)[0], traverse(ref, X, routing)[0])
+    np.testing.assert_array_equal(traverse(tree, X, "deferred")[1], traverse(ref, X, "deferred")[1])
+
+
+def test_builder_extending_a_tree_keeps_its_nodes_bit_for_bit():
+    ref = two_level_tree()
+    ref.value[3] = [1 / 3, 2 / 3]  # a row whose renormalisation would not be exact
+    b = TreeBuilder(2, ref)
+    leaf = b.add_node(
+        [1.0, 2.0], n_node_samples=3, weighted_n_node_samples=3.0, criterion="entropy", grafted=True
+    )
+    with pytest.raises(ValueError, match="root"):
+        b.slot_of(0)
+    up, slot = b.slot_of(4)
+    b.set_child(up, slot, leaf)
+    tree = b.build()
+    np.testing.assert_array_equal(tree.value[:5], ref.value)
+    assert tree.children_right[2] == leaf == 5 and tree.grafted.tolist() == [False] * 5 + [True]
+    np.testing.assert_allclose(
+        tree.impurity[leaf], -(1 / 3) * np.log2(1 / 3) - (2 / 3) * np.log2(2 / 3)
+    )
