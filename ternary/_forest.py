@@ -67,15 +67,24 @@ def _bootstrap_indices(seed: int, n_samples: int) -> np.ndarray:
     return np.random.RandomState(seed).randint(0, n_samples, n_samples, dtype=np.int32)
 
 
+def _member_rows(seed, n_samples, weights):
+    """The rows a member is fitted on, or None for all of them.
+
+    A sample of zero-weight rows only would be refused by the tree; such a draw holds no
+    information, so that tree is grown on every row instead (rare: it needs almost all the
+    weight on a handful of rows), and it has no out-of-bag rows.
+    """
+    rows = _bootstrap_indices(seed, n_samples)
+    if weights is not None and not np.any(weights[rows] > 0):
+        return None
+    return rows
+
+
 def _fit_member(tree, X, y, weights, bootstrap):
-    if bootstrap:
-        rows = _bootstrap_indices(tree.random_state, X.shape[0])
-        # a sample of zero-weight rows only would be refused by the tree; such a draw holds
-        # no information, so that tree is grown on every row instead (rare: it needs almost
-        # all the weight on a handful of rows)
-        if weights is None or np.any(weights[rows] > 0):
-            X, y = X[rows], y[rows]
-            weights = None if weights is None else weights[rows]
+    rows = _member_rows(tree.random_state, X.shape[0], weights) if bootstrap else None
+    if rows is not None:
+        X, y = X[rows], y[rows]
+        weights = None if weights is None else weights[rows]
     return tree.fit(X, y, sample_weight=weights)
 
 
@@ -134,7 +143,8 @@ q, n_bootstraps, max_delta_fraction, delta_scale, ccp_alpha
         A row's forest verdict is 1 (decided) when at least this share of the trees decide
         it. 0.5 is a majority vote on "is this row outside every zone on my path"; 1.0 asks
         for a unanimous forest and flags the most rows (the most cautious setting); values
-        near 0 decide a row as soon as a few trees do (lenient); 0 decides every row.
+        near 0 decide a row as soon as a few trees do (lenient); 0 decides every row. It is
+        read when verdicts are asked for, so ``set_params`` changes it without a refit.
     oob_score : bool, default=False
         Score each training row with the trees that did not see it (needs ``bootstrap``).
     n_jobs : int or None, default=None
@@ -277,7 +287,7 @@ q, n_bootstraps, max_delta_fraction, delta_scale, ccp_alpha
             delayed(_fit_member)(tree, X, y, weights, self.bootstrap) for tree in members
         )
         if self.oob_score:
-            self._set_oob_score(X, y)
+            self._set_oob_score(X, y, weights)
         return self
 
     def _weights(self, y, sample_weight, n):
@@ -292,6 +302,11 @@ q, n_bootstraps, max_delta_fraction, delta_scale, ccp_alpha
             if not np.all(np.isfinite(weights)) or np.any(weights < 0):
                 raise ValueError("sample_weight must be finite and non-negative.")
         if self.class_weight is not None:
+            if not (isinstance(self.class_weight, dict) or self.class_weight == "balanced"):
+                raise ValueError(
+                    f"class_weight={self.class_weight!r} is not supported; use None, "
+                    "'balanced' or a dict mapping each class label to its weight."
+                )
             class_weights = compute_sample_weight(self.class_weight, y)
             weights = class_weights if weights is None else weights * class_weights
         if weights is not None and weights.sum() <= 0:
@@ -300,12 +315,15 @@ q, n_bootstraps, max_delta_fraction, delta_scale, ccp_alpha
             )
         return weights
 
-    def _set_oob_score(self, X, y):
+    def _set_oob_score(self, X, y, weights):
         n = X.shape[0]
         total = np.zeros((n, self.n_classes_))
         votes = np.zeros(n)
         for tree in self.estimators_:
-            drawn = np.bincount(_bootstrap_indices(tree.random_state, n), minlength=n)
+            rows = _member_rows(tree.random_state, n, weights)
+            if rows is None:
+                continue
+            drawn = np.bincount(rows, minlength=n)
             out = np.flatnonzero(drawn == 0)
             if out.size:
                 total[out[:, None], self._columns(tree)] += tree.predict_proba(X[out])

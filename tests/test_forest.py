@@ -200,6 +200,17 @@ def test_feature_importances_find_the_informative_features():
     assert importances[:2].min() > importances[2:].max()
 
 
+def test_balanced_class_weight_is_a_sample_weight_on_all_rows():
+    X, y = make_classification(300, 5, weights=[0.8, 0.2], random_state=0)
+    params = dict(n_estimators=4, max_depth=4, random_state=0)
+    balanced = TernaryForestClassifier(class_weight="balanced", **params).fit(X, y)
+    weights = np.where(y == 1, 300 / (2 * np.sum(y == 1)), 300 / (2 * np.sum(y == 0)))
+    weighted = TernaryForestClassifier(**params).fit(X, y, sample_weight=weights)
+    plain = TernaryForestClassifier(**params).fit(X, y)
+    assert np.array_equal(balanced.predict_proba(X), weighted.predict_proba(X))
+    assert not np.array_equal(balanced.predict_proba(X), plain.predict_proba(X))
+
+
 @pytest.mark.parametrize(
     "params, message",
     [
@@ -209,6 +220,7 @@ def test_feature_importances_find_the_informative_features():
         ({"n_estimators": 0}, "n_estimators"),
         ({"delta_method": "widest"}, "delta_method"),
         ({"max_features": "all"}, "max_features"),
+        ({"class_weight": "balanced_subsample"}, "class_weight"),
     ],
 )
 def test_bad_parameters_say_what_is_wrong(moons, params, message):
