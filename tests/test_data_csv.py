@@ -311,7 +311,7 @@ MALFORMED = [
     pytest.param(
         ("a,y\n" + "".join(f"{i},{i * 0.37:.3f}\n" for i in range(50))).encode(),
         {},
-        ["continuous", "regression target"],
+        ["50 distinct decimal numbers", "measurement rather than a class"],
         id="continuous-target",
     ),
     pytest.param(

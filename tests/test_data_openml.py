@@ -91,7 +91,8 @@ def test_openml_download_is_cached_and_loads_offline(tmp_path, monkeypatch):
     monkeypatch.setattr(openml.datasets, "get_dataset", fake_get_dataset)
     saved_root = openml.config._root_cache_directory
     first = load_openml("61", cache_dir=tmp_path)
-    assert calls[0][0] == 61 and calls[0][1]["download_data"] is True
+    # The description comes first (its qualities state the size); the data after it.
+    assert calls[0][0] == 61 and calls[0][1]["download_qualities"] is True
     # openml's own cache pointed at ours during the call, and was restored after.
     assert calls[0][2].startswith(str(tmp_path))
     assert openml.config._root_cache_directory == saved_root

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -19,8 +20,12 @@ from ._clean import (
     _check_shape,
     _options,
 )
-from ._dataset import DataError, Dataset
-from ._source import MAX_FILE_BYTES, _decode, _read_source
+from ._dataset import DataError, Dataset, _quoted, _shorten
+from ._source import MAX_FILE_BYTES, _check_line_lengths, _decode, _read_source
+
+# Where the data section starts; [ \t]* rather than \s* so the search cannot run
+# across lines and backtrack over them.
+_DATA_MARKER = re.compile(rb"^[ \t]*@data", re.IGNORECASE | re.MULTILINE)
 
 
 @dataclass
@@ -34,7 +39,12 @@ _MISSING = object()  # an unquoted '?' in the tolerant parser
 
 
 def _split_arff(line: str) -> list[Any]:
-    """Split a comma-separated ARFF line; '?' unquoted becomes ``_MISSING``."""
+    """Split a comma-separated ARFF line; '?' unquoted becomes ``_MISSING``.
+
+    One pass over the characters: whether the current field holds text yet is
+    tracked as a flag rather than re-joined at every quote, so the time stays
+    linear even on a line full of quote characters.
+    """
     if "'" not in line and '"' not in line:
         out: list[Any] = []
         for v in line.split(","):
@@ -43,6 +53,7 @@ def _split_arff(line: str) -> list[Any]:
         return out
     fields: list[Any] = []
     buf: list[str] = []
+    has_text = False  # the same as "".join(buf).strip() != ""
     quote: str | None = None
     quoted = False
     i, n = 0, len(line)
@@ -50,20 +61,23 @@ def _split_arff(line: str) -> list[Any]:
         ch = line[i]
         if quote:
             if ch == "\\" and i + 1 < n:
-                buf.append(line[i + 1])
                 i += 1
+                buf.append(line[i])
+                has_text = has_text or not line[i].isspace()
             elif ch == quote:
                 quote = None
             else:
                 buf.append(ch)
-        elif ch in "'\"" and not "".join(buf).strip():
+                has_text = has_text or not ch.isspace()
+        elif ch in "'\"" and not has_text:
             quote, quoted, buf = ch, True, []
         elif ch == ",":
             v = "".join(buf) if quoted else "".join(buf).strip()
             fields.append(_MISSING if (v == "?" and not quoted) else v)
-            buf, quoted = [], False
+            buf, quoted, has_text = [], False, False
         elif not (quoted and ch.isspace()):
             buf.append(ch)
+            has_text = has_text or not ch.isspace()
         i += 1
     if quote:
         raise ValueError("a quoted value is not closed")
@@ -90,7 +104,11 @@ def _split_name(rest: str) -> tuple[str, str]:
 
 
 def _parse_arff_tolerant(text: str) -> tuple[str, list[_Attribute], list[list[Any]]]:
-    """A forgiving ARFF reader for files that liac-arff rejects."""
+    """A forgiving ARFF reader for files that liac-arff rejects.
+
+    Every problem is a :class:`DataError` naming the line; user text quoted in a
+    message is cut short.
+    """
     relation = ""
     attrs: list[_Attribute] = []
     rows: list[list[Any]] = []
@@ -100,65 +118,29 @@ def _parse_arff_tolerant(text: str) -> tuple[str, list[_Attribute], list[list[An
         if not line or line.startswith("%"):
             continue
         try:
-            if not in_data:
-                low = line.lower()
-                if low.startswith("@relation"):
-                    relation = line[len("@relation") :].strip().strip("'\"")
-                elif low.startswith("@attribute"):
-                    name, rest = _split_name(line[len("@attribute") :])
-                    rest = rest.strip()
-                    if rest.startswith("{"):
-                        close = rest.rfind("}")
-                        if close < 0:
-                            raise ValueError("a nominal value list has no closing '}'")
-                        inner = rest[1:close].strip()
-                        levels = [str(v) for v in _split_arff(inner) if v is not _MISSING]
-                        attrs.append(_Attribute(name, "nominal", levels if inner else []))
-                    else:
-                        kind = rest.split()[0].lower() if rest.split() else ""
-                        if kind in ("numeric", "real", "integer"):
-                            attrs.append(_Attribute(name, "numeric"))
-                        elif kind == "string":
-                            attrs.append(_Attribute(name, "string"))
-                        elif kind == "date":
-                            attrs.append(_Attribute(name, "date"))
-                        elif kind == "relational":
-                            raise DataError(
-                                f"Line {lineno}: relational attribute {name!r} is not "
-                                "supported. Flatten the file into one row per instance."
-                            )
-                        else:
-                            raise ValueError(f"unknown attribute type {rest!r}")
-                elif low.startswith("@data"):
-                    if not attrs:
-                        raise ValueError("@data comes before any @attribute")
-                    in_data = True
-                elif low.startswith("@end"):
-                    continue
-                else:
-                    raise DataError(
-                        f"Line {lineno}: expected @relation, @attribute or @data but found "
-                        f"{line[:40]!r}, so this does not look like an ARFF file. If it holds "
-                        "comma-separated values, load it as CSV (a .csv file name)."
-                    )
-            else:
-                if line.startswith("{"):
-                    rows.append(_sparse_row(line, attrs))
-                    continue
-                values = _split_arff(line)
-                # A trailing "{weight}" is Weka's instance weight, not data.
-                if len(values) == len(attrs) + 1 and str(values[-1]).startswith("{"):
-                    values = values[:-1]
-                if len(values) != len(attrs):
-                    raise ValueError(
-                        f"the row has {len(values)} values but there are {len(attrs)} attributes"
-                    )
-                rows.append([None if v is _MISSING else v for v in values])
+            if in_data:
+                rows.append(_data_row(line, attrs))
+                continue
+            low = line.lower()
+            if low.startswith("@relation"):
+                relation = line[len("@relation") :].strip().strip("'\"")
+            elif low.startswith("@attribute"):
+                attrs.append(_attribute(line[len("@attribute") :], lineno))
+            elif low.startswith("@data"):
+                if not attrs:
+                    raise ValueError("@data comes before any @attribute")
+                in_data = True
+            elif not low.startswith("@end"):
+                raise DataError(
+                    f"Line {lineno}: expected @relation, @attribute or @data but found "
+                    f"{_quoted(line, 40)}, so this does not look like an ARFF file. If it "
+                    "holds comma-separated values, load it as CSV (a .csv file name)."
+                )
         except DataError:
             raise
         except ValueError as exc:
             raise DataError(
-                f"Line {lineno} of the ARFF file: {exc}. Fix that line, or "
+                f"Line {lineno} of the ARFF file: {_shorten(exc)}. Fix that line, or "
                 "export the file again from Weka or OpenML."
             ) from exc
     if not attrs:
@@ -173,21 +155,99 @@ def _parse_arff_tolerant(text: str) -> tuple[str, list[_Attribute], list[list[An
     return relation, attrs, rows
 
 
+def _attribute(text: str, lineno: int) -> _Attribute:
+    """One ``@attribute`` declaration (the text after the keyword)."""
+    name, rest = _split_name(text)
+    rest = rest.strip()
+    if rest.startswith("{"):
+        close = rest.rfind("}")
+        if close < 0:
+            raise ValueError("a nominal value list has no closing '}'")
+        inner = rest[1:close].strip()
+        levels = [str(v) for v in _split_arff(inner) if v is not _MISSING]
+        return _Attribute(name, "nominal", levels if inner else [])
+    kind = rest.split()[0].lower() if rest.split() else ""
+    if kind in ("numeric", "real", "integer"):
+        return _Attribute(name, "numeric")
+    if kind in ("string", "date"):
+        return _Attribute(name, kind)
+    if kind == "relational":
+        raise DataError(
+            f"Line {lineno}: relational attribute {_quoted(name)} is not "
+            "supported. Flatten the file into one row per instance."
+        )
+    raise ValueError(f"unknown attribute type {_quoted(rest)}")
+
+
+def _data_row(line: str, attrs: list[_Attribute]) -> list[Any]:
+    if line.startswith("{"):
+        return _sparse_row(line, attrs)
+    values = _split_arff(line)
+    # A trailing "{weight}" is Weka's instance weight, not data.
+    if len(values) == len(attrs) + 1 and str(values[-1]).startswith("{"):
+        values = values[:-1]
+    if len(values) != len(attrs):
+        raise ValueError(f"the row has {len(values)} values but there are {len(attrs)} attributes")
+    return [None if v is _MISSING else v for v in values]
+
+
 def _sparse_row(line: str, attrs: list[_Attribute]) -> list[Any]:
-    inner = line[1 : line.rfind("}")]
+    close = line.find("}")
+    if close < 0:
+        # Without its closing brace the last value cannot be told from a cut line.
+        raise ValueError("a sparse row starts with '{' but is not closed with '}'")
+    rest = line[close + 1 :].strip()
+    # After the row only Weka's instance weight may follow: ", {2.5}".
+    if rest and not (rest.startswith(",") and rest[1:].strip().startswith("{")):
+        raise ValueError(f"unexpected text {_quoted(rest, 40)} after the sparse row's '}}'")
     # Omitted values in sparse ARFF are 0, i.e. the first level of a nominal.
     row: list[Any] = [a.levels[0] if a.kind == "nominal" and a.levels else "0" for a in attrs]
-    for item in inner.split(","):
+    for item in line[1:close].split(","):
         item = item.strip()
         if not item:
             continue
         idx_text, _, value = item.partition(" ")
-        idx = int(idx_text)
+        try:
+            idx = int(idx_text)
+        except ValueError:
+            raise ValueError(f"sparse index {_quoted(idx_text, 40)} is not a number") from None
         if not 0 <= idx < len(attrs):
             raise ValueError(f"sparse index {idx} is out of range")
         value = value.strip().strip("'\"")
         row[idx] = None if value == "?" else value
     return row
+
+
+def _liac_message(exc: BaseException) -> str:
+    """liac-arff's message for ``exc``, without running its ``%`` formatting.
+
+    liac's exceptions build their text as ``message % line``, and ``message``
+    quotes the offending value: a value such as ``50%`` makes ``str(exc)`` itself
+    raise. The line number is put in by plain replacement instead.
+    """
+    message = getattr(exc, "message", None)
+    if isinstance(message, str):
+        text = message.replace("%d", str(getattr(exc, "line", "?")))
+    else:
+        try:
+            text = str(exc)
+        except Exception:  # noqa: BLE001 - a broken __str__ must not hide the real problem
+            text = "no message"
+    return f"{type(exc).__name__}: {_shorten(text, 120)}"
+
+
+def _check_data_lines(data: bytes, max_rows: int) -> None:
+    """Refuse, before parsing, a file with more lines after ``@data`` than allowed rows."""
+    marker = _DATA_MARKER.search(data)
+    if marker is None:
+        return  # the parsers say what is missing
+    start = marker.end()
+    lines = data.count(b"\n", start) - data.count(b"\n\n", start)
+    if lines > max_rows + 1:
+        raise DataError(
+            f"The file has about {lines} lines of data; the limit is {max_rows} rows. "
+            "Use a random sample of the rows."
+        )
 
 
 def _parse_arff_liac(text: str) -> tuple[str, list[_Attribute], list[list[Any]]]:
@@ -249,6 +309,8 @@ def load_arff(
     """
     opts = _options(missing, max_rows, max_columns, max_bytes, max_classes, ordinal_threshold)
     data, file_name = _read_source(source, opts.max_bytes)
+    _check_line_lengths(data)
+    _check_data_lines(data, opts.max_rows)
     text, encoding = _decode(data, "ARFF")
     if not text.strip():
         raise DataError(
@@ -260,13 +322,14 @@ def load_arff(
         relation, attrs, rows = _parse_arff_liac(text)
         report.append("Parsed with liac-arff.")
     except Exception as liac_exc:  # noqa: BLE001 - liac raises many unrelated types
+        liac_text = _liac_message(liac_exc)
         try:
             relation, attrs, rows = _parse_arff_tolerant(text)
         except DataError as exc:
-            raise DataError(f"{exc} (liac-arff also failed: {liac_exc})") from exc
+            raise DataError(f"{exc} (liac-arff also failed: {liac_text})") from exc
         report.append(
-            f"liac-arff could not read the file ({type(liac_exc).__name__}: "
-            f"{str(liac_exc)[:80]}); used the tolerant ARFF parser instead."
+            f"liac-arff could not read the file ({liac_text}); used the tolerant ARFF "
+            "parser instead."
         )
     names = [a.name.strip() for a in attrs]
     _check_names(names)

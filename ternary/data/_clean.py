@@ -12,7 +12,7 @@ from dataclasses import dataclass
 import numpy as np
 import pandas as pd
 
-from ._dataset import DataError, Dataset, _class_names, _quote_list
+from ._dataset import DataError, Dataset, _class_names, _quote_list, _quoted
 from ._source import MAX_FILE_BYTES
 
 # Tokens that people and tools commonly write for "no value"; compared after
@@ -37,7 +37,8 @@ _MAX_ROWS = 200_000
 _MAX_COLUMNS = 2_000
 _MAX_CLASSES = 100
 _ORDINAL_THRESHOLD = 10
-_MISSING_CHOICES = ("impute", "drop")
+_MISSING_CHOICES = ("impute", "drop", "keep")
+_FLOAT32_MAX = float(np.finfo(np.float32).max)
 
 
 @dataclass
@@ -60,8 +61,9 @@ def _options(
 ) -> _Options:
     if missing not in _MISSING_CHOICES:
         raise DataError(
-            f"missing={missing!r} is not a choice; use 'impute' (fill with the "
-            "column median) or 'drop' (remove rows with missing values)."
+            f"missing={_quoted(missing)} is not a choice; use 'impute' (fill with the "
+            "column median), 'drop' (remove rows with missing values) or 'keep' (leave "
+            "them as NaN, for imputing inside each cross-validation fold)."
         )
     return _Options(
         missing,
@@ -138,18 +140,7 @@ def _prepare_target(
             f"The target column {column!r} has no values in any row. Choose another target column."
         )
     if values is not None:
-        kept = values[keep]
-        if np.all(kept == np.round(kept)) and np.all(np.abs(kept) < 2**53):
-            labels = kept.astype(np.int64)
-        else:
-            n_distinct = len(np.unique(kept))
-            if n_distinct > _CONTINUOUS_MIN_DISTINCT:
-                raise DataError(
-                    f"The target column {column!r} holds continuous numbers ({n_distinct} "
-                    "distinct non-integer values), which looks like a regression target. "
-                    "Choose a column with class labels as the target."
-                )
-            labels = kept
+        labels = _numeric_labels(values, keep, column, report)
     else:
         labels = text[keep].to_numpy(dtype=object)
     n_classes = len(np.unique(labels))
@@ -166,6 +157,39 @@ def _prepare_target(
             "Choose a column with class labels as the target."
         )
     return labels, keep
+
+
+def _numeric_labels(
+    values: np.ndarray, keep: np.ndarray, column: str, report: list[str]
+) -> np.ndarray:
+    """Labels that are all numbers: integers stay integers, a few decimals become names."""
+    kept = values[keep]
+    infinite = np.isinf(kept)
+    if infinite.any():
+        row = int(np.flatnonzero(keep)[np.argmax(infinite)]) + 1
+        raise DataError(
+            f"The label column {_quoted(column)} holds an infinite value in data row {row}. "
+            "A class label must be a name or a finite number: fix that row, or choose "
+            "another target column."
+        )
+    if np.all(kept == np.round(kept)) and np.all(np.abs(kept) < 2**53):
+        return kept.astype(np.int64)
+    distinct = np.unique(kept)
+    if len(distinct) > _CONTINUOUS_MIN_DISTINCT:
+        raise DataError(
+            f"The label column {_quoted(column)} holds {len(distinct)} distinct decimal "
+            "numbers; is it a measurement rather than a class (a regression target)? "
+            "Choose a column with class labels as the target."
+        )
+    # A classifier needs discrete labels: a few decimal values are read as class
+    # names, written the shortest way that reads back as the same number.
+    names = np.array([repr(float(v)) for v in kept], dtype=object)
+    report.append(
+        f"The labels in {_quoted(column)} are decimal numbers "
+        f"({_quote_list([repr(float(v)) for v in distinct], limit=5)}); "
+        "each is used as the name of a class."
+    )
+    return names
 
 
 @dataclass
@@ -279,7 +303,7 @@ def _assemble(
     )
     labels = _handle_missing(converted, labels, opts, report)
     out = _encode(converted, opts, report)
-    constant = [k for k, v in out.items() if len(v) == 0 or np.all(v == v[0])]
+    constant = [k for k, v in out.items() if _is_constant(v)]
     if constant:
         report.append(f"Dropped {len(constant)} constant column(s): {_quote_list(constant)}.")
         for k in constant:
@@ -315,13 +339,7 @@ def _convert_features(
             col, frame[col], nominal_levels.get(col), decimal_comma, report, tokens
         )
         if c.kind == "numeric":
-            infinite = np.isinf(c.values)
-            if infinite.any():
-                # Trees (and scikit-learn's input checks) cannot use infinities.
-                c.values = np.where(infinite, np.nan, c.values)
-                report.append(
-                    f"Column {col!r}: {int(infinite.sum())} infinite value(s) treated as missing."
-                )
+            _finite_float32(c, report)
         if c.kind == "numeric" and np.isnan(c.values).all():
             all_nan.append(col)
         elif c.kind == "categorical" and _looks_like_identifier(c.values):
@@ -352,6 +370,29 @@ def _convert_features(
     return converted
 
 
+def _finite_float32(c: _Column, report: list[str]) -> None:
+    """Infinities become missing; finite values beyond float32 are clipped to its range.
+
+    Trees compare features as float32 (scikit-learn's convention), where 1e39 is
+    already infinite and a fit stops with "Input contains infinity". Clipping keeps
+    such a value the largest of its column, which is all a split can use of it.
+    """
+    infinite = np.isinf(c.values)
+    if infinite.any():
+        c.values = np.where(infinite, np.nan, c.values)
+        report.append(
+            f"Column {c.name!r}: {int(infinite.sum())} infinite value(s) treated as missing."
+        )
+    with np.errstate(invalid="ignore"):
+        beyond = np.abs(c.values) > _FLOAT32_MAX
+    if beyond.any():
+        c.values = np.clip(c.values, -_FLOAT32_MAX, _FLOAT32_MAX)
+        report.append(
+            f"Column {c.name!r}: {int(beyond.sum())} value(s) beyond the float32 range were "
+            f"clipped to ±{_FLOAT32_MAX:.4g}, the largest magnitude a tree can compare."
+        )
+
+
 def _is_missing(c: _Column) -> np.ndarray:
     if c.kind == "numeric":
         return np.isnan(c.values)
@@ -364,6 +405,8 @@ def _handle_missing(
     """Drop or impute missing feature values in place; return the labels of kept rows."""
     if opts.missing == "drop":
         labels = _drop_missing_rows(converted, labels, report)
+    elif opts.missing == "keep":
+        _report_kept(converted, report)
     else:
         for c in converted:
             _impute_column(c, report)
@@ -373,6 +416,17 @@ def _handle_missing(
             "needs at least two. Use missing='impute' instead of 'drop'."
         )
     return labels
+
+
+def _report_kept(converted: list[_Column], report: list[str]) -> None:
+    counts = {c.name: int(_is_missing(c).sum()) for c in converted}
+    kept = {k: v for k, v in counts.items() if v}
+    if kept:
+        report.append(
+            f"Kept {sum(kept.values())} missing feature value(s) as NaN in "
+            f"{len(kept)} column(s) ({_quote_list(list(kept), limit=10)}), as missing='keep' "
+            "asks: impute them inside each cross-validation fold before fitting."
+        )
 
 
 def _drop_missing_rows(
@@ -422,6 +476,17 @@ def _impute_column(c: _Column, report: list[str]) -> None:
         )
 
 
+def _with_nan(values: np.ndarray, missing: np.ndarray) -> np.ndarray:
+    if missing.any():
+        values[missing] = np.nan
+    return values
+
+
+def _is_constant(values: np.ndarray) -> bool:
+    present = values[~np.isnan(values)]
+    return len(present) == 0 or bool(present.min() == present.max())
+
+
 def _encode(converted: list[_Column], opts: _Options, report: list[str]) -> dict[str, np.ndarray]:
     """Numeric columns as they are; text columns one-hot (few levels) or ordinal codes."""
     out: dict[str, np.ndarray] = {}
@@ -433,25 +498,29 @@ def _encode(converted: list[_Column], opts: _Options, report: list[str]) -> dict
             continue
         present = set(c.values.tolist())
         levels = [lv for lv in c.levels if lv in present]
+        # Only missing='keep' leaves missing text here; its rows stay NaN in every
+        # column the text becomes, so a fold-wise imputer sees them.
+        missing = pd.isna(c.values)
         if len(levels) <= opts.ordinal_threshold:
             if len(levels) == 2:
                 # One indicator carries all the information of a two-level column.
                 col = _unique_name(f"{c.name}={levels[1]}", taken)
-                out[col] = (c.values == levels[1]).astype(np.float64)
+                out[col] = _with_nan((c.values == levels[1]).astype(np.float64), missing)
                 encoded.append(
                     f"Column {c.name!r} ({levels[0]!r}/{levels[1]!r}) encoded as "
                     f"one 0/1 column {col!r}."
                 )
             else:
                 for lv in levels:
-                    out[_unique_name(f"{c.name}={lv}", taken)] = (c.values == lv).astype(np.float64)
+                    indicator = (c.values == lv).astype(np.float64)
+                    out[_unique_name(f"{c.name}={lv}", taken)] = _with_nan(indicator, missing)
                 encoded.append(
                     f"Column {c.name!r} ({len(levels)} levels) one-hot encoded "
                     f"into {len(levels)} columns."
                 )
         else:
             codes = {lv: float(i) for i, lv in enumerate(levels)}
-            out[_unique_name(c.name, taken)] = np.array([codes[v] for v in c.values])
+            out[_unique_name(c.name, taken)] = np.array([codes.get(v, np.nan) for v in c.values])
             order = "declared order" if c.declared else "alphabetical order"
             encoded.append(
                 f"Column {c.name!r} ({len(levels)} levels) encoded as ordinal "

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import csv
 import io
+import re
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -30,8 +31,8 @@ from ._clean import (
     _resolve_target,
     _to_float,
 )
-from ._dataset import DataError, Dataset, _quote_list
-from ._source import MAX_FILE_BYTES, _decode, _read_source
+from ._dataset import DataError, Dataset, _quote_list, _shorten
+from ._source import MAX_FILE_BYTES, _check_line_lengths, _decode, _read_source
 
 # The missing-value tokens in the exact spellings pandas should treat as missing
 # while parsing, so numeric columns holding them still parse straight to float64.
@@ -43,12 +44,18 @@ _CSV_NA_VALUES = sorted(
 _EXACT_FLOATS = {"float_precision": "round_trip"} if int(pd.__version__.split(".")[0]) < 3 else {}
 
 _DELIMITER_NAMES = {",": "comma", ";": "semicolon", "\t": "tab", "|": "pipe"}
+_CANDIDATES = (",", ";", "\t", "|")
+# The delimiter is chosen from at most this many characters and lines at the start.
+_SNIFF_CHARS = 65536
+_SNIFF_LINES = 50
+# Excel writes "sep=;" as the first line to declare the delimiter.
+_SEP_LINE = re.compile(r"sep=([^\r\n\"'])", re.IGNORECASE)
 
 
-def _sample_lines(text: str, limit: int = 50) -> list[str]:
-    sample = text[:65536]
+def _sample_lines(text: str, limit: int = _SNIFF_LINES) -> list[str]:
+    sample = text[:_SNIFF_CHARS]
     lines = [ln for ln in sample.splitlines() if ln.strip()]
-    if len(text) > 65536 and lines:
+    if len(text) > _SNIFF_CHARS and lines:
         lines = lines[:-1]  # the last one may be cut in the middle
     return lines[:limit]
 
@@ -67,24 +74,33 @@ def _consistency(counts: list[int]) -> float:
 
 
 def _sniff_delimiter(text: str) -> str:
+    """The candidate that splits the first lines most consistently, then into most fields.
+
+    Fields are counted by the csv module's state machine, which honours quotes
+    (``"height, cm";...`` has no comma field breaks) and reads each character once:
+    the cost is linear in the bounded sample, whatever the quotes look like. (The
+    csv module's Sniffer uses regular expressions that backtrack for seconds on
+    some quote patterns, and is easily fooled by decimal commas.)
+    """
     lines = _sample_lines(text)
-    if not lines:
-        return ","
-    try:
-        guess = csv.Sniffer().sniff("\n".join(lines), delimiters=",;\t|").delimiter
-    except csv.Error:
-        guess = None
-    # The sniffer is easily fooled (e.g. by decimal commas in a semicolon file),
-    # so accept its guess only if it splits the rows consistently.
-    if guess is not None and _consistency(_field_counts(lines, guess)) >= 0.9:
-        return guess
     best, best_score = ",", (0.0, 0)
-    for delim in (",", ";", "\t", "|"):
+    for delim in _CANDIDATES:
         counts = _field_counts(lines, delim)
         score = (_consistency(counts), counts[0] if counts else 0)
         if score[0] > 0 and score > best_score:
             best, best_score = delim, score
     return best
+
+
+def _declared_delimiter(text: str) -> str | None:
+    """The delimiter of an Excel ``sep=;`` first line, or None when there is none."""
+    first = text[: text.find("\n")] if "\n" in text else text
+    found = _SEP_LINE.fullmatch(first.strip("\r"))
+    return found.group(1) if found else None
+
+
+def _delimiter_name(delimiter: str) -> str:
+    return _DELIMITER_NAMES.get(delimiter, repr(delimiter))
 
 
 def _looks_like_index(values: pd.Series) -> bool:
@@ -102,36 +118,71 @@ class _CsvText:
     text: str
     file_name: str | None
     delimiter: str
+    skip: int  # lines before the header that are not data (an Excel "sep=" line)
     names: list[str]  # header names, blank ones replaced by column_<i>
     blank: list[int]  # positions whose header was empty
+    first_row: tuple[int, int]  # (line number, field count) of the first data row
     report: list[str]
 
 
 def _open_csv(source: Any, opts: _Options) -> _CsvText:
-    """Read, decode, sniff the delimiter and parse the header row of a CSV."""
+    """Read, decode, find the delimiter and parse the header row of a CSV.
+
+    Everything here costs time linear in the file size, and refuses what the
+    parser would choke on (too many lines, a line too long, too many columns)
+    before any parsing of the data rows.
+    """
     data, file_name = _read_source(source, opts.max_bytes)
+    _check_line_lengths(data)
+    _check_line_count(data, opts.max_rows)
     text, encoding = _decode(data, "CSV")
     if not text.strip():
         raise DataError(
             "The file contains only blank lines. Upload a CSV with a header "
             "row and at least two rows of data."
         )
-    delimiter = _sniff_delimiter(text)
-    report = [f"Read as {encoding}; {_DELIMITER_NAMES[delimiter]}-separated."]
-    try:
-        header = next(csv.reader(io.StringIO(text.lstrip("\r\n")), delimiter=delimiter))
-    except (csv.Error, StopIteration) as exc:
-        raise DataError(
-            f"Could not read the header row: {exc}. Make sure the first line "
-            "holds the column names."
-        ) from exc
+    delimiter = _declared_delimiter(text)
+    skip = 0 if delimiter is None else 1
+    if delimiter is None:
+        delimiter = _sniff_delimiter(text)
+        how = f"{_delimiter_name(delimiter)}-separated"
+    else:
+        how = f"{_delimiter_name(delimiter)}-separated, as its first line 'sep=' declares"
+    report = [f"Read as {encoding}; {how}."]
+    header, first_row = _first_records(text, delimiter, skip)
     names = [h.strip() for h in header]
     blank = [i for i, n in enumerate(names) if not n]
     for i in blank:
         names[i] = f"column_{i + 1}"
-    _check_names(names)
     _check_shape(0, len(names), opts)
-    return _CsvText(text, file_name, delimiter, names, blank, report)
+    _check_names(names)
+    return _CsvText(text, file_name, delimiter, skip, names, blank, first_row, report)
+
+
+def _check_line_count(data: bytes, max_rows: int) -> None:
+    # Blank lines are not rows; a count without them bounds the rows from above.
+    lines = data.count(b"\n") - data.count(b"\n\n") - data.count(b"\n\r\n")
+    if lines > max_rows + 2:
+        raise DataError(
+            f"The file has about {lines} lines; the limit is {max_rows} data rows. "
+            "Use a random sample of the rows."
+        )
+
+
+def _first_records(text: str, delimiter: str, skip: int) -> tuple[list[str], tuple[int, int]]:
+    """The header record and the (line number, field count) of the first data record."""
+    reader = csv.reader(io.StringIO(text), delimiter=delimiter)
+    try:
+        for _ in range(skip):
+            next(reader)
+        header = next(r for r in reader if r)
+        first = next((r for r in reader if r), None)
+    except (csv.Error, StopIteration) as exc:
+        raise DataError(
+            f"Could not read the header row: {_shorten(exc)}. Make sure the first line "
+            "holds the column names and that its quotes are balanced."
+        ) from exc
+    return header, (reader.line_num, len(first) if first is not None else 0)
 
 
 def read_header(
@@ -268,13 +319,43 @@ def load_csv(
 
 def _parse_rows(head: _CsvText, target_name: str) -> pd.DataFrame:
     """Parse the data rows with pandas' C parser; the target stays text."""
-    delimiter = head.delimiter
+    frame = _read_frame(head, target_name, index_col=None)
+    line, fields = head.first_row
+    n_extra = fields - len(head.names)
+    if n_extra > 0:
+        # When the first data row is longer than the header, pandas takes its first
+        # fields as a row index and shifts every column; only empty trailing fields
+        # (a delimiter at the end of each row) can be dropped without guessing
+        # which field has no name.
+        extra = frame[head.names[-n_extra:]]
+        if not extra.isna().all().all():
+            raise DataError(
+                f"Line {line} has {fields} fields but the header names only "
+                f"{len(head.names)} columns, so the values cannot be matched to their "
+                "columns. Add the missing column name(s) to the header, or remove the "
+                "extra field from the rows."
+            )
+        frame = _read_frame(head, target_name, index_col=False)
+        head.report.append(
+            "Ignored an empty field at the end of each data row (a delimiter after the last value)."
+        )
+    if len(frame) == 0:
+        raise DataError(
+            "The file has a header row but no data rows. Add at least two rows "
+            "of data below the header."
+        )
+    return frame
+
+
+def _read_frame(head: _CsvText, target_name: str, index_col: bool | None) -> pd.DataFrame:
     try:
-        frame = pd.read_csv(
+        return pd.read_csv(
             io.StringIO(head.text),
-            sep=delimiter,
+            sep=head.delimiter,
             header=0,
+            skiprows=head.skip,
             names=head.names,
+            index_col=index_col,
             dtype={target_name: str},
             na_values=_CSV_NA_VALUES,
             keep_default_na=False,
@@ -290,16 +371,10 @@ def _parse_rows(head: _CsvText, target_name: str) -> pd.DataFrame:
         ) from exc
     except (pd.errors.ParserError, ValueError, csv.Error) as exc:
         raise DataError(
-            f"Could not parse the file as {_DELIMITER_NAMES[delimiter]}-separated values: "
-            f"{str(exc).strip()}. Check that every row has the same number of fields as "
-            "the header and that quotes are balanced."
+            f"Could not parse the file as {_delimiter_name(head.delimiter)}-separated values: "
+            f"{_shorten(str(exc).strip())}. Check that every row has the same number of "
+            "fields as the header and that quotes are balanced."
         ) from exc
-    if len(frame) == 0:
-        raise DataError(
-            "The file has a header row but no data rows. Add at least two rows "
-            "of data below the header."
-        )
-    return frame
 
 
 def _drop_unnamed(frame: pd.DataFrame, head: _CsvText, target_name: str) -> pd.DataFrame:

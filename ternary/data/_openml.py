@@ -26,8 +26,18 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from ._clean import _assemble, _Options
+from ._clean import (
+    _MAX_CLASSES,
+    _MAX_COLUMNS,
+    _MAX_ROWS,
+    _ORDINAL_THRESHOLD,
+    _assemble,
+    _check_shape,
+    _Options,
+    _options,
+)
 from ._dataset import DataError, Dataset
+from ._source import MAX_FILE_BYTES, _too_large
 
 _OPENML_ENV = "TERNARY_OPENML_CACHE"
 _FRAMES_DIR = "ternary-frames"
@@ -218,6 +228,12 @@ def load_openml(
     *,
     cache_dir: str | os.PathLike | None = None,
     target: str | None = None,
+    missing: str = "impute",
+    max_rows: int = _MAX_ROWS,
+    max_columns: int = _MAX_COLUMNS,
+    max_bytes: int = MAX_FILE_BYTES,
+    max_classes: int = _MAX_CLASSES,
+    ordinal_threshold: int = _ORDINAL_THRESHOLD,
 ) -> Dataset:
     """Load an OpenML dataset by id or name, from the local cache when possible.
 
@@ -234,6 +250,10 @@ def load_openml(
     target : str, optional
         Label column; default the dataset's default target attribute (or the
         last column when it has none).
+    missing, max_rows, max_columns, max_bytes, max_classes, ordinal_threshold
+        As for :func:`~ternary.data.load_csv`. The row and column limits are checked
+        against OpenML's description before the download when OpenML states the
+        size, and against the table after it; ``max_bytes`` bounds the downloaded file.
 
     Returns
     -------
@@ -247,12 +267,12 @@ def load_openml(
         lists the datasets available offline), when OpenML has no such dataset,
         or when the data cannot be turned into a classification problem.
     """
+    opts = _options(missing, max_rows, max_columns, max_bytes, max_classes, ordinal_threshold)
     root = _openml_root(cache_dir)
     cached = _find_cached(root, data_id_or_name)
-    opts = _Options()
     if cached is not None:
         return _load_cached(cached, target, opts)
-    remote, raw = _download(data_id_or_name, root)
+    remote, raw = _download(data_id_or_name, root, opts)
     frame, levels = _normalise_openml_frame(raw)
     did = int(remote.dataset_id)
     ds_name = str(remote.name)
@@ -278,6 +298,33 @@ def load_openml(
     )
 
 
+def _check_qualities(qualities: Any, opts: _Options) -> None:
+    if not isinstance(qualities, dict):
+        return
+    try:
+        rows = int(qualities.get("NumberOfInstances") or 0)
+        columns = int(qualities.get("NumberOfFeatures") or 0)
+    except (TypeError, ValueError, OverflowError):
+        return  # no usable size stated: the table is checked after the download
+    _check_shape(rows, columns, opts)
+
+
+def _check_downloaded(remote: Any, raw: Any, opts: _Options) -> None:
+    if not isinstance(raw, pd.DataFrame):
+        raise DataError(
+            "This OpenML dataset is stored as a sparse matrix, which is not supported. "
+            "Pick a dense dataset."
+        )
+    _check_shape(len(raw), raw.shape[1], opts)
+    for attr in ("parquet_file", "data_file"):
+        path = getattr(remote, attr, None)
+        if isinstance(path, (str, os.PathLike)) and os.path.isfile(path):
+            size = os.path.getsize(path)
+            if size > opts.max_bytes:
+                raise _too_large(size, opts.max_bytes, "downloaded file")
+            break
+
+
 def _load_cached(cached: Path, target: str | None, opts: _Options) -> Dataset:
     try:
         meta, frame = _read_frame_cache(cached)
@@ -286,6 +333,7 @@ def _load_cached(cached: Path, target: str | None, opts: _Options) -> Dataset:
             f"The cached copy in {str(cached)!r} is damaged ({exc}). Delete "
             "that folder and load the dataset again while online."
         ) from exc
+    _check_shape(len(frame), frame.shape[1], opts)
     report = [
         f"Loaded OpenML dataset {meta['id']} ({meta['name']}) from the local "
         f"cache {str(cached)!r}; no network needed."
@@ -302,18 +350,25 @@ def _load_cached(cached: Path, target: str | None, opts: _Options) -> Dataset:
     )
 
 
-def _download(data_id_or_name: int | str, root: Path) -> tuple[Any, pd.DataFrame]:
-    """Fetch a dataset from OpenML; every failure becomes a DataError in words."""
+def _download(data_id_or_name: int | str, root: Path, opts: _Options) -> tuple[Any, pd.DataFrame]:
+    """Fetch a dataset from OpenML within the loaders' limits; failures become DataErrors."""
     openml = _import_openml()
     key: int | str = data_id_or_name
     if isinstance(key, str) and key.strip().isdigit():
         key = int(key.strip())
     try:
         with _OpenMLSettings(openml, root):
+            # The description and its qualities first (small), so a dataset beyond the
+            # limits is refused before its data is downloaded; get_data fetches the rest.
             remote = openml.datasets.get_dataset(
-                key, download_data=True, download_qualities=False, download_features_meta_data=False
+                key,
+                download_data=False,
+                download_qualities=True,
+                download_features_meta_data=False,
             )
+            _check_qualities(getattr(remote, "qualities", None), opts)
             raw, _, _, _ = remote.get_data(target=None)
+        _check_downloaded(remote, raw, opts)
     except DataError:
         raise
     except Exception as exc:  # noqa: BLE001 - openml raises many unrelated types

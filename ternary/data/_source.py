@@ -6,10 +6,13 @@ Nothing here consumes or modifies what it is given: an upload's position is rest
 from __future__ import annotations
 
 import os
+import stat
 from pathlib import Path
 from typing import Any
 
-from ._dataset import DataError
+import numpy as np
+
+from ._dataset import DataError, _quoted, _shorten
 
 #: The largest file any loader reads, in bytes (200 MB); the default ``max_bytes``
 #: of every loader, so an app can state the limit the loaders really apply.
@@ -29,81 +32,156 @@ _BINARY_SIGNATURES = (
 )
 
 
+# No line of a text file may be longer than this many bytes: a longer line is not a
+# table row, and parsers spend time and memory on it before failing.
+_MAX_LINE_BYTES = 2**20
+# Lines are measured in blocks of this size, so the check needs little memory.
+_SCAN_BLOCK = 4 * 2**20
+
+
+def _check_line_lengths(data: bytes, max_line_bytes: int = _MAX_LINE_BYTES) -> None:
+    """Refuse, naming the line, a line longer than ``max_line_bytes``; time linear in size."""
+    if len(data) <= max_line_bytes:
+        return
+    raw = np.frombuffer(data, dtype=np.uint8)
+    last = -1  # position of the last line break seen
+    for start in range(0, len(raw), _SCAN_BLOCK):
+        block = raw[start : start + _SCAN_BLOCK]
+        breaks = np.flatnonzero((block == 10) | (block == 13)) + start
+        if len(breaks) == 0:
+            if start + len(block) - last - 1 > max_line_bytes:
+                _line_too_long(data, last + 1, max_line_bytes)
+            continue
+        gaps = np.diff(breaks, prepend=last) - 1
+        k = int(gaps.argmax())
+        if gaps[k] > max_line_bytes:
+            _line_too_long(data, int(breaks[k] - gaps[k]), max_line_bytes)
+        last = int(breaks[-1])
+    if len(raw) - last - 1 > max_line_bytes:
+        _line_too_long(data, last + 1, max_line_bytes)
+
+
+def _line_too_long(data: bytes, start: int, limit: int) -> None:
+    line = data.count(b"\n", 0, start) + 1
+    raise DataError(
+        f"Line {line} is longer than {_mb(limit)} (the limit for one line), so it is not "
+        "a table row. Check that the file has one row per line; very wide data needs "
+        "fewer columns."
+    )
+
+
 def _mb(n: int) -> str:
     return f"{n / 2**20:.1f} MB"
 
 
+def _too_large(size: int, max_bytes: int, what: str = "file") -> DataError:
+    return DataError(
+        f"The {what} is too large ({_mb(size)}; the limit is {_mb(max_bytes)}). "
+        "Use a sample of the rows or fewer columns."
+    )
+
+
 def _read_source(source: Any, max_bytes: int) -> tuple[bytes, str | None]:
-    """Return the bytes of ``source`` and its file name, without consuming it."""
+    """Return the bytes of ``source`` and its file name, without consuming it.
+
+    At most ``max_bytes + 1`` bytes are ever read, so an endless stream cannot
+    exhaust memory, and a path is checked to be a regular file before it is read.
+    """
     if isinstance(source, (bytes, bytearray, memoryview)):
-        data = bytes(source)
-        name = None
+        data, name = bytes(source), None
     elif isinstance(source, (str, os.PathLike)):
-        if isinstance(source, str) and "\n" in source:
-            # A common slip: passing the file's contents where a path is expected.
-            raise DataError(
-                "Got text with line breaks where a file path was expected. Pass "
-                "the contents as bytes instead, e.g. text.encode('utf-8')."
-            )
-        path = Path(source).expanduser()
-        try:
-            exists = path.exists()
-        except OSError as exc:  # e.g. a name too long for the file system
-            raise DataError(
-                f"Cannot use {str(path)[:80]!r} as a file path ({exc}). Check the path."
-            ) from exc
-        if not exists:
-            raise DataError(f"File not found: {str(path)!r}. Check the path and try again.")
-        if path.is_dir():
-            raise DataError(f"{str(path)!r} is a folder, not a file. Pick a file inside it.")
-        size = path.stat().st_size
-        if size > max_bytes:
-            raise DataError(
-                f"The file is too large ({_mb(size)}; the limit is {_mb(max_bytes)}). "
-                "Use a sample of the rows or fewer columns."
-            )
-        try:
-            data = path.read_bytes()
-        except OSError as exc:
-            raise DataError(
-                f"Could not read {str(path)!r}: {exc}. Check the file's permissions."
-            ) from exc
-        name = path.name
+        data, name = _read_path(source, max_bytes)
     elif hasattr(source, "getvalue") or hasattr(source, "read"):
-        size = getattr(source, "size", None)
-        if isinstance(size, int) and size > max_bytes:
-            raise DataError(
-                f"The upload is too large ({_mb(size)}; the limit is {_mb(max_bytes)}). "
-                "Use a sample of the rows or fewer columns."
-            )
-        try:
-            if hasattr(source, "getvalue"):
-                # getvalue() returns the whole buffer and leaves the position alone.
-                raw = source.getvalue()
-            else:
-                seekable = bool(getattr(source, "seekable", lambda: False)())
-                pos = source.tell() if seekable else None
-                if seekable:
-                    source.seek(0)
-                raw = source.read()
-                if seekable:
-                    source.seek(pos)
-        except (OSError, ValueError) as exc:
-            raise DataError(f"Could not read the upload: {exc}. Upload the file again.") from exc
-        data = raw.encode("utf-8") if isinstance(raw, str) else bytes(raw)
-        name = getattr(source, "name", None)
-        name = Path(str(name)).name if name else None
+        data, name = _read_upload(source, max_bytes)
     else:
         raise DataError(
             f"Cannot read data from a {type(source).__name__}. Pass a file path, the "
             "file's bytes, or an uploaded file object."
         )
     if len(data) > max_bytes:
-        raise DataError(
-            f"The file is too large ({_mb(len(data))}; the limit is {_mb(max_bytes)}). "
-            "Use a sample of the rows or fewer columns."
-        )
+        raise _too_large(len(data), max_bytes)
     return data, name
+
+
+def _read_path(source: str | os.PathLike, max_bytes: int) -> tuple[bytes, str]:
+    if isinstance(source, str) and "\n" in source:
+        # A common slip: passing the file's contents where a path is expected.
+        raise DataError(
+            "Got text with line breaks where a file path was expected. Pass "
+            "the contents as bytes instead, e.g. text.encode('utf-8')."
+        )
+    path = Path(source).expanduser()
+    shown = _quoted(path)
+    try:
+        info = os.stat(path)
+    except FileNotFoundError as exc:
+        raise DataError(f"File not found: {shown}. Check the path and try again.") from exc
+    except (OSError, ValueError) as exc:  # e.g. a name too long for the file system
+        raise DataError(
+            f"Cannot use {shown} as a file path ({_shorten(exc)}). Check the path."
+        ) from exc
+    if stat.S_ISDIR(info.st_mode):
+        raise DataError(f"{shown} is a folder, not a file. Pick a file inside it.")
+    # A named pipe would block the reader until some other process writes, and a
+    # device such as /dev/zero never ends: only regular files are read.
+    _require_regular(info, shown)
+    if info.st_size > max_bytes:
+        raise _too_large(info.st_size, max_bytes)
+    try:
+        # O_NONBLOCK: should the path be swapped for a pipe after the check above,
+        # opening it still returns at once, and the fstat below refuses it.
+        fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))
+        with os.fdopen(fd, "rb") as fh:
+            _require_regular(os.fstat(fh.fileno()), shown)
+            data = fh.read(max_bytes + 1)
+    except OSError as exc:
+        raise DataError(
+            f"Could not read {shown}: {_shorten(exc)}. Check the file's permissions."
+        ) from exc
+    return data, path.name
+
+
+def _require_regular(info: os.stat_result, shown: str) -> None:
+    if stat.S_ISREG(info.st_mode):
+        return
+    kind = (
+        "a named pipe (FIFO)"
+        if stat.S_ISFIFO(info.st_mode)
+        else "a device"
+        if stat.S_ISCHR(info.st_mode) or stat.S_ISBLK(info.st_mode)
+        else "a socket"
+        if stat.S_ISSOCK(info.st_mode)
+        else "not a regular file"
+    )
+    raise DataError(
+        f"{shown} is {kind}, not a regular file, so it is not read. Save the data "
+        "to a regular .csv or .arff file and load that."
+    )
+
+
+def _read_upload(source: Any, max_bytes: int) -> tuple[bytes, str | None]:
+    size = getattr(source, "size", None)
+    if isinstance(size, int) and size > max_bytes:
+        raise _too_large(size, max_bytes, "upload")
+    try:
+        if hasattr(source, "getvalue"):
+            # getvalue() returns the whole buffer and leaves the position alone.
+            raw = source.getvalue()
+        else:
+            seekable = bool(getattr(source, "seekable", lambda: False)())
+            pos = source.tell() if seekable else None
+            if seekable:
+                source.seek(0)
+            raw = source.read(max_bytes + 1)
+            if seekable:
+                source.seek(pos)
+    except (OSError, ValueError) as exc:
+        raise DataError(
+            f"Could not read the upload: {_shorten(exc)}. Upload the file again."
+        ) from exc
+    data = raw.encode("utf-8") if isinstance(raw, str) else bytes(raw)
+    name = getattr(source, "name", None)
+    return data, (Path(str(name)).name if name else None)
 
 
 def _check_not_binary(data: bytes, what: str) -> None:
@@ -148,8 +226,16 @@ def _decode(data: bytes, what: str) -> tuple[str, str]:
     if data.startswith(b"\xef\xbb\xbf"):
         try:
             return data[3:].decode("utf-8"), "UTF-8 (with byte-order mark)"
-        except UnicodeDecodeError:
-            pass
+        except UnicodeDecodeError as exc:
+            # The mark promises UTF-8; guessing another encoding would turn the mark
+            # itself into text ("ï»¿") at the start of the first column name.
+            line = data.count(b"\n", 0, exc.start + 3) + 1
+            raise DataError(
+                f"Line {line}: the file starts with a UTF-8 byte-order mark, but this "
+                f"line holds bytes that are not UTF-8 ({data[exc.start + 3 : exc.end + 3]!r}). "
+                "The file mixes encodings; save it again as UTF-8 from the program that "
+                "made it."
+            ) from exc
     else:
         try:
             return data.decode("utf-8"), "UTF-8"
