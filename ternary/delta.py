@@ -360,13 +360,26 @@ def delta_gain_ratio(rows: NodeRows, criterion="gini", alpha=0.10) -> float:
 
 
 def bootstrap_thresholds(
-    rows: NodeRows, criterion="gini", n_bootstraps=20, random_state=None, min_samples_leaf=1
+    rows: NodeRows,
+    criterion="gini",
+    n_bootstraps=20,
+    random_state=None,
+    min_samples_leaf=1,
+    *,
+    compiled: bool = True,
 ) -> np.ndarray:
     """CART's best threshold on this column for each of B bootstrap resamples.
 
     Resamples without a split of positive quality contribute nothing, so the
     result may be shorter than B. Draws use ``random_state`` (a
-    ``numpy.random.RandomState`` or a seed).
+    ``numpy.random.RandomState`` or a seed): resample ``i`` is the ``i``-th block of
+    ``n`` draws of ``randint(0, n)`` from that stream, in chunks that do not change
+    the stream. A resample is a count vector over the already sorted column (one
+    sort serves all B), and its best split comes from one left-to-right cumulative
+    scan: with numba, the compiled `ternary._blend.bootstrap_best` (``compiled=True``,
+    the default), else the same scan as numpy array operations over all resamples
+    of a chunk at once. Both give the same thresholds (equal proxy scores aside,
+    where rounding may pick another of the tied best splits).
     """
     rng = (
         random_state
@@ -390,34 +403,55 @@ def bootstrap_thresholds(
         b = min(chunk, n_bootstraps - done)
         draws = rng.randint(0, n, size=(b, n))
         done += b
-        offsets = (np.arange(b) * G)[:, None]
-        gkey = (offsets + group[draws]).ravel()
-        counts = np.bincount(gkey, minlength=b * G).reshape(b, G)
-        cw = np.bincount(
-            gkey * K + rows.y[draws].ravel(), weights=rows.w[draws].ravel(), minlength=b * G * K
-        ).reshape(b, G, K)
-        left = np.cumsum(cw, axis=1)
-        total = left[:, -1, :]
-        n_left = np.cumsum(counts, axis=1)
-        present = counts > 0
-        # smallest present group strictly after each group
-        idx = np.where(present, np.arange(G)[None, :], G)
-        next_present = np.minimum.accumulate(idx[:, ::-1], axis=1)[:, ::-1]
-        next_present = np.concatenate([next_present[:, 1:], np.full((b, 1), G)], axis=1)
-        valid = (
-            present
-            & (next_present < G)
-            & (n_left >= min_samples_leaf)
-            & (n - n_left >= min_samples_leaf)
-        )
-        score = np.where(valid, _split_proxy(left, total, criterion), -np.inf)
-        best = np.argmax(score, axis=1)
+        result = None
+        if compiled:
+            from ternary._blend import bootstrap_best
+
+            result = bootstrap_best(draws, group, rows.y, rows.w, G, K, min_samples_leaf, criterion)
+        if result is None:
+            result = _bootstrap_best_numpy(rows, draws, group, G, criterion, min_samples_leaf)
+        best, next_present, left, total = result
         for i in range(b):
             g = best[i]
-            if not valid[i, g] or _quality(left[i, g], total[i], criterion) <= 0:
+            if g < 0 or _quality(left[i], total[i], criterion) <= 0:
                 continue
-            found.append(_midpoint(group_values[g], group_values[next_present[i, g]]))
+            found.append(_midpoint(group_values[g], group_values[next_present[i]]))
     return np.asarray(found, dtype=np.float64)
+
+
+def _bootstrap_best_numpy(rows, draws, group, G, criterion, min_samples_leaf):
+    """Each resample's best split position, all resamples at once in numpy arrays.
+
+    Returns ``(best, next_present, left_at_best, total)`` like the compiled kernel:
+    ``best == -1`` where a resample allows no split.
+    """
+    b, n = draws.shape
+    K = rows.n_classes
+    offsets = (np.arange(b) * G)[:, None]
+    gkey = (offsets + group[draws]).ravel()
+    counts = np.bincount(gkey, minlength=b * G).reshape(b, G)
+    cw = np.bincount(
+        gkey * K + rows.y[draws].ravel(), weights=rows.w[draws].ravel(), minlength=b * G * K
+    ).reshape(b, G, K)
+    left = np.cumsum(cw, axis=1)
+    total = left[:, -1, :]
+    n_left = np.cumsum(counts, axis=1)
+    present = counts > 0
+    # smallest present group strictly after each group
+    idx = np.where(present, np.arange(G)[None, :], G)
+    next_present = np.minimum.accumulate(idx[:, ::-1], axis=1)[:, ::-1]
+    next_present = np.concatenate([next_present[:, 1:], np.full((b, 1), G)], axis=1)
+    valid = (
+        present
+        & (next_present < G)
+        & (n_left >= min_samples_leaf)
+        & (n - n_left >= min_samples_leaf)
+    )
+    score = np.where(valid, _split_proxy(left, total, criterion), -np.inf)
+    best = np.argmax(score, axis=1)
+    at = np.arange(b)
+    ok = valid[at, best]
+    return np.where(ok, best, -1), next_present[at, best], left[at, best], total
 
 
 def delta_node_bootstrap(

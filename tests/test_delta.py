@@ -2,6 +2,8 @@
 
 import numpy as np
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from ternary.delta import (
     DeltaParams,
@@ -176,19 +178,43 @@ def _naive_bootstrap(r, n_bootstraps, seed, criterion="gini"):
     return np.array(found)
 
 
+@pytest.mark.parametrize("compiled", [True, False])
 @pytest.mark.parametrize("criterion", ["gini", "entropy"])
 @pytest.mark.parametrize("seed", [0, 1, 2])
-def test_bootstrap_thresholds_match_explicit_resampling(criterion, seed):
+def test_bootstrap_thresholds_match_explicit_resampling(criterion, seed, compiled):
     rng = np.random.RandomState(seed)
     values = np.round(rng.normal(size=60), 1)  # ties on purpose
     y = (values + rng.normal(scale=0.7, size=60) > 0).astype(int) + (values > 1.2)
     r = rows(values, y, 0.0, n_classes=3)
-    fast = bootstrap_thresholds(r, criterion, 20, np.random.RandomState(7))
+    fast = bootstrap_thresholds(r, criterion, 20, np.random.RandomState(7), compiled=compiled)
     slow = _naive_bootstrap(r, 20, 7, criterion)
     np.testing.assert_allclose(fast, slow)
     assert delta_node_bootstrap(r, criterion, 20, np.random.RandomState(7)) == pytest.approx(
         np.std(slow)
     )
+
+
+@settings(max_examples=40, deadline=None)
+@given(
+    st.integers(2, 80),
+    st.integers(2, 4),
+    st.integers(1, 5),
+    st.sampled_from(["gini", "entropy"]),
+    st.booleans(),
+    st.integers(0, 2**31 - 1),
+)
+def test_compiled_and_numpy_bootstrap_scans_agree(n, n_classes, leaf, criterion, weighted, seed):
+    # the numba scan and the numpy array scan see the same draws (same seed): same thresholds
+    rng = np.random.RandomState(seed)
+    values = np.round(rng.normal(size=n), 1)
+    y = rng.randint(0, n_classes, size=n)
+    w = rng.uniform(0.5, 2.0, size=n) if weighted else None
+    r = rows(values, y, 0.0, w=w, n_classes=n_classes)
+    compiled, numpy_ = (
+        bootstrap_thresholds(r, criterion, 9, np.random.RandomState(seed), leaf, compiled=flag)
+        for flag in (True, False)
+    )
+    np.testing.assert_array_equal(compiled, numpy_)
 
 
 def test_bootstrap_is_deterministic_and_small_nodes_get_zero():

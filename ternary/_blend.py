@@ -1,0 +1,392 @@
+"""The compiled blend over boundary-uncertain rows (numba, loaded on first use).
+
+`ternary._tree.traverse` routes every row through scikit-learn's compiled tree
+walk; only the rows that met a zone on their CART path need their leaf
+distributions blended, and that blend is the hot loop of ``predict_proba``. Here it
+is one numba kernel: per row, a depth-first walk that visits only the branches the
+row reaches with a positive weight, multiplying the branch weights from the root
+down and adding the leaves in the same order (left subtree first) as the numpy
+paths in `ternary._tree`, so the results agree with them to rounding.
+
+numba is optional. It is imported the first time a blend is needed (never by
+``import ternary``); when it is missing or fails to compile, `blend_into` returns
+False and the caller uses the numpy blend, silently. Compiled code is cached on
+disk (``cache=True``), so only the first process pays the compile time; call
+`warm_up` at start-up to pay it before the first user interaction.
+"""
+
+from __future__ import annotations
+
+import threading
+
+import numpy as np
+
+__all__ = ["blend_into", "bootstrap_best", "kernel_available", "warm_up"]
+
+_LOCK = threading.Lock()
+_KERNEL: dict[str, object] = {}  # "blend": the compiled function, or None when unavailable
+
+
+def _blend_rows(X, rows, left, right, feature, threshold, delta, value, deferred, out):
+    """Blend ``out[r] ← Σ_leaves (path weight) · value[leaf]`` for each ``r`` in ``rows``.
+
+    Branch weights as in `ternary._tree._walk`, which served trees of this size before:
+    inside the zone ``θ−δ < x ≤ θ+δ``, ``w_L = clip((θ+δ−x)/(2δ), 0, 1)``; outside it 1
+    or 0; CART's hard 0/1 where δ ≤ 0 and, with ``deferred``, below the first zone met
+    on the path. Written in plain Python so that numba can compile it and a test can
+    run it uncompiled.
+    """
+    n_classes = value.shape[1]
+    capacity = left.shape[0] + 1
+    stack_node = np.empty(capacity, dtype=np.intp)
+    stack_weight = np.empty(capacity, dtype=np.float64)
+    stack_entered = np.empty(capacity, dtype=np.bool_)
+    for i in range(rows.shape[0]):
+        r = rows[i]
+        for k in range(n_classes):
+            out[r, k] = 0.0
+        stack_node[0] = 0
+        stack_weight[0] = 1.0
+        stack_entered[0] = False
+        top = 1
+        while top > 0:
+            top -= 1
+            node = stack_node[top]
+            w = stack_weight[top]
+            entered = stack_entered[top]
+            if left[node] == -1:
+                for k in range(n_classes):
+                    out[r, k] += w * value[node, k]
+                continue
+            x = np.float64(X[r, feature[node]])
+            t = threshold[node]
+            d = delta[node]
+            hard_left = 1.0 if x <= t else 0.0
+            if d <= 0.0 or (deferred and entered):
+                w_left = hard_left
+                now_entered = entered
+            else:
+                # the reference walk's formula: outside the zone 1 or 0, inside the ramp
+                lo = t - d
+                hi = t + d
+                now_entered = lo < x <= hi
+                if now_entered:
+                    w_left = min(max((hi - x) / (2.0 * d), 0.0), 1.0)
+                else:
+                    w_left = 1.0 if x <= lo else 0.0
+                now_entered = now_entered or entered
+            w_right = 1.0 - w_left
+            # right pushed first so the left subtree is summed first, as the numpy walks do
+            if w_right > 0.0:
+                stack_node[top] = right[node]
+                stack_weight[top] = w * w_right
+                stack_entered[top] = now_entered
+                top += 1
+            if w_left > 0.0:
+                stack_node[top] = left[node]
+                stack_weight[top] = w * w_left
+                stack_entered[top] = now_entered
+                top += 1
+        total = 0.0
+        for k in range(n_classes):
+            total += out[r, k]
+        for k in range(n_classes):
+            out[r, k] /= total
+
+
+def _blend_rows_dense(
+    X, rows, preorder, left, right, feature, threshold, delta, value, deferred, out
+):
+    """The same blend for small trees: every node's path weight over a block of rows.
+
+    Nodes are visited in ``preorder`` (parents first, left subtree first), each
+    passing ``W[child] = W[node] · factor`` to both children for the whole block.
+    Each node picks its case (hard, soft, deferred) once, so the loops over rows
+    carry no data-dependent branches and compile to tight, vectorisable code.
+    """
+    n_classes = value.shape[1]
+    block = 512
+    W = np.empty((left.shape[0], block), dtype=np.float64)
+    E = np.zeros((left.shape[0], block), dtype=np.bool_)
+    x = np.empty(block, dtype=np.float64)
+    acc = np.empty((n_classes, block), dtype=np.float64)
+    for start in range(0, rows.shape[0], block):
+        m = min(block, rows.shape[0] - start)
+        W[0, :m] = 1.0
+        E[0, :m] = False
+        acc[:, :m] = 0.0
+        for p in range(preorder.shape[0]):
+            node = preorder[p]
+            w = W[node]
+            if left[node] == -1:
+                for k in range(n_classes):
+                    v = value[node, k]
+                    if v != 0.0:
+                        for j in range(m):
+                            acc[k, j] += w[j] * v
+                continue
+            f = feature[node]
+            for j in range(m):
+                x[j] = X[rows[start + j], f]
+            t = threshold[node]
+            d = delta[node]
+            inv_two_d = 0.5 / d if d > 0.0 else 0.0
+            lo = t - d
+            hi = t + d
+            w_l = W[left[node]]
+            w_r = W[right[node]]
+            entered = E[node]
+            if not (d > 0.0 and np.isfinite(inv_two_d)):
+                for j in range(m):
+                    factor = 1.0 if x[j] <= t else 0.0
+                    w_l[j] = w[j] * factor
+                    w_r[j] = w[j] * (1.0 - factor)
+            elif not deferred:
+                for j in range(m):
+                    factor = min(max((hi - x[j]) * inv_two_d, 0.0), 1.0)
+                    w_l[j] = w[j] * factor
+                    w_r[j] = w[j] * (1.0 - factor)
+            else:
+                for j in range(m):
+                    soft = min(max((hi - x[j]) * inv_two_d, 0.0), 1.0)
+                    factor = (1.0 if x[j] <= t else 0.0) if entered[j] else soft
+                    w_l[j] = w[j] * factor
+                    w_r[j] = w[j] * (1.0 - factor)
+            if deferred:
+                e_l = E[left[node]]
+                e_r = E[right[node]]
+                for j in range(m):
+                    now = entered[j] or (lo < x[j] and x[j] <= hi)
+                    e_l[j] = now
+                    e_r[j] = now
+        for j in range(m):
+            total = 0.0
+            for k in range(n_classes):
+                total += acc[k, j]
+            r = rows[start + j]
+            for k in range(n_classes):
+                out[r, k] = acc[k, j] / total
+
+
+def _bootstrap_best(
+    draws, group, y, w, n_groups, min_samples_leaf, gini, best, nxt, left_best, total
+):
+    """CART's best split on one sorted column for each bootstrap resample in ``draws``.
+
+    ``draws[i]`` holds the row positions of resample ``i``; ``group`` maps a sorted row
+    to its distinct value. Per resample the class weights per value are accumulated in
+    draw order (as ``numpy.bincount`` does); one scan from left to right then keeps the
+    running left counts (as ``numpy.cumsum`` does) and scores every split between two
+    present values by the argmax-equivalent proxy of `ternary.delta._split_proxy`:
+    ``Σ L²/w_L + Σ R²/w_R`` (Gini) or ``Σ L ln L + Σ R ln R − w_L ln w_L − w_R ln w_R``.
+    Writes the best value index ``best[i]`` (−1 when no split is allowed; the first of
+    equal scores wins, as with ``argmax``), the next present value ``nxt[i]``, the left
+    class weights there and the resample's totals.
+    """
+    n_classes = left_best.shape[1]
+    n = draws.shape[1]
+    cw = np.zeros((n_groups, n_classes), dtype=np.float64)
+    counts = np.zeros(n_groups, dtype=np.intp)
+    left = np.empty(n_classes, dtype=np.float64)
+    for i in range(draws.shape[0]):
+        cw[:, :] = 0.0
+        counts[:] = 0
+        for j in range(n):
+            row = draws[i, j]
+            cw[group[row], y[row]] += w[row]
+            counts[group[row]] += 1
+        total[i, :] = 0.0
+        for g in range(n_groups):
+            for k in range(n_classes):
+                total[i, k] += cw[g, k]
+        left[:] = 0.0
+        n_left = 0
+        prev = -1
+        best[i] = -1
+        best_score = -np.inf
+        for g in range(n_groups):
+            if counts[g] == 0:
+                continue
+            if prev >= 0 and n_left >= min_samples_leaf and n - n_left >= min_samples_leaf:
+                w_left = 0.0
+                w_right = 0.0
+                a = 0.0
+                b = 0.0
+                for k in range(n_classes):
+                    r = total[i, k] - left[k]
+                    w_left += left[k]
+                    w_right += r
+                    if gini:
+                        a += left[k] * left[k]
+                        b += r * r
+                    else:
+                        a += left[k] * np.log(left[k]) if left[k] > 0.0 else 0.0
+                        b += r * np.log(r) if r > 0.0 else 0.0
+                if gini:
+                    score = a / w_left + b / w_right
+                else:
+                    score = a + b
+                    score -= w_left * np.log(w_left) if w_left > 0.0 else 0.0
+                    score -= w_right * np.log(w_right) if w_right > 0.0 else 0.0
+                if score > best_score:
+                    best_score = score
+                    best[i] = prev
+                    nxt[i] = g
+                    left_best[i, :] = left
+            for k in range(n_classes):
+                left[k] += cw[g, k]
+            n_left += counts[g]
+            prev = g
+
+
+#: Up to this many leaves the block kernel (work ∝ rows × nodes) beats the per-row walk
+#: (work ∝ the branches each row reaches); a depth-6 tree has 64.
+MAX_DENSE_LEAVES = 64
+
+
+def _kernels():
+    """The compiled kernels by name, or None; compiled (or loaded from cache) once."""
+    if "blend" not in _KERNEL:
+        with _LOCK:
+            if "blend" not in _KERNEL:
+                _KERNEL["blend"] = _compile()
+    return _KERNEL["blend"]
+
+
+def _compile():
+    try:
+        import numba
+    except Exception:  # noqa: BLE001 - numba missing or broken: the numpy path serves
+        return None
+    for cache in (True, False):
+        try:
+            # nogil lets Streamlit's script threads blend at the same time
+            jit = numba.njit(cache=cache, nogil=True)
+            return {
+                "walk": jit(_blend_rows),
+                "dense": jit(_blend_rows_dense),
+                "bootstrap": jit(_bootstrap_best),
+            }
+        except Exception:  # noqa: BLE001 - e.g. no writable cache directory: retry uncached
+            continue
+    return None
+
+
+def kernel_available() -> bool:
+    """True when numba is importable (the kernels compile on their first call)."""
+    return _kernels() is not None
+
+
+def blend_into(tree, X: np.ndarray, rows: np.ndarray, routing: str, out: np.ndarray) -> bool:
+    """Write the blended probabilities of ``X[rows]`` into ``out[rows]``.
+
+    Parameters
+    ----------
+    tree : TernaryTree with binary routing
+    X : ndarray of shape (n_samples, n_features), float32 or float64
+    rows : ndarray of int, the rows to blend
+    routing : {"probabilistic", "deferred"}
+    out : ndarray of float64, shape (n_samples, n_classes), C-contiguous, written in place
+
+    Returns
+    -------
+    bool : False (nothing written) when the compiled kernels are unavailable.
+    """
+    kernels = _kernels()
+    if kernels is None:
+        return False
+    walk, dense = kernels["walk"], kernels["dense"]
+    arrays = (
+        tree.children_left,
+        tree.children_right,
+        tree.feature,
+        tree.threshold,
+        tree.delta,
+        tree.value,
+        routing == "deferred",
+        out,
+    )
+    rows = np.ascontiguousarray(rows, dtype=np.intp)
+    try:
+        if tree.n_leaves <= MAX_DENSE_LEAVES:
+            dense(X, rows, np.asarray(tree.preorder(), dtype=np.intp), *arrays)
+        else:
+            walk(X, rows, *arrays)
+    except Exception:  # noqa: BLE001 - it failed to compile: the numpy path answers from now on
+        _KERNEL["blend"] = None
+        return False
+    return True
+
+
+def bootstrap_best(
+    draws, group, y, w, n_groups: int, n_classes: int, min_samples_leaf: int, criterion: str
+):
+    """Best split per resample by the compiled kernel (see `_bootstrap_best`), or None.
+
+    Returns ``(best, next_present, left_at_best, total)`` with ``best == -1`` where a
+    resample allows no split; None when numba is unavailable.
+    """
+    kernels = _kernels()
+    if kernels is None:
+        return None
+    b = draws.shape[0]
+    best = np.empty(b, dtype=np.intp)
+    nxt = np.empty(b, dtype=np.intp)
+    left_best = np.zeros((b, n_classes))
+    total = np.zeros((b, n_classes))
+    try:
+        kernels["bootstrap"](
+            np.ascontiguousarray(draws, dtype=np.intp),
+            np.ascontiguousarray(group, dtype=np.intp),
+            np.ascontiguousarray(y, dtype=np.intp),
+            np.ascontiguousarray(w, dtype=np.float64),
+            int(n_groups),
+            int(min_samples_leaf),
+            criterion == "gini",
+            best,
+            nxt,
+            left_best,
+            total,
+        )
+    except Exception:  # noqa: BLE001 - it failed to compile: the numpy path answers from now on
+        _KERNEL["blend"] = None
+        return None
+    return best, nxt, left_best, total
+
+
+def warm_up() -> bool:
+    """Compile (or load from cache) the kernel for float32 input now; True if available.
+
+    The estimator predicts on float32 rows, so this is the specialisation it needs.
+    """
+    from ternary._tree import TernaryTree
+
+    tree = TernaryTree(
+        children_left=[1, -1, -1],
+        children_right=[2, -1, -1],
+        feature=[0, -2, -2],
+        threshold=[0.0, -2.0, -2.0],
+        delta=[1.0, 0.0, 0.0],
+        value=[[1.0, 1.0], [1.0, 0.0], [0.0, 1.0]],
+        n_node_samples=[2, 1, 1],
+        impurity=[0.5, 0.0, 0.0],
+    )
+    X = np.zeros((1, 1), dtype=np.float32)
+    rows = np.zeros(1, dtype=np.intp)
+    out = np.zeros((1, 2))
+    if not blend_into(tree, X, rows, "probabilistic", out):
+        return False
+    walk = _kernels()["walk"]
+    walk(
+        X,
+        rows,
+        tree.children_left,
+        tree.children_right,
+        tree.feature,
+        tree.threshold,
+        tree.delta,
+        tree.value,
+        False,
+        out,
+    )  # the kernel of trees with more than 64 leaves
+    return True
