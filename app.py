@@ -2,13 +2,13 @@
 
 Declares the pages once with ``st.navigation``, draws the dataset picker every
 page shares, and holds the Home page.
+
+Only Streamlit is imported before the navigation and the Home page's opening
+text are drawn: the first run in a fresh server imports pandas, scikit-learn
+and plotly (one to two seconds), and the reader is already reading by then.
 """
 
-import pandas as pd
 import streamlit as st
-
-from appkit import datasets, state
-from appkit.guard import page_guard
 
 st.set_page_config(
     page_title="ternary — decision trees that say where they are unsure",
@@ -17,7 +17,7 @@ st.set_page_config(
 )
 
 
-def home() -> None:
+def intro() -> None:
     st.title("Ternary decision trees")
     st.markdown(
         "A ternary decision tree is a CART tree whose every split *x ≤ θ* carries an "
@@ -28,6 +28,12 @@ def home() -> None:
         "rows is typically higher than plain CART's (Smits 2026); grafting (Webb 1997) can "
         "further repair regions a tree labels wrongly."
     )
+
+
+def home() -> None:
+    from appkit import datasets
+    from appkit.guard import page_guard
+
     with page_guard("loading the dataset"):
         ds, _ = datasets.current_dataset()
         st.subheader(f"Dataset: {ds.name}")
@@ -42,7 +48,7 @@ def home() -> None:
         }
         for col, (label, value) in zip(cols, datasets.dataset_summary(ds).items(), strict=True):
             col.metric(label, value, help=helps[label])
-        counts = pd.Series(ds.y).astype(str).value_counts().sort_index()
+        counts = datasets.class_counts(ds)
         st.caption("Rows per class: " + ", ".join(f"{k}: {v}" for k, v in counts.items()))
         if ds.report:
             with st.expander("How this dataset was built"):
@@ -96,9 +102,21 @@ PAGES = {
     "data": st.Page("app_pages/5_your_data.py", title="Your data", icon=":material/upload_file:"),
 }
 
-page = st.navigation(list(PAGES.values()))
-state.init_state()
-state.keep_state()
-with page_guard("drawing the dataset picker"):
-    datasets.dataset_sidebar()
-page.run()
+
+def main() -> None:
+    page = st.navigation(list(PAGES.values()))
+    if page.title == PAGES["home"].title:
+        intro()
+    from appkit import datasets, state, warmup
+    from appkit.guard import page_guard
+
+    state.init_state()
+    state.keep_state()
+    with page_guard("drawing the dataset picker"):
+        datasets.dataset_sidebar()
+    page.run()
+    # after the page is on screen, so the two compete for no CPU on a fresh server
+    warmup.start()
+
+
+main()

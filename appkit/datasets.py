@@ -324,3 +324,8 @@ def preview(ds: Dataset, n: int = 10) -> pd.DataFrame:
     table = ds.X.head(n).copy()
     table["label"] = ds.y[:n]
     return table
+
+
+def class_counts(ds: Dataset) -> pd.Series:
+    """Rows per class, by the class's name."""
+    return pd.Series(ds.y).astype(str).value_counts().sort_index()

@@ -1,6 +1,9 @@
 """Decision-region figure: the hatching is the verdict, cell for cell."""
 
+import base64
+import struct
 import warnings
+import zlib
 
 import numpy as np
 import pandas as pd
@@ -12,7 +15,13 @@ from sklearn.datasets import make_blobs, make_moons
 from sklearn.tree import DecisionTreeClassifier
 
 from ternary import TernaryTreeClassifier
-from viz.regions import UNCERTAIN_NAME, decision_regions_figure, uncertain_rectangles
+from viz.regions import (
+    UNCERTAIN_NAME,
+    decision_regions_figure,
+    png_bytes,
+    tint_palette,
+    uncertain_rectangles,
+)
 
 RES = 60
 
@@ -32,6 +41,50 @@ def _independent_grid(X, resolution, padding=0.05):
     xs, ys = axes
     gx, gy = np.meshgrid(xs, ys)
     return xs, ys, np.column_stack([gx.ravel(), gy.ravel()])
+
+
+def _decode_png(data: bytes) -> np.ndarray:
+    """An RGB PNG (8-bit, filter 0 rows, as `png_bytes` writes) decoded independently."""
+    assert data[:8] == b"\x89PNG\r\n\x1a\n"
+    pos, idat, size = 8, b"", None
+    while pos < len(data):
+        (length,) = struct.unpack(">I", data[pos : pos + 4])
+        kind, payload = data[pos + 4 : pos + 8], data[pos + 8 : pos + 8 + length]
+        (crc,) = struct.unpack(">I", data[pos + 8 + length : pos + 12 + length])
+        assert crc == zlib.crc32(kind + payload)
+        if kind == b"IHDR":
+            width, height, depth, colour = struct.unpack(">IIBB", payload[:10])
+            assert (depth, colour) == (8, 2)
+            size = (height, width)
+        elif kind == b"IDAT":
+            idat += payload
+        pos += 12 + length
+    height, width = size
+    rows = np.frombuffer(zlib.decompress(idat), dtype=np.uint8).reshape(height, 1 + 3 * width)
+    assert (rows[:, 0] == 0).all()
+    return rows[:, 1:].reshape(height, width, 3)
+
+
+def _background_cells(image, resolution):
+    """The background image of a panel as one RGB per grid cell, row i = ys[i]."""
+    assert image.source.startswith("data:image/png;base64,")
+    rgb = _decode_png(base64.b64decode(image.source.split(",", 1)[1]))
+    step = rgb.shape[0] // resolution
+    assert rgb.shape[:2] == (resolution * step, resolution * step)
+    return rgb[::step, ::step][::-1]  # image row 0 is the top, the largest y
+
+
+def _cell_classes(cells, n_classes):
+    """Predicted class of each cell, read back from its colour through the palette."""
+    palette = tint_palette(n_classes).astype(int)
+    match = (cells[:, :, None, :].astype(int) == palette[None, None]).all(axis=-1)
+    assert (match.sum(axis=-1) == 1).all()  # every cell has exactly one palette colour
+    return np.argmax(match, axis=-1) // (len(palette) // n_classes)
+
+
+def test_png_bytes_round_trip():
+    rgb = np.random.RandomState(0).randint(0, 256, size=(5, 7, 3)).astype(np.uint8)
+    np.testing.assert_array_equal(_decode_png(png_bytes(rgb)), rgb)
 
 
 def _hatched(fig):
@@ -99,21 +152,22 @@ def test_background_colours_every_grid_point_by_the_predicted_class(moons):
     X, y = moons
     model = TernaryTreeClassifier(delta_method="margin", max_depth=3, random_state=0).fit(X, y)
     fig = decision_regions_figure(model, X, y, resolution=RES)
-    heat = [t for t in fig.data if t.type == "heatmap"]
-    assert len(heat) == 1
-    z = np.asarray(heat[0].z, dtype=float)
-    assert z.shape == (RES, RES)
-    assert np.all(np.isfinite(z))
+    assert not [t for t in fig.data if t.type == "heatmap"]  # one image, not a heatmap
+    (image,) = fig.layout.images
     xs, ys, grid = _independent_grid(X, RES)
-    np.testing.assert_allclose(heat[0].x, xs)
-    np.testing.assert_allclose(heat[0].y, ys)
-    # the colour bin's class block is the predicted class
-    n_bins = len(heat[0].colorscale) // 2
-    levels = n_bins // model.n_classes_
+    # the image spans exactly the grid's cells: half a step beyond the first and last centre
+    half_x, half_y = (xs[1] - xs[0]) / 2, (ys[1] - ys[0]) / 2
+    assert (image.xref, image.yref, image.sizing, image.layer) == ("x", "y", "stretch", "below")
+    assert (image.xanchor, image.yanchor) == ("left", "top")
+    assert image.x == pytest.approx(xs[0] - half_x) and image.y == pytest.approx(ys[-1] + half_y)
+    assert image.sizex == pytest.approx(xs[-1] - xs[0] + 2 * half_x)
+    assert image.sizey == pytest.approx(ys[-1] - ys[0] + 2 * half_y)
+    cells = _background_cells(image, RES)
     predicted = model.predict(grid).reshape(RES, RES)
-    np.testing.assert_array_equal(z.astype(int) // levels, predicted)
-    # each class's bins are tints of one hue: darker bins for higher confidence
-    assert heat[0].zmin == -0.5 and heat[0].zmax == n_bins - 0.5
+    np.testing.assert_array_equal(_cell_classes(cells, model.n_classes_), predicted)
+    # stronger tint where the tree is surer: within a class, each level is darker
+    palette = tint_palette(model.n_classes_).astype(int).sum(axis=1).reshape(model.n_classes_, -1)
+    assert (np.diff(palette, axis=1) < 0).all()
 
 
 def test_no_hatching_without_a_zone(moons):
@@ -129,7 +183,11 @@ def test_plain_sklearn_model_gets_regions_without_hatching(moons):
     model = DecisionTreeClassifier(max_depth=3, random_state=0).fit(X, y)
     fig = decision_regions_figure(model, X, y, resolution=RES)
     assert _hatched(fig) == []
-    assert len([t for t in fig.data if t.type == "heatmap"]) == 1
+    (image,) = fig.layout.images
+    _, _, grid = _independent_grid(X, RES)
+    np.testing.assert_array_equal(
+        _cell_classes(_background_cells(image, RES), 2), model.predict(grid).reshape(RES, RES)
+    )
 
 
 def test_cart_panel_on_the_left_without_hatching(moons):
@@ -139,16 +197,18 @@ def test_cart_panel_on_the_left_without_hatching(moons):
     )
     cart = DecisionTreeClassifier(max_depth=3, random_state=0).fit(X, y)
     fig = decision_regions_figure(model, X, y, resolution=RES, cart_model=cart)
-    heat = [t for t in fig.data if t.type == "heatmap"]
-    assert [h.xaxis for h in heat] == ["x", "x2"]
+    images = fig.layout.images
+    assert [(i.xref, i.yref) for i in images] == [("x", "y"), ("x2", "y2")]
     assert all(t.xaxis == "x2" for t in _hatched(fig))
     assert list(fig.layout.xaxis.range) == list(fig.layout.xaxis2.range)
     assert list(fig.layout.yaxis.range) == list(fig.layout.yaxis2.range)
-    # CART's background is CART's prediction
+    # CART's background is CART's prediction, the right panel the ternary tree's
     _, _, grid = _independent_grid(X, RES)
-    n_bins = len(heat[0].colorscale) // 2
     np.testing.assert_array_equal(
-        np.asarray(heat[0].z).astype(int) // (n_bins // 2), cart.predict(grid).reshape(RES, RES)
+        _cell_classes(_background_cells(images[0], RES), 2), cart.predict(grid).reshape(RES, RES)
+    )
+    np.testing.assert_array_equal(
+        _cell_classes(_background_cells(images[1], RES), 2), model.predict(grid).reshape(RES, RES)
     )
 
 

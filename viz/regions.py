@@ -1,12 +1,16 @@
 """Decision regions of a 2-D model with the boundary-uncertain zone hatched (Fig. 1).
 
-Every grid point is coloured by its predicted class (lighter where the blended
-probability is low); the cells whose verdict is 0 are covered by hatched
-rectangles built exactly from the grid, so the hatching is the verdict, cell
-for cell, not a smoothed contour.
+Every grid cell is coloured by its predicted class (lighter where the blended
+probability is low), sent to the browser as one PNG per panel; the cells whose
+verdict is 0 are covered by hatched rectangles built exactly from the grid, so
+the hatching is the verdict, cell for cell, not a smoothed contour.
 """
 
 from __future__ import annotations
+
+import base64
+import struct
+import zlib
 
 import numpy as np
 import pandas as pd
@@ -16,10 +20,23 @@ from plotly.subplots import make_subplots
 from ternary.metrics import decided_accuracy, uncertain_rate
 from viz.colors import class_color, tint
 
-__all__ = ["UNCERTAIN_NAME", "decision_regions_figure", "grid_axes", "uncertain_rectangles"]
+__all__ = [
+    "BACKGROUND_NAME",
+    "UNCERTAIN_NAME",
+    "decision_regions_figure",
+    "grid_axes",
+    "png_bytes",
+    "tint_codes",
+    "tint_palette",
+    "uncertain_rectangles",
+]
 
 #: Legend name of the hatched overlay (the paper's wording).
 UNCERTAIN_NAME = "boundary-uncertain (blended prediction)"
+#: Name of each panel's background image (one per panel, in ``layout.images``).
+BACKGROUND_NAME = "predicted class"
+#: Image pixels per grid cell along each axis.
+_PIXELS_PER_CELL = 2
 #: Confidence levels of the background tint: the colour gets stronger in steps
 #: as the predicted class's probability rises from 1/K to 1.
 _LEVELS = 4
@@ -132,37 +149,81 @@ def _predict_grid(model, grid, columns):
     return np.asarray(model.predict_proba(grid)), None
 
 
-def _background(proba, xs, ys, n_classes, *, name):
-    """A heatmap coloured by predicted class, tinted by its probability."""
+def tint_codes(proba, n_classes):
+    """Per row: ``predicted class × _LEVELS + confidence level`` (the background's colour bin).
+
+    The predicted class's probability, from 1/K to 1, is cut into `_LEVELS`
+    equal steps; the colour gets stronger with each step.
+    """
+    proba = np.asarray(proba, dtype=np.float64)
     pred = np.argmax(proba, axis=1)
     conf = proba[np.arange(proba.shape[0]), pred]
     floor = 1.0 / max(n_classes, 1)
-    # probability from 1/K..1 mapped to _LEVELS tint steps
     frac = np.clip((conf - floor) / max(1.0 - floor, 1e-12), 0.0, 1.0)
     level = np.minimum((frac * _LEVELS).astype(np.intp), _LEVELS - 1)
-    # small integer dtypes keep the JSON sent to the browser small
-    z = (pred * _LEVELS + level).astype(np.int16).reshape(len(ys), len(xs))
-    n_bins = n_classes * _LEVELS
-    colorscale = []
-    for b in range(n_bins):
+    return pred * _LEVELS + level
+
+
+def tint_palette(n_classes) -> np.ndarray:
+    """RGB colour of every bin of `tint_codes`, shape ``(n_classes * _LEVELS, 3)``, uint8."""
+    colors = []
+    for b in range(int(n_classes) * _LEVELS):
         k, lv = divmod(b, _LEVELS)
         strength = _TINT_RANGE[0] + (_TINT_RANGE[1] - _TINT_RANGE[0]) * lv / max(_LEVELS - 1, 1)
-        color = tint(class_color(k), strength)
-        colorscale += [[b / n_bins, color], [(b + 1) / n_bins, color]]
-    # numeric hover data only: an object array of class names costs ~0.5 s to copy
-    percent = np.rint(100 * conf).astype(np.uint8).reshape(len(ys), len(xs))
-    return go.Heatmap(
-        x=xs,
-        y=ys,
-        z=z,
-        zmin=-0.5,
-        zmax=n_bins - 0.5,
-        colorscale=colorscale,
-        showscale=False,
-        customdata=percent,
-        name=name,
-        showlegend=False,
-        hovertemplate="(%{x:.3g}, %{y:.3g})<br>P(predicted class) = %{customdata}%<extra></extra>",
+        hex_color = tint(class_color(k), strength).lstrip("#")
+        colors.append([int(hex_color[i : i + 2], 16) for i in (0, 2, 4)])
+    return np.asarray(colors, dtype=np.uint8)
+
+
+def png_bytes(rgb) -> bytes:
+    """A truecolour PNG of ``rgb`` (uint8, shape ``(height, width, 3)``, row 0 on top).
+
+    Written with the standard library only: signature, IHDR, one zlib-compressed
+    IDAT of the rows (each with filter byte 0), IEND.
+    """
+    rgb = np.ascontiguousarray(rgb, dtype=np.uint8)
+    height, width, _ = rgb.shape
+    rows = np.zeros((height, 1 + 3 * width), dtype=np.uint8)
+    rows[:, 1:] = rgb.reshape(height, 3 * width)
+
+    def chunk(kind: bytes, payload: bytes) -> bytes:
+        body = kind + payload
+        return struct.pack(">I", len(payload)) + body + struct.pack(">I", zlib.crc32(body))
+
+    header = struct.pack(">IIBBBBB", width, height, 8, 2, 0, 0, 0)
+    return (
+        b"\x89PNG\r\n\x1a\n"
+        + chunk(b"IHDR", header)
+        + chunk(b"IDAT", zlib.compress(rows.tobytes(), 6))
+        + chunk(b"IEND", b"")
+    )
+
+
+def _background(proba, xs, ys, n_classes, *, axis_suffix=""):
+    """The background as one layout image: each grid cell coloured by its predicted class.
+
+    One PNG replaces a resolution² heatmap: a few kilobytes instead of hundreds
+    of JSON numbers per row, and one image for the browser to draw. Each cell
+    becomes `_PIXELS_PER_CELL`² pixels so the browser's smoothing when it
+    stretches the image stays inside a cell's edge.
+    """
+    codes = tint_codes(proba, n_classes).reshape(len(ys), len(xs))
+    rgb = tint_palette(n_classes)[codes[::-1]]  # image row 0 is the top: the largest y
+    rgb = np.repeat(np.repeat(rgb, _PIXELS_PER_CELL, axis=0), _PIXELS_PER_CELL, axis=1)
+    x_edges, y_edges = _edges(xs), _edges(ys)
+    return dict(
+        source="data:image/png;base64," + base64.b64encode(png_bytes(rgb)).decode("ascii"),
+        xref="x" + axis_suffix,
+        yref="y" + axis_suffix,
+        x=float(x_edges[0]),
+        y=float(y_edges[-1]),
+        sizex=float(x_edges[-1] - x_edges[0]),
+        sizey=float(y_edges[-1] - y_edges[0]),
+        xanchor="left",
+        yanchor="top",
+        sizing="stretch",
+        layer="below",
+        name=BACKGROUND_NAME,
     )
 
 
@@ -250,7 +311,8 @@ def _describe(acc, rate, hatched):
 
 def _panel_layers(fig, panel, xs, ys, n_classes, *, where, hatch_legend):
     """Background and hatching of one panel; returns whether the hatch legend was used."""
-    fig.add_trace(_background(panel["proba"], xs, ys, n_classes, name=panel["name"]), **where)
+    suffix = "" if where.get("col", 1) == 1 else str(where["col"])
+    fig.add_layout_image(_background(panel["proba"], xs, ys, n_classes, axis_suffix=suffix))
     verdict = panel["verdict"]
     if verdict is None:
         return False
@@ -268,8 +330,16 @@ def _layout(fig, xs, ys, feature_names, *, title, height, two_panels):
         range=[float(x_edges[0]), float(x_edges[-1])],
         title_text=feature_names[0],
         constrain="domain",
+        # the background image covers the plot: grid lines would only stripe it
+        showgrid=False,
+        zeroline=False,
     )
-    fig.update_yaxes(range=[float(y_edges[0]), float(y_edges[-1])], constrain="domain")
+    fig.update_yaxes(
+        range=[float(y_edges[0]), float(y_edges[-1])],
+        constrain="domain",
+        showgrid=False,
+        zeroline=False,
+    )
     if two_panels:
         fig.update_yaxes(title_text=feature_names[1], row=1, col=1)
     else:
@@ -328,7 +398,7 @@ def decision_regions_figure(
     Notes
     -----
     The grid is `grid_axes` (``resolution`` evenly spaced points per axis);
-    each point is the centre of a heatmap cell, and the hatched rectangles
+    each point is the centre of a cell of the background image, and the hatched rectangles
     (`uncertain_rectangles`) cover exactly the cells whose verdict is 0.
     """
     X2, y, classes, class_names, feature_names, y_codes = _check_inputs(
