@@ -311,7 +311,7 @@ def load_arff(
     data, file_name = _read_source(source, opts.max_bytes)
     _check_line_lengths(data)
     _check_data_lines(data, opts.max_rows)
-    text, encoding = _decode(data, "ARFF")
+    text, encoding, _ = _decode(data, "ARFF")
     if not text.strip():
         raise DataError(
             "The file contains only blank lines. Upload an ARFF file with "

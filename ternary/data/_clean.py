@@ -36,6 +36,10 @@ _CONTINUOUS_MIN_DISTINCT = 20
 _MAX_ROWS = 200_000
 _MAX_COLUMNS = 2_000
 _MAX_CLASSES = 100
+# Text files are refused before parsing beyond this many values (data rows × columns):
+# parsing and cleaning cost time and memory per value, and 20 million keep a load of
+# any file within a few seconds and about 1 GB.
+_MAX_CELLS = 20_000_000
 _ORDINAL_THRESHOLD = 10
 _MISSING_CHOICES = ("impute", "drop", "keep")
 _FLOAT32_MAX = float(np.finfo(np.float32).max)
@@ -49,6 +53,7 @@ class _Options:
     max_bytes: int = MAX_FILE_BYTES
     max_classes: int = _MAX_CLASSES
     ordinal_threshold: int = _ORDINAL_THRESHOLD
+    max_cells: int = _MAX_CELLS
 
 
 def _options(
@@ -297,12 +302,12 @@ def _assemble(
             "If it should have more columns, check the delimiter (comma, semicolon or tab)."
         )
     labels, keep = _prepare_target(frame[target_col], target_col, opts, report, missing_tokens)
-    frame = frame.loc[keep, feature_cols] if not keep.all() else frame[feature_cols]
     converted = _convert_features(
-        frame, nominal_levels or {}, decimal_comma, report, missing_tokens
+        frame, feature_cols, keep, nominal_levels or {}, decimal_comma, report, missing_tokens
     )
     labels = _handle_missing(converted, labels, opts, report)
     out = _encode(converted, opts, report)
+    del converted  # its arrays live on in ``out`` only, which _frame_of empties as it copies
     constant = [k for k, v in out.items() if _is_constant(v)]
     if constant:
         report.append(f"Dropped {len(constant)} constant column(s): {_quote_list(constant)}.")
@@ -313,8 +318,7 @@ def _assemble(
             "No feature columns are left after dropping constant and empty "
             "columns. Add columns whose values vary between rows."
         )
-    X = pd.DataFrame(out)
-    X.index = pd.RangeIndex(len(X))
+    X = _frame_of(out, len(labels))
     y = np.asarray(labels)
     report.append(
         f"Loaded {X.shape[0]} rows × {X.shape[1]} features, "
@@ -323,8 +327,20 @@ def _assemble(
     return Dataset(X=X, y=y, class_names=_class_names(y), name=name, source=source, report=report)
 
 
+def _frame_of(out: dict[str, np.ndarray], n_rows: int) -> pd.DataFrame:
+    """The feature frame, one float64 block; each column is released once copied in."""
+    names = list(out)
+    # Column-major, so the frame takes the block as it is, without another copy.
+    block = np.empty((n_rows, len(names)), dtype=np.float64, order="F")
+    for j, name in enumerate(names):
+        block[:, j] = out.pop(name)
+    return pd.DataFrame(block, columns=names, copy=False)
+
+
 def _convert_features(
     frame: pd.DataFrame,
+    feature_cols: list[str],
+    keep: np.ndarray,
     nominal_levels: dict[str, list[str]],
     decimal_comma: bool,
     report: list[str],
@@ -334,10 +350,11 @@ def _convert_features(
     converted: list[_Column] = []
     all_nan: list[str] = []
     identifiers: list[str] = []
-    for col in frame.columns:
-        c = _convert_feature(
-            col, frame[col], nominal_levels.get(col), decimal_comma, report, tokens
-        )
+    every_row = bool(keep.all())
+    for col in feature_cols:
+        # Column by column, so rows without a label are never copied as a whole table.
+        raw = frame[col] if every_row else frame[col][keep]
+        c = _convert_feature(col, raw, nominal_levels.get(col), decimal_comma, report, tokens)
         if c.kind == "numeric":
             _finite_float32(c, report)
         if c.kind == "numeric" and np.isnan(c.values).all():
@@ -494,7 +511,7 @@ def _encode(converted: list[_Column], opts: _Options, report: list[str]) -> dict
     encoded: list[str] = []
     for c in converted:
         if c.kind == "numeric":
-            out[_unique_name(c.name, taken)] = c.values.astype(np.float64)
+            out[_unique_name(c.name, taken)] = c.values.astype(np.float64, copy=False)
             continue
         present = set(c.values.tolist())
         levels = [lv for lv in c.levels if lv in present]
@@ -528,6 +545,16 @@ def _encode(converted: list[_Column], opts: _Options, report: list[str]) -> dict
             )
     report.extend(encoded)
     return out
+
+
+def _check_cells(n_rows: int, n_cols: int, opts: _Options) -> None:
+    """Refuse, before parsing, a text file with more values than the loaders handle."""
+    if n_rows * n_cols > opts.max_cells:
+        raise DataError(
+            f"The file has about {n_rows:,} rows × {n_cols:,} columns = {n_rows * n_cols:,} "
+            f"values; the limit is {opts.max_cells:,} values. Use a random sample of the "
+            "rows or fewer columns."
+        )
 
 
 def _check_shape(n_rows: int, n_cols: int, opts: _Options) -> None:

@@ -24,6 +24,7 @@ from ._clean import (
     _MISSING_TOKENS,
     _ORDINAL_THRESHOLD,
     _assemble,
+    _check_cells,
     _check_names,
     _check_shape,
     _Options,
@@ -32,7 +33,13 @@ from ._clean import (
     _to_float,
 )
 from ._dataset import DataError, Dataset, _quote_list, _shorten
-from ._source import MAX_FILE_BYTES, _check_line_lengths, _decode, _read_source
+from ._source import (
+    _MAX_LINE_BYTES,
+    MAX_FILE_BYTES,
+    _check_line_lengths,
+    _decode,
+    _read_source,
+)
 
 # The missing-value tokens in the exact spellings pandas should treat as missing
 # while parsing, so numeric columns holding them still parse straight to float64.
@@ -48,6 +55,8 @@ _CANDIDATES = (",", ";", "\t", "|")
 # The delimiter is chosen from at most this many characters and lines at the start.
 _SNIFF_CHARS = 65536
 _SNIFF_LINES = 50
+# The header and the first data row are read from at most this many characters.
+_HEAD_CHARS = 4 * _MAX_LINE_BYTES
 # Excel writes "sep=;" as the first line to declare the delimiter.
 _SEP_LINE = re.compile(r"sep=([^\r\n\"'])", re.IGNORECASE)
 
@@ -115,7 +124,9 @@ def _looks_like_index(values: pd.Series) -> bool:
 class _CsvText:
     """A decoded CSV and what was learnt about it before parsing the data."""
 
-    text: str
+    data: bytes  # the whole file, which pandas parses directly
+    codec: str  # the encoding it was decoded with
+    text: str  # the decoded start of the file, enough for the header and first row
     file_name: str | None
     delimiter: str
     skip: int  # lines before the header that are not data (an Excel "sep=" line)
@@ -134,8 +145,8 @@ def _open_csv(source: Any, opts: _Options) -> _CsvText:
     """
     data, file_name = _read_source(source, opts.max_bytes)
     _check_line_lengths(data)
-    _check_line_count(data, opts.max_rows)
-    text, encoding = _decode(data, "CSV")
+    n_lines = _count_lines(data, opts.max_rows)
+    text, encoding, codec = _decode(data, "CSV")
     if not text.strip():
         raise DataError(
             "The file contains only blank lines. Upload a CSV with a header "
@@ -149,24 +160,30 @@ def _open_csv(source: Any, opts: _Options) -> _CsvText:
     else:
         how = f"{_delimiter_name(delimiter)}-separated, as its first line 'sep=' declares"
     report = [f"Read as {encoding}; {how}."]
+    # The header and the first data row lie within the first lines, each at most
+    # _MAX_LINE_BYTES long; the rest of the text is parsed by pandas from the bytes.
+    text = text[:_HEAD_CHARS]
     header, first_row = _first_records(text, delimiter, skip)
     names = [h.strip() for h in header]
     blank = [i for i, n in enumerate(names) if not n]
     for i in blank:
         names[i] = f"column_{i + 1}"
     _check_shape(0, len(names), opts)
+    _check_cells(n_lines - 1 - skip, len(names), opts)
     _check_names(names)
-    return _CsvText(text, file_name, delimiter, skip, names, blank, first_row, report)
+    return _CsvText(data, codec, text, file_name, delimiter, skip, names, blank, first_row, report)
 
 
-def _check_line_count(data: bytes, max_rows: int) -> None:
+def _count_lines(data: bytes, max_rows: int) -> int:
+    """The number of non-blank lines, roughly; too many for ``max_rows`` is refused."""
     # Blank lines are not rows; a count without them bounds the rows from above.
-    lines = data.count(b"\n") - data.count(b"\n\n") - data.count(b"\n\r\n")
-    if lines > max_rows + 2:
+    lines = data.count(b"\n") - data.count(b"\n\n") - data.count(b"\n\r\n") + 1
+    if lines > max_rows + 3:
         raise DataError(
-            f"The file has about {lines} lines; the limit is {max_rows} data rows. "
+            f"The file has about {lines:,} lines; the limit is {max_rows:,} data rows. "
             "Use a random sample of the rows."
         )
+    return lines
 
 
 def _first_records(text: str, delimiter: str, skip: int) -> tuple[list[str], tuple[int, int]]:
@@ -301,6 +318,7 @@ def load_csv(
         names, target if target is not None else (named[-1] if named else None)
     )
     frame = _parse_rows(head, target_name)
+    head.data = b""  # the parsed table replaces the bytes: let them go before cleaning
     _check_shape(len(frame), frame.shape[1], opts)
     report.append(f"Found {len(frame)} rows and {frame.shape[1]} columns.")
     frame = _drop_unnamed(frame, head, target_name)
@@ -350,7 +368,9 @@ def _parse_rows(head: _CsvText, target_name: str) -> pd.DataFrame:
 def _read_frame(head: _CsvText, target_name: str, index_col: bool | None) -> pd.DataFrame:
     try:
         return pd.read_csv(
-            io.StringIO(head.text),
+            # Bytes, not the decoded text: io.StringIO would hold four bytes per character.
+            io.BytesIO(head.data),
+            encoding=head.codec,
             sep=head.delimiter,
             header=0,
             skiprows=head.skip,

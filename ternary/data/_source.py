@@ -205,8 +205,8 @@ def _check_not_binary(data: bytes, what: str) -> None:
         )
 
 
-def _decode(data: bytes, what: str) -> tuple[str, str]:
-    """Decode text, returning it and a description of the encoding used."""
+def _decode(data: bytes, what: str) -> tuple[str, str, str]:
+    """Decode text: return it, a description of the encoding, and the codec's name."""
     if not data:
         raise DataError(
             "The file is empty (0 bytes). Upload a "
@@ -216,7 +216,7 @@ def _decode(data: bytes, what: str) -> tuple[str, str]:
     # rejected as binary because every other byte is NUL.
     if data.startswith((b"\xff\xfe", b"\xfe\xff")):
         try:
-            return data.decode("utf-16"), "UTF-16"
+            return data.decode("utf-16"), "UTF-16", "utf-16"
         except UnicodeDecodeError as exc:
             raise DataError(
                 f"The file starts like UTF-16 text but cannot be decoded "
@@ -225,7 +225,7 @@ def _decode(data: bytes, what: str) -> tuple[str, str]:
     _check_not_binary(data, what)
     if data.startswith(b"\xef\xbb\xbf"):
         try:
-            return data[3:].decode("utf-8"), "UTF-8 (with byte-order mark)"
+            return data[3:].decode("utf-8"), "UTF-8 (with byte-order mark)", "utf-8-sig"
         except UnicodeDecodeError as exc:
             # The mark promises UTF-8; guessing another encoding would turn the mark
             # itself into text ("ï»¿") at the start of the first column name.
@@ -238,12 +238,13 @@ def _decode(data: bytes, what: str) -> tuple[str, str]:
             ) from exc
     else:
         try:
-            return data.decode("utf-8"), "UTF-8"
+            return data.decode("utf-8"), "UTF-8", "utf-8"
         except UnicodeDecodeError:
             pass
     # Windows-1252 is what spreadsheet programs usually write when not UTF-8
     # (it adds e.g. the euro sign to Latin-1); Latin-1 itself never fails.
     try:
-        return data.decode("cp1252"), "Latin-1 (Windows-1252): the file is not valid UTF-8"
+        text = data.decode("cp1252")
     except UnicodeDecodeError:
-        return data.decode("latin-1"), "Latin-1: the file is not valid UTF-8"
+        return data.decode("latin-1"), "Latin-1: the file is not valid UTF-8", "latin-1"
+    return text, "Latin-1 (Windows-1252): the file is not valid UTF-8", "cp1252"
