@@ -591,7 +591,7 @@ def test_cli_offline_cc18_exits_2_with_the_message(monkeypatch, tmp_path, capsys
 def test_cli_offline_medical_exits_2(monkeypatch, tmp_path, capsys):
     import ternary.data
 
-    def offline(data_id, cache_dir=None, target=None):
+    def offline(data_id, cache_dir=None, target=None, **options):
         raise DataError(f"Cannot load OpenML dataset {data_id}: offline.")
 
     monkeypatch.setattr(ternary.data, "load_openml", offline)

@@ -40,6 +40,7 @@ from ternary.experiment._combos import (
     combo_label,
 )
 from ternary.experiment._cv import chow_curve_cv, classes_too_small, run_cv
+from ternary.experiment._store import ResultsFileError, ResultsFileWarning
 from ternary.experiment._suite import run_suite
 from ternary.experiment._summary import summarize
 
@@ -47,6 +48,8 @@ __all__ = [
     "COMBO_SETS",
     "DEFAULT_COMBOS",
     "PAPER_DELTA_METHODS",
+    "ResultsFileError",
+    "ResultsFileWarning",
     "chow_curve",
     "chow_curve_cv",
     "chow_decided_accuracy",

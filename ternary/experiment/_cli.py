@@ -3,20 +3,26 @@
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 import warnings
 from collections.abc import Sequence
 from pathlib import Path
 
+import joblib
 import pandas as pd
 
 from ternary.experiment._combos import COMBO_SETS
+from ternary.experiment._parallel import exit_with_parent
+from ternary.experiment._store import ResultsFileWarning
 from ternary.experiment._suite import run_suite
 from ternary.experiment._summary import summarize
 
 _BREIMAN_SIZES = {"waveform": 5000, "twonorm": 7400, "ringnorm": 7400}
 _MEDICAL = {"diabetes": 37, "credit-g": 31, "heart-statlog": 53, "mammography": 310}
-_CIFAR_10 = 40927  # the paper drops it: axis-aligned splits on raw pixels
+_CIFAR_10 = 40927
+# joblib's worker processes exit after this long without work (joblib's default is 300 s)
+_IDLE_SECONDS = 10  # the paper drops it: axis-aligned splits on raw pixels
 
 
 def _breiman_entries(seed):
@@ -43,10 +49,22 @@ def _builtin_entries():
     ]
 
 
+def _keep_missing() -> dict:
+    """``missing="keep"`` where the loaders offer it: `run_cv` then imputes inside each
+    training fold, where imputing the whole file first would let test rows shape the fill."""
+    from ternary.data import _clean
+
+    return {"missing": "keep"} if "keep" in getattr(_clean, "_MISSING_CHOICES", ()) else {}
+
+
 def _openml_entries(ids: dict[str, int], cache_dir):
     from ternary import data
 
-    return [(name, lambda i=i: data.load_openml(i, cache_dir=cache_dir)) for name, i in ids.items()]
+    keep = _keep_missing()
+    return [
+        (name, lambda i=i: data.load_openml(i, cache_dir=cache_dir, **keep))
+        for name, i in ids.items()
+    ]
 
 
 def _cc18_ids(cache_dir) -> dict[str, int]:
@@ -63,7 +81,10 @@ def _cc18_ids(cache_dir) -> dict[str, int]:
 def _file_entries(paths, target):
     from ternary import data
 
-    return [(Path(p).stem, lambda p=p: data.load_file(str(p), target=target)) for p in paths]
+    keep = _keep_missing()
+    return [
+        (Path(p).stem, lambda p=p: data.load_file(str(p), target=target, **keep)) for p in paths
+    ]
 
 
 class _Bar:
@@ -86,6 +107,13 @@ class _Bar:
         self.bar.n = done
         self.bar.set_postfix_str(message[:60], refresh=False)
         self.bar.refresh()
+
+    def warn(self, message, category, filename, lineno, file=None, line=None):
+        text = f"warning: {message}"
+        if self.bar is not None:
+            self.bar.write(text, file=sys.stderr)
+        else:
+            print(text, file=sys.stderr)
 
     def close(self):
         if self.bar is not None:
@@ -136,7 +164,20 @@ def _parser() -> argparse.ArgumentParser:
     source.add_argument("--data-dir", metavar="DIR", help="every .csv and .arff file in DIR")
     parser.add_argument("--target", help="label column of --data/--data-dir files (default: last)")
     parser.add_argument("--out", default="results.csv", help="results CSV (default: %(default)s)")
-    parser.add_argument("--jobs", type=_jobs, default=1, help="parallel fits (default: 1)")
+    parser.add_argument(
+        "--jobs",
+        type=_jobs,
+        default=1,
+        help="parallel fits on this machine, or the worker processes of --scheduler local "
+        "(default: 1)",
+    )
+    parser.add_argument(
+        "--scheduler",
+        metavar="ADDRESS",
+        help="run the fits on a Dask cluster: 'local' starts one on this machine, an address "
+        "such as tcp://host:8786 uses a running one (start it with `dask scheduler` and "
+        "`dask worker ADDRESS`); needs dask[distributed]",
+    )
     parser.add_argument("--cv", type=_positive_int(2), default=5, help="folds (default: 5)")
     parser.add_argument(
         "--seed", type=int, default=42, help="seed of folds and trees (default: 42)"
@@ -183,8 +224,42 @@ def _print_summary(results: pd.DataFrame, out) -> None:
         print(table[shown].to_string(index=False, float_format=lambda v: f"{v:.4f}"), file=out)
 
 
+def _run(entries, args, bar: _Bar):
+    with (
+        warnings.catch_warnings(),
+        joblib.parallel_config(
+            backend="loky",
+            idle_worker_timeout=_IDLE_SECONDS,
+            # workers end with the driver, even one killed by SIGKILL
+            initializer=exit_with_parent,
+            initargs=(os.getpid(),),
+        ),
+    ):
+        # the table at the end is the output; library warnings would shred the bar, but
+        # damaged rows in the results file are news the user must see
+        warnings.simplefilter("ignore")
+        warnings.simplefilter("always", ResultsFileWarning)
+        warnings.showwarning = bar.warn
+        return run_suite(
+            entries,
+            args.out,
+            combos=COMBO_SETS[args.combos],
+            cv=args.cv,
+            n_jobs=args.jobs,
+            progress=bar,
+            max_depth=args.max_depth,
+            seed=args.seed,
+            errors="skip",
+            scheduler=args.scheduler,
+        )
+
+
 def main(argv: Sequence[str] | None = None) -> int:
-    """The command line; returns the exit status (0 done, 2 data problem, 130 interrupted)."""
+    """The command line; returns the exit status.
+
+    0: done; 2: a data, results-file or cluster problem (the message says which);
+    130: interrupted (rerun the same command to resume).
+    """
     parser = _parser()
     args = parser.parse_args(argv)
     if args.target is not None and args.suite is not None:
@@ -220,20 +295,7 @@ def main(argv: Sequence[str] | None = None) -> int:
 
     bar = _Bar(not args.no_progress)
     try:
-        with warnings.catch_warnings():
-            # the table at the end is the output; library warnings would shred the bar
-            warnings.simplefilter("ignore")
-            results = run_suite(
-                entries,
-                args.out,
-                combos=COMBO_SETS[args.combos],
-                cv=args.cv,
-                n_jobs=args.jobs,
-                progress=bar,
-                max_depth=args.max_depth,
-                seed=args.seed,
-                errors="skip",
-            )
+        results = _run(entries, args, bar)
     except KeyboardInterrupt:
         bar.close()
         print(
@@ -241,7 +303,8 @@ def main(argv: Sequence[str] | None = None) -> int:
             file=sys.stderr,
         )
         return 130
-    except ValueError as exc:  # an unusable --out file
+    except (ValueError, ImportError, ConnectionError) as exc:
+        # an unusable --out file (ResultsFileError), or no Dask where --scheduler asks for it
         bar.close()
         print(f"error: {exc}", file=sys.stderr)
         return 2

@@ -7,7 +7,6 @@ from typing import Any
 
 import numpy as np
 import pandas as pd
-from joblib import Parallel, delayed
 from sklearn.impute import SimpleImputer
 from sklearn.model_selection import StratifiedKFold
 from sklearn.preprocessing import StandardScaler
@@ -27,6 +26,7 @@ from ternary.experiment._combos import (
     _swept_columns,
     combo_label,
 )
+from ternary.experiment._parallel import joblib_runner
 from ternary.metrics import decided_accuracy, decided_f1, uncertain_rate
 
 
@@ -133,7 +133,7 @@ def _score_combo(params, X_train, y_train, X_test, y_test) -> dict[str, Any]:
 
 
 def _iter_cv_rows(
-    X, y, combos, *, cv, max_depth, seed, scale, n_jobs, tree_params, skip=frozenset()
+    X, y, combos, *, cv, max_depth, seed, scale, n_jobs, tree_params, skip=frozenset(), runner=None
 ):
     """Yield ``(combo index, fold, row)`` for every task not in ``skip``, as tasks finish.
 
@@ -171,9 +171,8 @@ def _iter_cv_rows(
             cart_refs[key] = (proba, classes, float(np.mean(correct)))
 
     # the CART references stay in this process: workers get only their fold's arrays
-    results = Parallel(n_jobs=n_jobs, return_as="generator_unordered")(
-        delayed(_task_entry)(i, f, params[i], *fold_data[f]) for i, f in tasks
-    )
+    run = runner if runner is not None else joblib_runner(n_jobs)
+    results = run(_task_entry, [(i, f, params[i], *fold_data[f]) for i, f in tasks])
     for i, f, scores in results:
         proba, classes, cart_acc = cart_refs[(f, _cart_key(params[i]))]
         y_test = fold_data[f][3]

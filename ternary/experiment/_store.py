@@ -1,87 +1,310 @@
-"""The suite's results file: one CSV, rewritten atomically after every finished row."""
+"""The suite's results file: one CSV, rewritten atomically after every finished row.
+
+Three faults are guarded against:
+
+* **A crash or an interrupt while writing.** Every write builds the complete new
+  file in a temporary file beside it, fsyncs it and moves it over the old one
+  with ``os.replace``, so a crash, Ctrl-C or ``kill -9`` leaves the old file or
+  the new one, never half a line.
+* **A damaged file** (a full disk, a copy stopped halfway, an edit by hand).
+  Every row ends in a ``crc`` cell: the CRC-32 of the row's other cells as
+  written. A row whose check fails, whose cells do not parse, or whose values
+  lie outside their possible range (a fold outside ``[0, cv)``, a rate outside
+  ``[0, 1]``) is dropped with a `ResultsFileWarning` naming its line, and the
+  suite computes it again. A file cut at any byte therefore resumes into
+  exactly the rows of an uninterrupted run.
+* **Two writers.** The run holds an exclusive OS lock (``fcntl.flock``) on a
+  sidecar file ``<name>.lock`` for as long as it writes. The results file
+  itself cannot carry the lock, since every write replaces it by a new file. A
+  second run on the same file stops at once with a `ResultsFileError`.
+
+Files written before the check cell existed are read as well: their rows are
+validated by type and range, a last line without its newline is dropped as cut,
+and the next write adds the check cell to every row.
+"""
 
 from __future__ import annotations
 
+import io
 import os
 import tempfile
+import warnings
+import zlib
 from pathlib import Path
 
+import numpy as np
 import pandas as pd
+
+try:  # POSIX; elsewhere the run is not protected against a second writer
+    import fcntl
+except ImportError:  # pragma: no cover - Windows
+    fcntl = None
+
+__all__ = ["ResultsFileError", "ResultsFileWarning"]
+
+# pandas 3 parses floats exactly by default and deprecates the option; pandas 2 needs it
+_ROUND_TRIP = {"float_precision": "round_trip"} if int(pd.__version__.split(".")[0]) < 3 else {}
+_CHECK = "crc"
+_REQUIRED = ("dataset", "combo", "fold")
+# (low, high, may be missing) for every metric column; a value outside is damage
+_RANGES = {
+    "decided_accuracy": (0.0, 1.0, True),
+    "uncertain_rate": (0.0, 1.0, False),
+    "accuracy": (0.0, 1.0, False),
+    "decided_f1": (0.0, 1.0, True),
+    "fit_seconds": (0.0, np.inf, False),
+    "n_leaves": (1.0, np.inf, False),
+    "chow_decided_accuracy": (0.0, 1.0, True),
+    "chow_decided_accuracy_ties_mean": (0.0, 1.0, True),
+    "cart_accuracy": (0.0, 1.0, False),
+    "aurc": (0.0, 1.0, True),
+    "e_aurc": (-1.0, 1.0, True),
+    "cart_aurc": (0.0, 1.0, True),
+    "cart_e_aurc": (-1.0, 1.0, True),
+    "bayes_error": (0.0, 1.0, True),
+}
+
+
+class ResultsFileError(ValueError):
+    """The results file cannot be read, locked or written; the message says what to do.
+
+    A subclass of ValueError, so callers that caught the older ValueError still do;
+    `run_suite` never treats it as a problem of one dataset to skip.
+    """
+
+
+class ResultsFileWarning(UserWarning):
+    """Damaged rows were found in the results file, dropped, and will be computed again."""
+
+
+def _crc(body: str) -> str:
+    return f"{zlib.crc32(body.encode('utf-8')):08x}"
+
+
+def _fail(path: Path, action: str, exc: OSError) -> ResultsFileError:
+    reason = exc.strerror or str(exc)
+    return ResultsFileError(
+        f"Cannot {action} the results file {str(path)!r}: {reason}. Choose an output file in a "
+        "folder you can write to (--out), or free some space."
+    )
 
 
 class _ResultStore:
-    """The suite's CSV file, rewritten atomically after every finished row.
+    """The rows of one results file: read and checked on opening, rewritten after every row.
 
-    Every write builds the complete new file in a temporary file in the same
-    directory, fsyncs it and moves it over the old one with ``os.replace``
-    (atomic on POSIX and Windows), so a reader, a crash or Ctrl-C only ever sees
-    the old file or the new one: never half a line. Rows read from an existing
-    file keep their original text.
+    Use it as a context manager: entering takes the writer's lock, leaving releases it.
+    ``frame`` holds the valid rows (without the check cell), ``dropped`` lists
+    ``(line number, reason)`` for every row that was not kept.
     """
 
     def __init__(self, path):
         self.path = Path(path)
         self.columns: list[str] = []
-        self.lines: list[str] = []
+        self.bodies: list[str] = []  # every row's cells as written, without check cell or newline
         self.frame = pd.DataFrame()
-        if self.path.exists() and self.path.stat().st_size > 0:
-            try:
-                self.frame = pd.read_csv(
-                    self.path,
-                    dtype={"dataset": str, "combo": str},
-                    keep_default_na=False,
-                    na_values=[""],
-                )
-            except (OSError, ValueError) as exc:
-                raise ValueError(
-                    f"Cannot read the existing results file {str(self.path)!r} "
-                    f"({exc}); move it away or choose another output file."
-                ) from exc
-            required = {"dataset", "combo", "fold"}
-            if not required <= set(self.frame.columns):
-                raise ValueError(
-                    f"{str(self.path)!r} exists but is not a results file of run_suite (no "
-                    f"{', '.join(sorted(required - set(self.frame.columns)))} column); choose "
-                    "another output file."
-                )
-            text = self.path.read_text(encoding="utf-8").splitlines(keepends=True)
-            self.columns = list(self.frame.columns)
-            self.lines = [line if line.endswith("\n") else line + "\n" for line in text[1:]]
+        self.dropped: list[tuple[int, str]] = []
+        self._lock = None
 
+    # ------------------------------------------------------------------------- lock
+    def __enter__(self) -> _ResultStore:
+        directory = self.path.parent if str(self.path.parent) else Path(".")
+        try:
+            directory.mkdir(parents=True, exist_ok=True)
+        except OSError as exc:
+            raise _fail(self.path, "create", exc) from exc
+        self._lock = self._take_lock()
+        try:
+            self._read()
+        except BaseException:
+            self.__exit__(None, None, None)
+            raise
+        return self
+
+    def _lock_path(self) -> Path:
+        return self.path.with_name(self.path.name + ".lock")
+
+    def _take_lock(self):
+        lock_path = self._lock_path()
+        for _ in range(10):
+            try:
+                handle = open(lock_path, "a", encoding="utf-8")  # held for the whole run
+            except OSError as exc:
+                raise _fail(self.path, "create", exc) from exc
+            if fcntl is None:  # pragma: no cover - no OS lock: at least the writability check
+                return handle
+            try:
+                fcntl.flock(handle.fileno(), fcntl.LOCK_EX | fcntl.LOCK_NB)
+            except OSError:
+                handle.close()
+                raise ResultsFileError(
+                    f"Another run is writing {str(self.path)!r} (it holds {str(lock_path)!r}). "
+                    "Wait for it to finish, or choose another output file; two writers would "
+                    "duplicate rows."
+                ) from None
+            # the holder before us removes the file as it finishes; a lock on that removed
+            # file protects nothing, so it only counts if the path still names our file
+            try:
+                same = os.stat(lock_path).st_ino == os.fstat(handle.fileno()).st_ino
+            except FileNotFoundError:
+                same = False
+            if same:
+                return handle
+            handle.close()
+        raise ResultsFileError(f"Cannot lock {str(lock_path)!r}; try again.")
+
+    def __exit__(self, *exc_info) -> None:
+        if self._lock is not None:
+            # removed while still locked, so a waiting run sees it gone (see _take_lock)
+            try:
+                os.unlink(self._lock_path())
+            except OSError:
+                pass
+            self._lock.close()
+            self._lock = None
+
+    # ------------------------------------------------------------------------- read
+    def _read(self) -> None:
+        try:
+            raw = self.path.read_bytes() if self.path.exists() else b""
+        except OSError as exc:
+            raise _fail(self.path, "read", exc) from exc
+        if not raw:
+            return
+        text = raw.decode("utf-8", errors="replace")
+        lines = text.split("\n")
+        if len(lines) == 1 and (_REQUIRED[0] + ",").startswith(lines[0][: len(_REQUIRED[0]) + 1]):
+            return  # the file was cut inside its header: no row to keep or to drop
+        header = lines[0].split(",")
+        checked = header[-1] == _CHECK
+        self.columns = header[:-1] if checked else header
+        missing = [c for c in _REQUIRED if c not in self.columns]
+        if missing:
+            raise ResultsFileError(
+                f"{str(self.path)!r} exists but is not a results file of run_suite (no "
+                f"{', '.join(missing)} column); choose another output file."
+            )
+        complete = lines[1:-1]  # what follows the last newline was cut (or is empty)
+        candidates = []
+        for number, line in enumerate(lines[1:], start=2):
+            if not line:
+                continue
+            body, reason = self._body(line, checked, number - 1 <= len(complete))
+            if reason:
+                self.dropped.append((number, reason))
+            else:
+                candidates.append((number, body))
+        self._parse(candidates)
+        if self.dropped:
+            listed = "; ".join(f"line {n}: {why}" for n, why in self.dropped[:5])
+            more = f" (and {len(self.dropped) - 5} more)" if len(self.dropped) > 5 else ""
+            warnings.warn(
+                f"{str(self.path)!r}: dropped {len(self.dropped)} damaged row(s), which will be "
+                f"computed again: {listed}{more}.",
+                ResultsFileWarning,
+                stacklevel=3,
+            )
+
+    @staticmethod
+    def _body(line: str, checked: bool, has_newline: bool) -> tuple[str, str | None]:
+        if line.endswith("\r"):
+            line = line[:-1]
+        if not checked:
+            return line, None if has_newline else "the row was cut short"
+        body, _, check = line.rpartition(",")
+        if len(check) != 8 or _crc(body) != check:
+            return body, "its check cell does not match its cells (cut short or changed)"
+        return body, None
+
+    def _parse(self, candidates: list[tuple[int, str]]) -> None:
+        """Parse the rows that passed the check, keeping those whose values are possible."""
+        if not candidates:
+            return
+        numbers = [n for n, _ in candidates]
+        bodies = [b for _, b in candidates]
+        try:
+            frame = self._frame_of(bodies)
+        except (ValueError, pd.errors.ParserError):
+            # a row of an unchecked file has the wrong number of cells: find it row by row
+            frames = []
+            for number, body in zip(numbers, bodies, strict=True):
+                try:
+                    frames.append(self._frame_of([body]))
+                except (ValueError, pd.errors.ParserError) as exc:
+                    self.dropped.append((number, f"its cells do not parse ({exc})"))
+                    frames.append(None)
+            kept = [k for k, f in enumerate(frames) if f is not None]
+            numbers = [numbers[k] for k in kept]
+            bodies = [bodies[k] for k in kept]
+            if not kept:
+                return
+            frame = pd.concat([frames[k] for k in kept], ignore_index=True)
+        reasons = _impossible(frame)
+        seen = set()
+        keep = np.zeros(len(frame), dtype=bool)
+        for k, reason in enumerate(reasons):
+            key = None
+            if reason is None:
+                key = (frame["dataset"].iat[k], frame["combo"].iat[k], int(frame["fold"].iat[k]))
+                if key in seen:
+                    reason = "it repeats an earlier row"
+            if reason is None:
+                seen.add(key)
+                keep[k] = True
+            else:
+                self.dropped.append((numbers[k], reason))
+        self.dropped.sort()
+        self.bodies = [body for body, kept in zip(bodies, keep, strict=True) if kept]
+        if keep.all():
+            self.frame = frame
+        elif keep.any():
+            # parsed again, so a dropped row's cells leave no trace in the column types
+            self.frame = self._frame_of(self.bodies)
+        if len(self.frame):
+            self.frame["fold"] = self.frame["fold"].astype(int)
+
+    def _frame_of(self, bodies: list[str]) -> pd.DataFrame:
+        frame = pd.read_csv(
+            io.StringIO("\n".join(bodies) + "\n"),
+            header=None,
+            names=self.columns,
+            dtype={"dataset": str, "combo": str},
+            keep_default_na=False,
+            na_values=[""],
+            **_ROUND_TRIP,
+            on_bad_lines="error",
+        )
+        if len(frame) != len(bodies):
+            raise ValueError(f"{len(bodies)} row(s) gave {len(frame)}")
+        return frame
+
+    # ------------------------------------------------------------------------- state
     def done(self) -> set[tuple[str, str, int]]:
         if self.frame.empty:
             return set()
-        return set(
-            zip(
-                self.frame["dataset"],
-                self.frame["combo"],
-                self.frame["fold"].astype(int),
-                strict=True,
-            )
-        )
+        return set(zip(self.frame["dataset"], self.frame["combo"], self.frame["fold"], strict=True))
 
     def check_protocol(self, cv: int, seed) -> None:
         for name, value in (("cv", cv), ("seed", seed)):
             if name in self.frame.columns and len(self.frame):
                 other = set(self.frame[name].dropna().unique())
                 if other and other != {value}:
-                    raise ValueError(
+                    raise ResultsFileError(
                         f"{str(self.path)!r} holds results with {name}={sorted(other)}, not "
                         f"{name}={value!r}; resuming would mix protocols. Choose another output "
                         "file (or delete this one)."
                     )
 
+    # ------------------------------------------------------------------------- write
     def add(self, row: dict) -> None:
+        new_frame = pd.DataFrame([row])
         new_cols = [c for c in row if c not in self.columns]
         if new_cols:
             # a new column changes the header: re-serialise the old rows with it
             self.columns = self.columns + new_cols
-            self.lines = self._serialise(self.frame) if len(self.frame) else []
-        self.lines.extend(self._serialise(pd.DataFrame([row])))
+            self.bodies = self._serialise(self.frame) if len(self.frame) else []
+        self.bodies.extend(self._serialise(new_frame))
         self.frame = (
-            pd.concat([self.frame, pd.DataFrame([row])], ignore_index=True)
-            if len(self.frame)
-            else pd.DataFrame([row])
+            pd.concat([self.frame, new_frame], ignore_index=True) if len(self.frame) else new_frame
         )
         self._write()
 
@@ -89,7 +312,7 @@ class _ResultStore:
         text = frame.reindex(columns=self.columns).to_csv(
             index=False, header=False, lineterminator="\n"
         )
-        return text.splitlines(keepends=True)
+        return text.splitlines()
 
     def _mode(self) -> int:
         try:
@@ -100,22 +323,62 @@ class _ResultStore:
             return 0o666 & ~umask
 
     def _write(self) -> None:
-        header = pd.DataFrame(columns=self.columns).to_csv(index=False, lineterminator="\n")
+        header = ",".join([*self.columns, _CHECK]) + "\n"
         directory = self.path.parent if str(self.path.parent) else Path(".")
-        directory.mkdir(parents=True, exist_ok=True)
-        fd, tmp = tempfile.mkstemp(prefix=f".{self.path.name}.", suffix=".tmp", dir=directory)
+        tmp = None
         try:
+            fd, tmp = tempfile.mkstemp(prefix=f".{self.path.name}.", suffix=".tmp", dir=directory)
             # mkstemp makes the file private (0600); give it the mode a plain open() would
             os.chmod(tmp, self._mode())
             with os.fdopen(fd, "w", encoding="utf-8", newline="") as handle:
                 handle.write(header)
-                handle.writelines(self.lines)
+                handle.writelines(f"{body},{_crc(body)}\n" for body in self.bodies)
                 handle.flush()
                 os.fsync(handle.fileno())
             os.replace(tmp, self.path)
-        except BaseException:
-            try:
-                os.unlink(tmp)
-            except OSError:
-                pass
+        except BaseException as exc:
+            if tmp is not None:
+                try:
+                    os.unlink(tmp)
+                except OSError:
+                    pass
+            if isinstance(exc, OSError):
+                raise _fail(self.path, "write", exc) from exc
             raise
+
+
+def _numbers(frame: pd.DataFrame, name: str) -> np.ndarray:
+    return pd.to_numeric(frame[name], errors="coerce").to_numpy(dtype=np.float64)
+
+
+def _impossible(frame: pd.DataFrame) -> list[str | None]:
+    """For every parsed row, why it cannot be a row run_suite wrote, or None."""
+    reasons: list[str | None] = [None] * len(frame)
+
+    def mark(mask, why) -> None:
+        for k in np.flatnonzero(mask):
+            if reasons[k] is None:
+                reasons[k] = why(k)
+
+    named = frame["dataset"].map(lambda v: isinstance(v, str)) & frame["combo"].map(
+        lambda v: isinstance(v, str) and v != ""
+    )
+    mark(~named.to_numpy(dtype=bool), lambda k: "its dataset or combination name is missing")
+    fold = _numbers(frame, "fold")
+    with np.errstate(invalid="ignore"):
+        bad = ~np.isfinite(fold) | (fold != np.round(fold)) | (fold < 0)
+        if "cv" in frame:
+            cv = _numbers(frame, "cv")
+            bad |= ~np.isfinite(cv) | (cv < 2) | (fold >= cv)
+    mark(bad, lambda k: f"its fold {frame['fold'].iat[k]!r} is not a whole number in [0, cv)")
+    for name, (low, high, may_miss) in _RANGES.items():
+        if name not in frame:
+            continue
+        value = _numbers(frame, name)
+        missing = np.isnan(value)
+        with np.errstate(invalid="ignore"):
+            outside = ~missing & ((value < low) | (value > high))
+        mark(outside, lambda k, n=name, lo=low, hi=high: f"its {n} lies outside [{lo}, {hi}]")
+        if not may_miss:
+            mark(missing, lambda k, n=name: f"its {n} is missing or not a number")
+    return reasons

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import os
 from collections.abc import Iterable
+from contextlib import contextmanager
 from typing import Any
 
 import numpy as np
@@ -11,7 +12,8 @@ import pandas as pd
 
 from ternary.experiment._combos import Combos, Progress, _resolve_combos, combo_label
 from ternary.experiment._cv import _iter_cv_rows
-from ternary.experiment._store import _ResultStore
+from ternary.experiment._parallel import dask_runner, joblib_runner
+from ternary.experiment._store import ResultsFileError, _ResultStore
 
 
 def _dataset_entries(datasets) -> list[tuple[str, Any]]:
@@ -55,6 +57,7 @@ def run_suite(
     seed: int | None = 42,
     scale: bool = True,
     errors: str = "raise",
+    scheduler: Any = None,
     **tree_params: Any,
 ) -> pd.DataFrame:
     """Run `run_cv` over many datasets, saving every finished row; resumable.
@@ -87,62 +90,88 @@ def run_suite(
         With "skip" a dataset that cannot be loaded or cross-validated
         (``ValueError``, which includes ``ternary.data.DataError``, or
         ``OSError``) is skipped; its message is reported through ``progress``
-        and kept in ``result.attrs["skipped"]`` (name → message).
+        and kept in ``result.attrs["skipped"]`` (name → message). A results file
+        that cannot be written is never skipped: `ResultsFileError` is raised.
+    scheduler : None, "local", a Dask scheduler address, or a ``distributed.Client``
+        None fits with joblib on this machine (``n_jobs`` workers). "local"
+        starts a Dask ``LocalCluster`` of ``n_jobs`` single-threaded worker
+        processes; an address such as ``"tcp://host:8786"`` sends the fits to
+        that cluster's workers (each needs ``ternary`` and ``dask[distributed]``
+        installed). Seeded runs give the same numbers on every scheduler.
 
     Returns
     -------
     pandas.DataFrame
         The rows of ``out_csv`` for the requested datasets and combinations
         (old and new), with ``dataset``, ``bayes_error``, ``cv`` and ``seed``
-        columns in front of `run_cv`'s.
+        columns in front of `run_cv`'s. ``attrs["skipped"]`` maps skipped
+        datasets to their message; ``attrs["damaged"]`` lists the
+        ``(line, reason)`` of every damaged row dropped from ``out_csv`` (also
+        reported as a `ResultsFileWarning` and through ``progress``).
 
     Notes
     -----
-    On a cluster the same call spreads through joblib's Dask backend (install
-    ``dask[distributed]``; this package does not depend on it)::
-
-        from dask.distributed import Client
-        import joblib
-        client = Client("scheduler-address:8786")
-        with joblib.parallel_config(backend="dask"):
-            run_suite(datasets, "results.csv", n_jobs=-1)
-
-    Datasets are still taken one after another, and only this process writes
-    ``out_csv``; the workers fit the (combination, fold) tasks.
+    Only this process reads and writes ``out_csv`` (see `ResultsFileError` and
+    `ResultsFileWarning` for what is guarded); the workers, local or on a
+    cluster, only fit the (combination, fold) tasks. Datasets are taken one
+    after another.
     """
     if errors not in ("raise", "skip"):
         raise ValueError(f"errors must be 'raise' or 'skip'; got {errors!r}.")
     combos = _resolve_combos(combos)
     labels = [combo_label(c) for c in combos]
     entries = _dataset_entries(datasets)
-    store = _ResultStore(out_csv)
-    store.check_protocol(cv, seed)
-    done_keys = store.done()
-    counter = _Counter(progress, len(entries) * len(combos) * cv)
-    counter.start(done_keys, [n for n, _ in entries], labels, cv, out_csv)
-    cv_options = {
-        "cv": cv,
-        "max_depth": max_depth,
-        "seed": seed,
-        "scale": scale,
-        "n_jobs": n_jobs,
-        "tree_params": tree_params,
-    }
+    with _ResultStore(out_csv) as store, _runner(scheduler, n_jobs) as runner:
+        store.check_protocol(cv, seed)
+        done_keys = store.done()
+        counter = _Counter(progress, len(entries) * len(combos) * cv)
+        counter.start(done_keys, [n for n, _ in entries], labels, cv, out_csv)
+        if store.dropped:
+            counter.report(f"dropped {len(store.dropped)} damaged row(s) of {out_csv}")
+        cv_options = {
+            "cv": cv,
+            "max_depth": max_depth,
+            "seed": seed,
+            "scale": scale,
+            "n_jobs": n_jobs,
+            "tree_params": tree_params,
+            "runner": runner,
+            "errors": errors,
+        }
+        skipped = _run_entries(entries, combos, labels, done_keys, store, counter, cv_options)
+    result = _requested_rows(store.frame, [n for n, _ in entries], labels, skipped)
+    result.attrs["damaged"] = list(store.dropped)
+    return result
+
+
+def _run_entries(entries, combos, labels, done_keys, store, counter, cv_options) -> dict:
+    """Run every dataset's missing tasks; returns the skipped datasets' messages."""
+    cv, errors = cv_options["cv"], cv_options.pop("errors")
     skipped: dict[str, str] = {}
     for name, source in entries:
-        skip = {
-            (i, f) for i, lab in enumerate(labels) for f in range(cv) if (name, lab, f) in done_keys
-        }
+        skip = {(i, f) for i, lab in enumerate(labels) for f in range(cv)}
+        skip = {(i, f) for i, f in skip if (name, labels[i], f) in done_keys}
         if len(skip) == len(labels) * cv:
             continue
         try:
             _run_dataset(name, source, combos, skip, store, counter, cv_options)
+        except ResultsFileError:
+            raise  # not a problem of this dataset: every later one would fail the same way
         except (ValueError, OSError) as exc:
             if errors == "raise":
                 raise
             skipped[name] = str(exc)
             counter.report(f"skipped {name}: {exc}")
-    return _requested_rows(store.frame, [n for n, _ in entries], labels, skipped)
+    return skipped
+
+
+@contextmanager
+def _runner(scheduler, n_jobs):
+    if scheduler is None:
+        yield joblib_runner(n_jobs)
+        return
+    with dask_runner(scheduler, None if n_jobs < 1 else n_jobs) as runner:
+        yield runner
 
 
 class _Counter:
