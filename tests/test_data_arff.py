@@ -10,6 +10,7 @@ import re
 from pathlib import Path
 
 import numpy as np
+import pandas as pd
 import pytest
 
 from ternary.data import (
@@ -199,6 +200,7 @@ def test_every_shared_arff_file_loads(shared_datasets):
     table = _readme_table(shared_datasets)
     files = sorted(shared_datasets.glob("*.arff")) + sorted(shared_datasets.glob("webb1997/*.arff"))
     assert files, "the shared folder holds no ARFF files"
+    fast = 0
     for path in files:
         ds = load_arff(path)
         key = path.relative_to(shared_datasets).as_posix()
@@ -206,6 +208,25 @@ def test_every_shared_arff_file_loads(shared_datasets):
         assert (ds.X.dtypes == np.float64).all(), key
         if key in table:
             assert (ds.n_samples, ds.n_classes) == table[key], key
+        if "pandas' C parser" in report_text(ds):
+            fast += 1
+            # The plain-section shortcut must give exactly what liac-arff gives.
+            slow = _load_without_shortcut(path)
+            assert "Parsed with liac-arff." in slow.report, key
+            pd.testing.assert_frame_equal(ds.X, slow.X)
+            np.testing.assert_array_equal(ds.y, slow.y)
+    assert fast >= len(files) // 2  # most real files have a plain data section
+
+
+def _load_without_shortcut(path: Path) -> Dataset:
+    from ternary.data import _arff
+
+    parse = _arff._parse_arff
+    _arff._parse_arff = lambda *args, **kwargs: parse(*args, **kwargs, fast=False)
+    try:
+        return load_arff(path)
+    finally:
+        _arff._parse_arff = parse
 
 
 def test_nearly_unique_nominal_attribute_is_dropped_as_identifier():

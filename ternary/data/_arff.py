@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import io
 import re
+import warnings
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -16,10 +18,13 @@ from ._clean import (
     _MAX_ROWS,
     _ORDINAL_THRESHOLD,
     _assemble,
+    _check_cells,
     _check_names,
     _check_shape,
+    _Options,
     _options,
 )
+from ._csv import _EXACT_FLOATS
 from ._dataset import DataError, Dataset, _quoted, _shorten
 from ._source import MAX_FILE_BYTES, _check_line_lengths, _decode, _read_source
 
@@ -33,6 +38,7 @@ class _Attribute:
     name: str
     kind: str  # "numeric", "nominal", "string" or "date"
     levels: list[str] | None = None
+    integer: bool = False  # declared INTEGER, which liac-arff truncates to whole numbers
 
 
 _MISSING = object()  # an unquoted '?' in the tolerant parser
@@ -168,7 +174,7 @@ def _attribute(text: str, lineno: int) -> _Attribute:
         return _Attribute(name, "nominal", levels if inner else [])
     kind = rest.split()[0].lower() if rest.split() else ""
     if kind in ("numeric", "real", "integer"):
-        return _Attribute(name, "numeric")
+        return _Attribute(name, "numeric", integer=kind == "integer")
     if kind in ("string", "date"):
         return _Attribute(name, kind)
     if kind == "relational":
@@ -311,13 +317,48 @@ def load_arff(
     data, file_name = _read_source(source, opts.max_bytes)
     _check_line_lengths(data)
     _check_data_lines(data, opts.max_rows)
-    text, encoding, _ = _decode(data, "ARFF")
+    text, encoding, codec = _decode(data, "ARFF")
     if not text.strip():
         raise DataError(
             "The file contains only blank lines. Upload an ARFF file with "
             "@attribute lines and a @data section."
         )
     report = [f"Read as {encoding}."]
+    relation, table, nominal_levels = _parse_arff(data, text, codec, opts, report)
+    stem = Path(file_name).stem if file_name else (relation or "uploaded data")
+    return _assemble(
+        table,
+        target,
+        opts=opts,
+        name=name or stem,
+        source="arff",
+        report=report,
+        nominal_levels=nominal_levels,
+    )
+
+
+def _parse_arff(
+    data: bytes, text: str, codec: str, opts: _Options, report: list[str], *, fast: bool = True
+) -> tuple[str, pd.DataFrame, dict[str, list[str]]]:
+    """The relation name, the typed table and the nominal levels of an ARFF file.
+
+    A dense data section without quotes, comments or braces is parsed by pandas'
+    C parser (``fast``); everything else by liac-arff, then the tolerant parser.
+    Limits on columns and values are checked on the header, before the data.
+    """
+    head = _arff_head(data, codec)
+    if head is not None:
+        relation, attrs, offset = head
+        names = [a.name.strip() for a in attrs]
+        _check_shape(0, len(names), opts)
+        _check_cells(data.count(b"\n", offset) + 1, len(names), opts)
+        _check_names(names)
+        table = _read_dense(data, offset, codec, attrs, names) if fast else None
+        if table is not None:
+            _check_shape(len(table), len(names), opts)
+            report.append("Parsed the plain data section with pandas' C parser.")
+            report.append(f"Found {len(table)} rows and {len(names)} attributes.")
+            return relation, *_typed_columns(attrs, names, table, report)
     try:
         relation, attrs, rows = _parse_arff_liac(text)
         report.append("Parsed with liac-arff.")
@@ -339,17 +380,70 @@ def load_arff(
             "The ARFF file has no data rows after @data. Add at least two rows of data."
         )
     report.append(f"Found {len(rows)} rows and {len(names)} attributes.")
-    table, nominal_levels = _typed_table(attrs, names, rows, report)
-    stem = Path(file_name).stem if file_name else (relation or "uploaded data")
-    return _assemble(
-        table,
-        target,
-        opts=opts,
-        name=name or stem,
-        source="arff",
-        report=report,
-        nominal_levels=nominal_levels,
-    )
+    return relation, *_typed_table(attrs, names, rows, report)
+
+
+def _arff_head(data: bytes, codec: str) -> tuple[str, list[_Attribute], int] | None:
+    """(relation, attributes, offset of the first data line) from the header alone.
+
+    None when the header cannot be read this way (UTF-16, no @data line, or a
+    declaration only liac-arff understands): the full parsers then decide.
+    """
+    marker = _DATA_MARKER.search(data)
+    if marker is None or codec == "utf-16":
+        return None
+    end = data.find(b"\n", marker.end())
+    offset = len(data) if end < 0 else end + 1
+    try:
+        header = data[: marker.start()].decode(codec)
+        relation, attrs, _ = _parse_arff_tolerant(header + "@data\n")
+    except (DataError, UnicodeDecodeError):
+        return None
+    return relation, attrs, offset
+
+
+def _read_dense(
+    data: bytes, offset: int, codec: str, attrs: list[_Attribute], names: list[str]
+) -> pd.DataFrame | None:
+    """The data section parsed by pandas, or None when only the full parsers can read it.
+
+    Only plain sections qualify: no quotes, escapes, comments or sparse rows, every
+    row exactly one value per attribute (checked by counting the commas, since
+    pandas would pad a short row with missing values), numbers where declared.
+    """
+    if any(data.find(ch, offset) >= 0 for ch in (b"'", b'"', b"\\", b"%", b"{")):
+        return None
+    kinds = zip(attrs, names, strict=True)
+    dtypes = {n: (np.float64 if a.kind == "numeric" else object) for a, n in kinds}
+    stream = io.BytesIO(data)
+    stream.seek(offset)
+    try:
+        with warnings.catch_warnings():
+            # A row with too many values is only a warning to pandas: make it a refusal.
+            warnings.simplefilter("error", pd.errors.ParserWarning)
+            frame = pd.read_csv(
+                stream,
+                encoding="utf-8" if codec == "utf-8-sig" else codec,
+                header=None,
+                names=names,
+                index_col=False,
+                dtype=dtypes,
+                sep=",",
+                skipinitialspace=True,
+                na_values=["?"],
+                keep_default_na=False,
+                skip_blank_lines=True,
+                engine="c",
+                **_EXACT_FLOATS,
+            )
+    except (ValueError, pd.errors.ParserError, pd.errors.ParserWarning, UnicodeDecodeError):
+        return None
+    if len(frame) == 0 or data.count(b",", offset) != (len(names) - 1) * len(frame):
+        return None
+    for attr, name in zip(attrs, names, strict=True):
+        if attr.integer:
+            frame[name] = np.trunc(frame[name].to_numpy())  # as liac-arff reads INTEGER
+    return frame
 
 
 def _typed_table(
@@ -360,14 +454,22 @@ def _typed_table(
         frame = pd.DataFrame(rows, columns=names, dtype=object)
     except (ValueError, TypeError) as exc:
         raise DataError(
-            f"The ARFF data rows do not match the attributes: {exc}. Check "
+            f"The ARFF data rows do not match the attributes: {_shorten(exc)}. Check "
             "that every row has one value per attribute."
         ) from exc
+    return _typed_columns(attrs, names, frame, report)
+
+
+def _typed_columns(
+    attrs: list[_Attribute], names: list[str], frame: pd.DataFrame, report: list[str]
+) -> tuple[pd.DataFrame, dict[str, list[str]]]:
     nominal_levels: dict[str, list[str]] = {}
     cols: dict[str, pd.Series] = {}
     for attr, col in zip(attrs, names, strict=True):
         series = frame[col]
-        if attr.kind == "numeric":
+        if attr.kind == "numeric" and series.dtype == np.float64:
+            cols[col] = series
+        elif attr.kind == "numeric":
             try:
                 # Fast path: numpy turns floats, numeric strings and None (-> NaN)
                 # into float64 directly, far quicker than to_numeric on objects.
