@@ -21,7 +21,7 @@ import threading
 
 import numpy as np
 
-__all__ = ["blend_into", "bootstrap_best", "kernel_available", "warm_up"]
+__all__ = ["blend_into", "bootstrap_best", "kernel_available", "predict_binary", "warm_up"]
 
 _LOCK = threading.Lock()
 _KERNEL: dict[str, object] = {}  # "blend": the compiled function, or None when unavailable
@@ -239,6 +239,38 @@ def _bootstrap_best(
             prev = g
 
 
+def _route_rows(X, left, right, feature, threshold, delta, value, out, verdict, uncertain):
+    """CART's path for every row, stopping at the first zone; returns how many stopped.
+
+    Writes ``verdict`` (1 = no zone on the path), the leaf distribution of decided
+    rows into ``out`` (unnormalised, like scikit-learn's), and the ids of the other
+    rows into ``uncertain[:count]``. Outside a zone ``x ≤ θ`` is the side the compiled
+    router in `ternary._tree` takes (its ``x ≤ θ−δ`` / ``x > θ+δ`` tests agree there).
+    """
+    count = 0
+    n_classes = value.shape[1]
+    for r in range(X.shape[0]):
+        node = 0
+        decided = True
+        while left[node] != -1:
+            x = np.float64(X[r, feature[node]])
+            t = threshold[node]
+            d = delta[node]
+            if d > 0.0 and t - d < x <= t + d:
+                decided = False
+                break
+            node = left[node] if x <= t else right[node]
+        if decided:
+            verdict[r] = 1
+            for k in range(n_classes):
+                out[r, k] = value[node, k]
+        else:
+            verdict[r] = 0
+            uncertain[count] = r
+            count += 1
+    return count
+
+
 #: Up to this many leaves the block kernel (work ∝ rows × nodes) beats the per-row walk
 #: (work ∝ the branches each row reaches); a depth-6 tree has 64.
 MAX_DENSE_LEAVES = 64
@@ -253,6 +285,26 @@ def _kernels():
     return _KERNEL["blend"]
 
 
+# One signature per kernel, with any memory layout ("[:, :]" is numba's "A" layout), so a
+# C-ordered array from numpy and an F-ordered one from a DataFrame share one compiled body:
+# compiling each kernel once at first use (or loading it from the disk cache) instead of
+# once per layout roughly halves the start-up cost.
+_ARRAYS = "intp[:], intp[:], intp[:], float64[:], float64[:], float64[:, :]"
+_SIGNATURES = {
+    "walk": f"void(float32[:, :], intp[:], {_ARRAYS}, boolean, float64[:, :])",
+    "dense": f"void(float32[:, :], intp[:], intp[:], {_ARRAYS}, boolean, float64[:, :])",
+    "route": f"intp(float32[:, :], {_ARRAYS}, float64[:, :], int8[:], intp[:])",
+    "bootstrap": "void(intp[:, :], intp[:], intp[:], float64[:], intp, intp, boolean, "
+    "intp[:], intp[:], float64[:, :], float64[:, :])",
+}
+_FUNCTIONS = {
+    "walk": _blend_rows,
+    "dense": _blend_rows_dense,
+    "route": _route_rows,
+    "bootstrap": _bootstrap_best,
+}
+
+
 def _compile():
     try:
         import numba
@@ -261,11 +313,9 @@ def _compile():
     for cache in (True, False):
         try:
             # nogil lets Streamlit's script threads blend at the same time
-            jit = numba.njit(cache=cache, nogil=True)
             return {
-                "walk": jit(_blend_rows),
-                "dense": jit(_blend_rows_dense),
-                "bootstrap": jit(_bootstrap_best),
+                name: numba.njit(_SIGNATURES[name], cache=cache, nogil=True)(function)
+                for name, function in _FUNCTIONS.items()
             }
         except Exception:  # noqa: BLE001 - e.g. no writable cache directory: retry uncached
             continue
@@ -273,7 +323,7 @@ def _compile():
 
 
 def kernel_available() -> bool:
-    """True when numba is importable (the kernels compile on their first call)."""
+    """True when numba is importable and the kernels compiled (or loaded from the cache)."""
     return _kernels() is not None
 
 
@@ -312,10 +362,35 @@ def blend_into(tree, X: np.ndarray, rows: np.ndarray, routing: str, out: np.ndar
             dense(X, rows, np.asarray(tree.preorder(), dtype=np.intp), *arrays)
         else:
             walk(X, rows, *arrays)
-    except Exception:  # noqa: BLE001 - it failed to compile: the numpy path answers from now on
-        _KERNEL["blend"] = None
+    except TypeError:  # input types the signatures do not cover: the numpy path answers
         return False
     return True
+
+
+def predict_binary(tree, X: np.ndarray, routing: str):
+    """``(proba, verdict)`` of a binary-routing tree from the compiled kernels, or None.
+
+    One compiled pass routes every row along CART's path and stops at the first zone;
+    decided rows take their leaf's distribution, and only the stopped rows are blended.
+    None when numba is unavailable (the caller then uses scikit-learn's compiled walk
+    and the numpy blend).
+    """
+    kernels = _kernels()
+    if kernels is None:
+        return None
+    n = X.shape[0]
+    out = np.empty((n, tree.n_classes))
+    verdict = np.empty(n, dtype=np.int8)
+    uncertain = np.empty(n, dtype=np.intp)
+    arrays = (tree.children_left, tree.children_right, tree.feature, tree.threshold)
+    arrays += (tree.delta, tree.value)
+    try:
+        count = kernels["route"](X, *arrays, out, verdict, uncertain)
+    except TypeError:  # input types the signatures do not cover: the numpy path answers
+        return None
+    if count and not blend_into(tree, X, uncertain[:count], routing, out):
+        return None
+    return out, verdict
 
 
 def bootstrap_best(
@@ -348,45 +423,15 @@ def bootstrap_best(
             left_best,
             total,
         )
-    except Exception:  # noqa: BLE001 - it failed to compile: the numpy path answers from now on
-        _KERNEL["blend"] = None
+    except TypeError:  # input types the signatures do not cover: the numpy path answers
         return None
     return best, nxt, left_best, total
 
 
 def warm_up() -> bool:
-    """Compile (or load from cache) the kernel for float32 input now; True if available.
+    """Compile (or load from the disk cache) every kernel now; True if numba is available.
 
-    The estimator predicts on float32 rows, so this is the specialisation it needs.
+    The kernels are compiled for their one signature the first time any of them is
+    needed; an app calls this at start-up so that no user interaction waits for it.
     """
-    from ternary._tree import TernaryTree
-
-    tree = TernaryTree(
-        children_left=[1, -1, -1],
-        children_right=[2, -1, -1],
-        feature=[0, -2, -2],
-        threshold=[0.0, -2.0, -2.0],
-        delta=[1.0, 0.0, 0.0],
-        value=[[1.0, 1.0], [1.0, 0.0], [0.0, 1.0]],
-        n_node_samples=[2, 1, 1],
-        impurity=[0.5, 0.0, 0.0],
-    )
-    X = np.zeros((1, 1), dtype=np.float32)
-    rows = np.zeros(1, dtype=np.intp)
-    out = np.zeros((1, 2))
-    if not blend_into(tree, X, rows, "probabilistic", out):
-        return False
-    walk = _kernels()["walk"]
-    walk(
-        X,
-        rows,
-        tree.children_left,
-        tree.children_right,
-        tree.feature,
-        tree.threshold,
-        tree.delta,
-        tree.value,
-        False,
-        out,
-    )  # the kernel of trees with more than 64 leaves
-    return True
+    return kernel_available()

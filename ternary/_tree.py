@@ -210,6 +210,13 @@ def traverse(tree: TernaryTree, X: np.ndarray, routing: str, *, proba: bool = Tr
         an uncertainty zone at some node it reached)
     """
     if X.dtype == np.float32:
+        if proba and routing != "hard_middle":
+            from ternary._blend import predict_binary
+
+            # numba, when installed: one compiled pass that routes and blends
+            fast = predict_binary(tree, X, routing)
+            if fast is not None:
+                return fast
         router = _compiled_router(tree, X.shape[1], routing)
         if router is not None:
             compiled, n_original = router

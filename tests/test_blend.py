@@ -111,5 +111,11 @@ def test_import_ternary_does_not_import_numba():
 
 
 @pytest.mark.skipif(numba_missing, reason="numba is not installed")
-def test_warm_up_reports_the_kernel():
+def test_warm_up_reports_the_kernel_and_other_dtypes_fall_back():
     assert _blend.warm_up() is True
+    clf, X = _fitted("class_overlap", "probabilistic", 3)
+    out = np.full((X.shape[0], clf.tree_.n_classes), -1.0)
+    # float64 rows are outside the compiled signature: nothing written, numpy answers
+    assert not _blend.blend_into(clf.tree_, X, np.arange(5), "probabilistic", out)
+    assert (out == -1.0).all() and _blend.kernel_available()
+    np.testing.assert_allclose(traverse(clf.tree_, X, "probabilistic")[0].sum(axis=1), 1.0)
