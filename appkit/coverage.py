@@ -8,24 +8,28 @@ from __future__ import annotations
 
 import threading
 from collections import OrderedDict
-from dataclasses import replace
+from dataclasses import dataclass, replace
 
 import numpy as np
 import pandas as pd
 import streamlit as st
 
 import viz
-from appkit.model import CVSpec
-from appkit.vocabulary import METHOD_PARAM, SWEEP_PARAMS
-from ternary import experiment
+from appkit.model import CVSpec, FitSpec, fit, split_data
+from appkit.vocabulary import METHOD_PARAM, SWEEP_PARAMS, ZONE_METHODS
+from ternary import experiment, selective
 from ternary.data import Dataset
 
 __all__ = [
+    "AUTO_RUN_SECONDS",
+    "SelectiveResult",
     "cart_only_summary",
     "chow_curve",
     "coverage_figure",
     "cv_problem",
     "cv_results",
+    "estimate_seconds",
+    "selective_curves",
     "summarize",
     "sweep_choices",
     "sweep_spec",
@@ -178,3 +182,75 @@ def coverage_figure(
         sweep=sweep,
         title=title,
     )
+
+
+# ----------------------------------------------------------------------------- arrival
+#: seconds one tree fit takes, roughly, on the project's 2-core reference machine:
+#: a constant, a part per row and a part per row × feature (measured on the built-ins)
+_FIT_SECONDS = (0.012, 2e-5, 5e-8)
+#: the page runs without a button when the estimate is at most this many seconds
+AUTO_RUN_SECONDS = 3.0
+
+
+def estimate_seconds(n_rows: int, n_features: int, folds: int, n_combos: int = 11) -> float:
+    """Rough seconds of `cv_results`: ``n_combos × folds`` fits on 1 − 1/folds of the rows."""
+    rows = n_rows * (1.0 - 1.0 / max(int(folds), 2))
+    c0, c_row, c_cell = _FIT_SECONDS
+    return n_combos * int(folds) * (c0 + c_row * rows + c_cell * rows * n_features)
+
+
+# ----------------------------------------------------------------------------- selective
+@dataclass
+class SelectiveResult:
+    """Risk–coverage curves and their areas on the held-out rows of one split."""
+
+    curves: pd.DataFrame
+    table: pd.DataFrame
+    n_test: int
+
+
+def _curve(label, method, y, pred, confidence):
+    cov, risk = selective.risk_coverage_curve(y, pred, confidence)
+    curve = pd.DataFrame(
+        {
+            "method": label,
+            "delta_method": method,
+            "flagged": 1.0 - cov,
+            "decided_accuracy": 1.0 - risk,
+        }
+    )
+    row = {
+        "method": label,
+        "AURC": selective.aurc(y, pred, confidence),
+        "E-AURC": selective.e_aurc(y, pred, confidence),
+        "error rate": float(np.mean(np.asarray(y) != np.asarray(pred))),
+    }
+    return curve, row
+
+
+def selective_curves(ds: Dataset, spec: FitSpec) -> SelectiveResult:
+    """Every zone method's `predict_confidence` ranking, and CART's, on ``spec``'s test rows.
+
+    Each method (probabilistic routing, its default parameters) is fitted on
+    the training rows of ``spec``; the curve ranks the held-out rows by the
+    method's confidence and reports the accuracy on the rows kept as more and
+    more are flagged. CART ranks by its largest class probability (Chow's rule).
+    """
+    sp = split_data(ds, spec)
+    curves, rows = [], []
+    cart_spec = spec.cart()
+    cart = fit(sp, cart_spec)
+    proba = cart.predict_proba(sp.X_test)
+    pred = cart.classes_[np.argmax(proba, axis=1)]
+    curve, row = _curve("CART (Chow's rule)", "none", sp.y_test, pred, proba.max(axis=1))
+    curves.append(curve)
+    rows.append(row)
+    for method in ZONE_METHODS:
+        clf = fit(sp, spec.with_params({**cart_spec.params, "delta_method": method}))
+        curve, row = _curve(
+            method, method, sp.y_test, clf.predict(sp.X_test), clf.predict_confidence(sp.X_test)
+        )
+        curves.append(curve)
+        rows.append(row)
+    table = pd.DataFrame(rows).sort_values("AURC", kind="stable").reset_index(drop=True)
+    return SelectiveResult(pd.concat(curves, ignore_index=True), table, int(len(sp.y_test)))

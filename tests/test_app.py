@@ -19,6 +19,7 @@ from streamlit.testing.v1 import AppTest
 import ternary
 from appkit import coverage, datasets, paper, vocabulary
 from appkit.model import CVSpec, FitSpec
+from appkit.state import DEFAULTS
 from ternary import experiment
 from ternary.data import MAX_FILE_BYTES
 from ternary.experiment import DEFAULT_COMBOS, combo_label
@@ -90,7 +91,7 @@ def test_every_control_explains_itself():
 # ----------------------------------------------------------------------------- every page
 @pytest.mark.parametrize(
     "page, plotly, graphviz",
-    [("regions", 1, 0), ("tree", 1, 1), ("coverage", 0, 0), ("grafting", 2, 1), ("data", 0, 0)],
+    [("regions", 1, 0), ("tree", 1, 1), ("coverage", 2, 0), ("grafting", 2, 1), ("data", 0, 0)],
 )
 def test_page_renders_with_defaults(page, plotly, graphviz):
     at = open_app(page)
@@ -269,25 +270,60 @@ def test_tree_page_can_fit_on_all_features():
 
 
 # ----------------------------------------------------------------------------- accuracy-coverage
-def test_coverage_page_runs_all_combinations_and_a_sweep():
+def test_coverage_page_draws_on_arrival_and_runs_a_sweep():
     at = open_app("coverage")
-    assert len(at.get("plotly_chart")) == 0  # heavy work waits for the button
+    # two moons at its default size is quick: no button, the figure is there
+    assert not [b for b in at.button if b.key == "run_cv"]
+    assert len(at.get("plotly_chart")) == 2  # accuracy–coverage and risk–coverage
     at.slider(key="cv_folds").set_value(3).run()
-    at.button(key="run_cv").click().run()
     assert_clean(at)
-    assert len(at.get("plotly_chart")) == 1
     summary = at.dataframe[0].value
     # the paper's 11 combinations: 5 δ methods × 2 routings, plus CART
     assert sorted(summary["combo"]) == sorted(combo_label(c) for c in DEFAULT_COMBOS)
     assert len(at.get("download_button")) == 2
+    # the AURC table: CART's Chow ranking and every zone method, E-AURC ≤ AURC
+    aurc = at.dataframe[1].value
+    assert set(aurc["method"]) == {"CART (Chow's rule)", *vocabulary.ZONE_METHODS}
+    assert (aurc["E-AURC"] <= aurc["AURC"] + 1e-12).all()
+    assert aurc["AURC"].is_monotonic_increasing
 
     at.button(key="run_sweep").click().run()
     assert_clean(at)
-    assert len(at.get("plotly_chart")) == 2
-    sweep = at.dataframe[1].value
+    assert len(at.get("plotly_chart")) == 3
+    sweep = at.dataframe[2].value
     np.testing.assert_allclose(sorted(sweep["delta_scale"]), np.linspace(0.0, 2.0, 5))
     # δ scale 0 turns the zones off: nothing is flagged
     assert sweep.loc[sweep["delta_scale"] == 0.0, "uncertain_rate"].item() == 0.0
+
+
+def test_slow_data_waits_for_a_button_that_states_the_estimate(monkeypatch):
+    monkeypatch.setattr(coverage, "AUTO_RUN_SECONDS", 0.0)
+    at = open_app()
+    at.session_state["cv_seed"] = 4321  # a setting no other test has run
+    at.switch_page(PAGES["coverage"]).run()
+    assert_clean(at)
+    assert len(at.get("plotly_chart")) == 0
+    button = at.button(key="run_cv")
+    ds, _ = datasets.load_builtin("two moons", n_samples=500, noise=0.3, random_state=0)
+    estimate = coverage.estimate_seconds(ds.n_samples, ds.n_features, 5)
+    assert f"about {estimate:.0f} s" in button.label
+    at.slider(key="cv_folds").set_value(4).run()
+    at.button(key="run_cv").click().run()
+    assert_clean(at)
+    assert len(at.get("plotly_chart")) == 2
+
+
+def test_estimate_grows_with_the_data_and_covers_the_builtins_at_their_default_size():
+    small = coverage.estimate_seconds(500, 2, 5)
+    assert coverage.estimate_seconds(5000, 2, 5) > small
+    assert coverage.estimate_seconds(500, 60, 5) > small
+    assert coverage.estimate_seconds(500, 2, 10) > small
+    for name in datasets.BUILTIN_NAMES:
+        kwargs = datasets.builtin_kwargs(name, {**DEFAULTS, **datasets.generator_defaults(name)})
+        ds, _ = datasets.load_builtin(name, **kwargs)
+        assert coverage.estimate_seconds(ds.n_samples, ds.n_features, 5) <= (
+            coverage.AUTO_RUN_SECONDS
+        ), name
 
 
 def test_sweep_parameters_follow_the_method():
@@ -458,9 +494,7 @@ def test_coverage_page_explains_classes_too_small_for_the_folds():
     assert not at.button  # nothing to run until the settings allow it
     at.slider(key="cv_folds").set_value(3).run()
     assert_clean(at)
-    at.button(key="run_cv").click().run()
-    assert_clean(at)
-    assert len(at.get("plotly_chart")) == 1
+    assert len(at.get("plotly_chart")) == 2  # drawn as soon as the folds fit
 
 
 def test_openml_fetch_flow_without_network(monkeypatch):

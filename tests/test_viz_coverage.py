@@ -155,3 +155,26 @@ def test_cart_point_is_labelled_as_cart():
     names = [trace.name for trace in accuracy_coverage_figure(summary, baseline_accuracy=0.8).data]
     assert "CART (δ = 0)" in names and "margin / probabilistic" in names
     assert "none / probabilistic" not in names
+
+
+def test_risk_coverage_figure_draws_one_curve_per_method_cart_dashed():
+    from viz.coverage import risk_coverage_figure
+
+    curves = pd.DataFrame(
+        {
+            "method": ["CART (Chow's rule)"] * 3 + ["margin"] * 3,
+            "delta_method": ["none"] * 3 + ["margin"] * 3,
+            "flagged": [0.5, 0.0, 0.25, 0.0, 0.5, 0.25],
+            "decided_accuracy": [0.9, 0.8, 0.85, 0.8, 0.95, 0.9],
+        }
+    )
+    fig = risk_coverage_figure(curves)
+    cart, margin = fig.data
+    assert cart.name == "CART (Chow's rule)" and cart.line.dash == "dash"
+    assert margin.name == "margin" and margin.line.dash is None
+    assert margin.line.color == method_color("margin")
+    # each curve runs left to right along the flagged share
+    assert list(cart.x) == [0.0, 0.25, 0.5] and list(cart.y) == [0.8, 0.85, 0.9]
+    assert list(margin.y) == [0.8, 0.9, 0.95]
+    with pytest.raises(ValueError, match="flagged"):
+        risk_coverage_figure(curves.drop(columns="flagged"))

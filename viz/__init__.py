@@ -9,7 +9,7 @@ True
 """
 
 from viz.colors import CLASS_COLORS, class_color, method_color
-from viz.coverage import accuracy_coverage_figure
+from viz.coverage import accuracy_coverage_figure, risk_coverage_figure
 from viz.inspector import INSPECTOR_METHODS, node_inspector_figure
 from viz.labels import format_number, node_label_lines
 from viz.regions import decision_regions_figure, uncertain_rectangles
@@ -25,6 +25,7 @@ __all__ = [
     "method_color",
     "node_inspector_figure",
     "node_label_lines",
+    "risk_coverage_figure",
     "tree_dot",
     "tree_svg",
     "uncertain_rectangles",

@@ -13,7 +13,7 @@ import plotly.graph_objects as go
 
 from viz.colors import method_color
 
-__all__ = ["ROUTING_SYMBOLS", "accuracy_coverage_figure"]
+__all__ = ["ROUTING_SYMBOLS", "accuracy_coverage_figure", "risk_coverage_figure"]
 
 #: Marker per routing, as in the paper (circles probabilistic, diamonds hard-middle).
 ROUTING_SYMBOLS = {
@@ -260,6 +260,55 @@ def accuracy_coverage_figure(
         title=dict(text=title or "Accuracy–coverage trade-off"),
         template="plotly_white",
         height=560,
+        legend=dict(font=dict(size=10)),
+        margin=dict(l=60, r=20, t=60, b=50),
+    )
+    return fig
+
+
+def risk_coverage_figure(curves, *, title=None) -> go.Figure:
+    """Decided accuracy against the flagged share as each method's ranking is followed.
+
+    Parameters
+    ----------
+    curves : DataFrame with method, delta_method, flagged, decided_accuracy
+        One row per operating point: when the ``flagged`` share of rows a
+        method is least confident about is set aside, the accuracy on the rest
+        is ``decided_accuracy``. ``delta_method`` "none" marks CART's Chow curve
+        (drawn dashed).
+    title : str, optional
+
+    Returns
+    -------
+    plotly.graph_objects.Figure
+    """
+    _require(curves, ["method", "delta_method", "flagged", "decided_accuracy"], "curves")
+    fig = go.Figure()
+    for label, group in curves.groupby("method", sort=False):
+        method = group["delta_method"].iloc[0]
+        group = group.sort_values("flagged")
+        cart = method == "none"
+        fig.add_trace(
+            go.Scatter(
+                x=group["flagged"],
+                y=group["decided_accuracy"],
+                mode="lines",
+                line=dict(
+                    color=method_color(method),
+                    width=2.5 if cart else 1.8,
+                    dash="dash" if cart else None,
+                ),
+                name=str(label),
+                hovertemplate=f"{label}<br>flagged %{{x:.1%}}<br>decided accuracy %{{y:.4f}}"
+                "<extra></extra>",
+            )
+        )
+    fig.update_xaxes(title_text="Share of rows flagged (least confident first)", tickformat=".0%")
+    fig.update_yaxes(title_text="Accuracy on the rows kept")
+    fig.update_layout(
+        title=dict(text=title or "Risk–coverage: each method's own ranking of the test rows"),
+        template="plotly_white",
+        height=460,
         legend=dict(font=dict(size=10)),
         margin=dict(l=60, r=20, t=60, b=50),
     )
