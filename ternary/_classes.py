@@ -14,7 +14,7 @@ import numbers
 
 import numpy as np
 from numpy.typing import ArrayLike
-from sklearn.base import BaseEstimator, ClassifierMixin
+from sklearn.base import BaseEstimator, ClassifierMixin, clone
 from sklearn.tree import DecisionTreeClassifier
 from sklearn.utils.class_weight import compute_sample_weight
 from sklearn.utils.multiclass import check_classification_targets
@@ -27,6 +27,7 @@ from ternary._tree import (
     impurity_importances,
     iter_node_rows,
     traverse,
+    zone_distance,
 )
 from ternary.delta import DeltaParams, NodeRows, node_delta, resolve_n_bootstraps
 
@@ -121,7 +122,12 @@ def validate_tree_params(estimator: TernaryTreeClassifier) -> None:
     _number("alpha", e.alpha, 0.0)
     _number("q", e.q, 0.0, 0.5)
     _number("max_delta_fraction", e.max_delta_fraction, 0.0)
-    _number("delta_scale", e.delta_scale, 0.0)
+    if not (isinstance(e.delta_scale, str) and e.delta_scale == "bayes"):
+        if isinstance(e.delta_scale, str):
+            raise ValueError(
+                f"delta_scale={e.delta_scale!r} is not supported; give a number ≥ 0 or 'bayes'."
+            )
+        _number("delta_scale", e.delta_scale, 0.0)
     _number("min_samples_middle", e.min_samples_middle, 1, integer=True)
     _number("graft_alpha", e.graft_alpha, 0.0, 1.0)
     _number("ccp_alpha", e.ccp_alpha, 0.0)
@@ -138,6 +144,79 @@ def validate_tree_params(estimator: TernaryTreeClassifier) -> None:
             "ccp_alpha (CART cost-complexity pruning) applies to the binary routings only; "
             "use routing='probabilistic' or 'deferred', or set ccp_alpha=0."
         )
+
+
+def _criterion(estimator) -> str:
+    """The impurity of `ternary.delta` matching CART's criterion ("log_loss" is entropy)."""
+    return "gini" if estimator.criterion == "gini" else "entropy"
+
+
+def _delta_params(estimator, delta_scale: float) -> DeltaParams:
+    """The δ parameters of a fitted estimator, with the given scale."""
+    return DeltaParams(
+        method=estimator.delta_method,
+        criterion=_criterion(estimator),
+        epsilon=float(estimator.epsilon),
+        alpha=float(estimator.alpha),
+        q=float(estimator.q),
+        n_bootstraps=int(estimator.n_bootstraps_),
+        min_samples_leaf=int(estimator.min_samples_leaf),
+        max_delta_fraction=float(estimator.max_delta_fraction),
+        delta_scale=float(delta_scale),
+    )
+
+
+def _bayes_scale(estimator, X, y, sample_weight, weights):
+    """``(Bayes error estimate, delta scale)`` for ``delta_scale="bayes"``.
+
+    The estimate is `ternary.metrics.bayes_error_bound` (Cover–Hart on a cross-validated
+    1-NN error). The scale is the geometric mean of two weighted quantiles, at that
+    estimate, of boundary distances at scale 1: out of fold (trees fitted on 5 training
+    folds measure the held-out rows; each tree saw less data) and in sample (the tree on
+    all rows measures its own rows; optimistic where δ is drawn from those very rows, as
+    margin's is). The two err on opposite sides, and their mean lands the flagged share
+    of fresh rows nearer the estimate than either. Hard-middle trees, whose zones
+    reshape the tree, are measured with probabilistic routing.
+    """
+    from ternary.metrics import _folds, bayes_error_bound
+
+    seed = estimator.random_state if isinstance(estimator.random_state, numbers.Integral) else 0
+    keep = weights > 0
+    estimate = bayes_error_bound(X[keep], y[keep], weights[keep], random_state=seed)
+    folds = _folds(y[keep], seed)
+    if estimate <= 0.0 or folds is None:
+        return estimate, 0.0
+    routing = "probabilistic" if estimator.routing == "hard_middle" else estimator.routing
+    probe = clone(estimator).set_params(delta_scale=1.0, routing=routing)
+    rows = np.flatnonzero(keep)
+    sw = None if sample_weight is None else np.asarray(sample_weight, dtype=np.float64)
+    out_of_fold = np.empty(rows.size)
+    for train, test in folds.split(X[rows], y[rows]):
+        member = clone(probe).fit(
+            X[rows[train]], y[rows[train]], None if sw is None else sw[rows[train]]
+        )
+        out_of_fold[test] = member.boundary_distance(X[rows[test]])
+    in_sample = clone(probe).fit(X, y, sw).boundary_distance(X[rows])
+    scales = [_quantile(d, weights[rows], estimate) for d in (out_of_fold, in_sample)]
+    scales = [q for q in scales if q is not None]
+    if len(scales) == 2:
+        return estimate, float(np.sqrt(scales[0] * scales[1]))
+    return estimate, scales[0] if scales else 1.0
+
+
+def _quantile(distance, weights, share):
+    """The smallest distance with at least ``share`` of the weight at or below it.
+
+    Where that is ``inf`` (the share exceeds what any zone can flag), the scale that
+    flags every row a zone can reach; None when no row can be reached.
+    """
+    order = np.argsort(distance, kind="stable")
+    cumulative = np.cumsum(weights[order]) / weights.sum()
+    value = distance[order][min(np.searchsorted(cumulative, share), distance.size - 1)]
+    if np.isfinite(value):
+        return float(value)
+    finite = distance[np.isfinite(distance)]
+    return float(np.nextafter(finite.max(), np.inf)) if finite.size else None
 
 
 class TernaryTreeClassifier(ClassifierMixin, BaseEstimator):
@@ -178,8 +257,15 @@ class TernaryTreeClassifier(ClassifierMixin, BaseEstimator):
         15 below 10,000 and 10 above.
     max_delta_fraction : float ≥ 0, default=0.25
         δ is clamped to this fraction of the node's feature range.
-    delta_scale : float ≥ 0, default=1.0
-        Global multiplier applied to every δ after the clamp.
+    delta_scale : float ≥ 0 or "bayes", default=1.0
+        Global multiplier applied to every δ after the clamp. ``"bayes"`` calibrates it
+        to the data: the Bayes error is estimated from the training rows
+        (`ternary.metrics.bayes_error_bound`, the Cover–Hart bound on a
+        cross-validated 1-NN error), and the scale is set so that the expected share
+        of flagged rows equals that estimate: trees fitted at scale 1 on 5 training
+        folds measure the held-out rows' `boundary_distance`, and the scale is their
+        (weighted) quantile at the estimate. Hard-middle trees borrow the scale
+        measured with probabilistic routing. It costs about six fits and a 1-NN pass.
     min_samples_middle : int ≥ 1, default=5
         Hard-middle only: a middle zone with fewer training rows becomes a leaf.
     class_weight : dict, "balanced" or None, default=None
@@ -200,6 +286,11 @@ class TernaryTreeClassifier(ClassifierMixin, BaseEstimator):
     feature_names_in_ : ndarray of str, only when fitted on a DataFrame with string columns
     n_bootstraps_ : int, the resolved B
     tree_ : TernaryTree, the flat per-node arrays
+    delta_scale_ : float
+        The scale used: ``delta_scale`` itself, or the calibrated one for ``"bayes"``.
+    bayes_error_estimate_ : float or None
+        With ``delta_scale="bayes"``, the estimated Bayes error the scale aims at (the
+        expected share of flagged rows); None otherwise.
     feature_importances_ : ndarray of shape (n_features,)
         Impurity-based importances normalised to sum to 1, as in scikit-learn: each
         split's weighted impurity decrease over the training partition, credited to
@@ -282,6 +373,30 @@ class TernaryTreeClassifier(ClassifierMixin, BaseEstimator):
         self
         """
         validate_tree_params(self)
+        X, y, y_enc, weights = self._prepare(X, y, sample_weight)
+        if isinstance(self.delta_scale, str):
+            self.bayes_error_estimate_, self.delta_scale_ = _bayes_scale(
+                self, X, y, sample_weight, weights
+            )
+        else:
+            self.bayes_error_estimate_, self.delta_scale_ = None, float(self.delta_scale)
+        if self.routing == "hard_middle":
+            # one stream for every random draw after the stumps' seeds (node bootstrap)
+            rng = check_random_state(self.random_state)
+            params = _delta_params(self, self.delta_scale_)
+            self.tree_ = self._grow_hard_middle(X, y_enc, weights, params, rng)
+            self.graft_report_, self._cart, self._delta_base = None, None, None
+        else:
+            self._cart = self._grow_cart(X, y_enc, weights)
+            self._zone(X, y_enc, weights)
+        self.feature_importances_ = impurity_importances(
+            self.tree_, X, y_enc, weights, _criterion(self), self.routing, self.n_features_in_
+        )
+        return self
+
+    def _prepare(self, X, y, sample_weight):
+        """Validated ``X`` (float32), ``y``, class codes and effective weights; sets the
+        attributes that depend only on the data."""
         # float32 like scikit-learn's trees, so thresholds and routing agree with CART exactly
         X, y = validate_data(self, X, y, dtype=np.float32)
         check_classification_targets(y)
@@ -289,29 +404,35 @@ class TernaryTreeClassifier(ClassifierMixin, BaseEstimator):
         self.n_classes_ = len(self.classes_)
         weights = self._effective_weights(y, sample_weight, X.shape[0])
         self.n_bootstraps_ = resolve_n_bootstraps(self.n_bootstraps, X.shape[0])
-        params = DeltaParams(
-            method=self.delta_method,
-            criterion="gini" if self.criterion == "gini" else "entropy",
-            epsilon=float(self.epsilon),
-            alpha=float(self.alpha),
-            q=float(self.q),
-            n_bootstraps=self.n_bootstraps_,
-            min_samples_leaf=int(self.min_samples_leaf),
-            max_delta_fraction=float(self.max_delta_fraction),
-            delta_scale=float(self.delta_scale),
-        )
-        # one stream for every random draw after CART's own (node bootstrap, stumps, grafts)
+        return X, y, y_enc, weights
+
+    def _zone(self, X, y_enc, weights):
+        """Set ``tree_``: the CART tree ``_cart`` with every split's δ, grafted if asked.
+
+        δ is computed at scale 1 and multiplied by ``delta_scale_`` last, so the unscaled
+        δ (``_delta_base``) is known exactly and `boundary_distance` can say which rows
+        any other scale flags. A zone never changes the binary structure, so one CART
+        serves every δ method, scale and binary routing (see `rezone`).
+        """
+        # one stream for every random draw after CART's own (node bootstrap, then grafts)
         rng = check_random_state(self.random_state)
-        if self.routing == "hard_middle":
-            self.tree_ = self._grow_hard_middle(X, y_enc, weights, params, rng)
-        else:
-            self.tree_ = self._grow_binary(X, y_enc, weights, params, rng)
+        params = _delta_params(self, 1.0)
+        tree = self._cart.copy()
+        if params.method != "none":
+            for node, rows in iter_node_rows(tree, X):
+                if tree.children_left[node] == LEAF:
+                    continue
+                f = tree.feature[node]
+                node_rows = NodeRows.from_arrays(
+                    X[rows, f], y_enc[rows], weights[rows], tree.threshold[node], self.n_classes_
+                )
+                tree.delta[node] = node_delta(node_rows, params, rng)
         self.graft_report_ = None
         if self.graft != "none":
             from ternary.graft import graft_tree
 
-            self.tree_, report = graft_tree(
-                self.tree_,
+            tree, report = graft_tree(
+                tree,
                 X,
                 y_enc,
                 mode=self.graft,
@@ -327,10 +448,10 @@ class TernaryTreeClassifier(ClassifierMixin, BaseEstimator):
                 self.classes_[report["class"].to_numpy(dtype=np.intp)],
             )
             self.graft_report_ = report
-        self.feature_importances_ = impurity_importances(
-            self.tree_, X, y_enc, weights, params.criterion, self.routing, self.n_features_in_
-        )
-        return self
+        self._delta_base = tree.delta.copy()
+        # the same product node_delta forms with the scale inside, bit for bit
+        tree.delta = tree.delta * self.delta_scale_
+        self.tree_ = tree
 
     def _effective_weights(self, y, sample_weight, n):
         if sample_weight is None:
@@ -352,7 +473,8 @@ class TernaryTreeClassifier(ClassifierMixin, BaseEstimator):
             )
         return weights
 
-    def _grow_binary(self, X, y_enc, weights, params, rng):
+    def _grow_cart(self, X, y_enc, weights):
+        """scikit-learn's CART on the data, as a `TernaryTree` with δ = 0."""
         cart = DecisionTreeClassifier(
             criterion=self.criterion,
             max_depth=self.max_depth,
@@ -368,7 +490,7 @@ class TernaryTreeClassifier(ClassifierMixin, BaseEstimator):
         value = np.zeros((t.node_count, self.n_classes_))
         # CART only knows the classes it saw with positive weight; map its columns back
         value[:, cart.classes_.astype(np.intp)] = t.value[:, 0, :]
-        tree = TernaryTree(
+        return TernaryTree(
             children_left=t.children_left,
             children_right=t.children_right,
             feature=t.feature,
@@ -378,16 +500,6 @@ class TernaryTreeClassifier(ClassifierMixin, BaseEstimator):
             weighted_n_node_samples=t.weighted_n_node_samples,
             impurity=t.impurity,
         )
-        if params.method != "none":
-            for node, rows in iter_node_rows(tree, X):
-                if tree.children_left[node] == LEAF:
-                    continue
-                f = tree.feature[node]
-                node_rows = NodeRows.from_arrays(
-                    X[rows, f], y_enc[rows], weights[rows], tree.threshold[node], self.n_classes_
-                )
-                tree.delta[node] = node_delta(node_rows, params, rng)
-        return tree
 
     def _grow_hard_middle(self, X, y_enc, weights, params, rng):
         """Grow a three-way tree: left ≤ θ−δ, right > θ+δ, a middle subtree between."""
@@ -517,6 +629,70 @@ class TernaryTreeClassifier(ClassifierMixin, BaseEstimator):
         """``(predict(X), predict_verdict(X))`` from one walk of the tree."""
         proba, verdict = self._route(X)
         return self.classes_[np.argmax(proba, axis=1)], verdict
+
+    def boundary_distance(self, X: ArrayLike) -> np.ndarray:
+        """How far each row lies inside or outside the zones on its path, in units of δ.
+
+        For the binary routings, the smallest ``|x_f − θ| / δ`` over the split nodes on
+        the row's CART path (the path CART would route it along, ``x ≤ θ`` left),
+        ``inf`` where every δ on the path is 0. A row is flagged exactly when some
+        zone on that path holds it, under probabilistic and deferred routing alike,
+        so the distance predicts the verdicts of other scales: refitting with
+        ``delta_scale = delta_scale_ · s`` (same data and integer ``random_state``)
+        flags exactly the rows whose distance is below ``s``, plus those at exactly
+        ``s`` whose nearest node has them right of θ, where the zone
+        ``θ−δ < x ≤ θ+δ`` is closed. The invariant holds to the last bit: each
+        node's distance is the float at which that zone's comparisons flip.
+
+        Returns
+        -------
+        ndarray of shape (n_samples,), values in [0, inf]
+
+        Raises
+        ------
+        ValueError
+            For ``routing="hard_middle"``: its zones shape the tree while it grows
+            (zone rows build a middle subtree), so a tree refitted at another scale
+            is another tree, and no distance to this tree's zones predicts its verdicts.
+        """
+        check_is_fitted(self, "tree_")
+        if self.routing == "hard_middle":
+            raise ValueError(
+                "boundary_distance is defined for routing='probabilistic' or 'deferred' only: "
+                "a hard_middle tree grows middle subtrees from its zones, so refitting it at "
+                "another delta_scale grows a different tree, and no distance to these zones "
+                "predicts its verdicts. Fit with a binary routing to rank rows by distance."
+            )
+        X = validate_data(self, X, reset=False, dtype=np.float32)
+        return zone_distance(self.tree_, X, self.routing, self._delta_base, self.delta_scale_)
+
+    def predict_confidence(self, X: ArrayLike) -> np.ndarray:
+        """A score that ranks rows for selective prediction: higher, more likely correct.
+
+        The maximum blended class probability, with the zone distance breaking ties:
+        the probability is binned to steps of 2⁻³⁰ (about 1e-9) and the distance
+        ``D`` adds ``D/(1+D)`` of a step, so rows whose probabilities differ by more
+        than a step are ordered by probability, and rows in one step (the decided
+        rows of a leaf share one exactly) by distance, the farther from every zone
+        the more confident. ``D`` is the smallest ``|x_f − θ| / δ`` over the split
+        nodes on the row's path (`boundary_distance`; for hard_middle the three-way
+        path the row takes, where no refit invariant holds but a row near a split
+        is still the less sure); ``inf`` counts as the largest.
+        A score of one row never depends on the other rows.
+
+        Returns
+        -------
+        ndarray of shape (n_samples,), values in [0, 1)
+        """
+        proba = self.predict_proba(X)
+        X = validate_data(self, X, reset=False, dtype=np.float32)
+        distance = zone_distance(self.tree_, X, self.routing)
+        steps = 2.0**30
+        with np.errstate(invalid="ignore"):
+            tie = np.where(np.isinf(distance), 1.0, distance / (1.0 + distance))
+        # below 1, so a row never reaches the next step's floor
+        tie = np.minimum(tie, 1.0 - 2.0**-20)
+        return (np.floor(proba.max(axis=1) * (steps - 1)) + tie) / steps
 
     # ------------------------------------------------------------------ structure
     def get_depth(self) -> int:

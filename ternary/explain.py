@@ -17,7 +17,7 @@ import pandas as pd
 from numpy.typing import ArrayLike
 from sklearn.utils.validation import check_is_fitted
 
-from ternary._classes import TernaryTreeClassifier
+from ternary._classes import TernaryTreeClassifier, _delta_params
 from ternary._tree import LEAF, iter_node_rows
 from ternary.delta import (
     DeltaParams,
@@ -139,18 +139,8 @@ class NodeExplanation:
 
 
 def _params_of(model) -> DeltaParams:
-    # the same mapping as TernaryTreeClassifier.fit
-    return DeltaParams(
-        method=model.delta_method,
-        criterion="gini" if model.criterion == "gini" else "entropy",
-        epsilon=float(model.epsilon),
-        alpha=float(model.alpha),
-        q=float(model.q),
-        n_bootstraps=int(model.n_bootstraps_),
-        min_samples_leaf=int(model.min_samples_leaf),
-        max_delta_fraction=float(model.max_delta_fraction),
-        delta_scale=float(model.delta_scale),
-    )
+    # the mapping fit uses, with the scale the model was fitted at ("bayes" resolved)
+    return _delta_params(model, model.delta_scale_)
 
 
 def _node_rows(model, X32, node):

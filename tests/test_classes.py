@@ -5,12 +5,22 @@ import pandas as pd
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from sklearn.datasets import load_breast_cancer, load_iris, make_classification, make_moons
+from sklearn.base import clone
+from sklearn.datasets import (
+    load_breast_cancer,
+    load_iris,
+    make_circles,
+    make_classification,
+    make_moons,
+)
+from sklearn.model_selection import train_test_split
 from sklearn.tree import DecisionTreeClassifier
 
 from ternary import DELTA_METHODS, ROUTINGS, TernaryTreeClassifier
 from ternary._classes import validate_tree_params
-from ternary._tree import iter_node_rows
+from ternary._tree import iter_node_rows, zone_distance
+from ternary.metrics import bayes_error_bound
+from ternary.selective import aurc
 
 METHODS = [m for m in DELTA_METHODS if m != "none"]
 
@@ -542,3 +552,167 @@ def test_single_leaf_tree_has_zero_importances():
     np.testing.assert_array_equal(clf.feature_importances_, np.zeros(2))
     cart = DecisionTreeClassifier().fit(X, ["a"] * 6)
     np.testing.assert_array_equal(clf.feature_importances_, cart.feature_importances_)
+
+
+# ------------------------------------------------------------------ selective prediction
+def _closed_at_nearest(clf, X, distance):
+    """True where a node on the row's CART path that attains its distance has x > θ.
+
+    Computed from the plain ratio |x − θ| / δ (to 1e-9), independently of the bisection
+    `boundary_distance` uses.
+    """
+    t, X32 = clf.tree_, np.asarray(X, dtype=np.float32)
+    closed = np.zeros(len(X32), dtype=bool)
+    for i in np.flatnonzero(np.isfinite(distance)):
+        node = 0
+        while t.children_left[node] != -1:
+            x, theta, delta = float(X32[i, t.feature[node]]), t.threshold[node], t.delta[node]
+            ratio = abs(x - theta) / delta if delta > 0 else np.inf
+            if x > theta and abs(ratio - distance[i]) <= 1e-9 * max(distance[i], 1e-300):
+                closed[i] = True
+            node = t.children_left[node] if x <= theta else t.children_right[node]
+    return closed
+
+
+@settings(max_examples=20, deadline=None)
+@given(
+    seed=st.integers(0, 10_000),
+    method=st.sampled_from(METHODS),
+    routing=st.sampled_from(["probabilistic", "deferred"]),
+    base=st.sampled_from([1.0, 0.7, 2.5]),
+    s=st.floats(0.0, 4.0),
+    pick=st.integers(0, 79),
+)
+def test_boundary_distance_predicts_the_verdicts_of_refits(seed, method, routing, base, s, pick):
+    rng = np.random.RandomState(seed)
+    X = rng.normal(size=(120, 3)).round(1)  # ties put training rows exactly on zone edges
+    y = (X[:, 0] + 0.8 * rng.normal(size=120) > 0).astype(int)
+    clf = TernaryTreeClassifier(
+        delta_method=method, routing=routing, delta_scale=base, max_depth=3, random_state=seed
+    ).fit(X, y)
+    X_new = np.vstack([X[:40], rng.normal(size=(40, 3))])
+    distance = clf.boundary_distance(X_new)
+    assert np.all(distance >= 0)
+    # a generic s, and one that puts a row exactly at its distance
+    for scale in {s, float(distance[pick]) if np.isfinite(distance[pick]) else s}:
+        refit = clone(clf).set_params(delta_scale=base * scale).fit(X, y)
+        flagged = refit.predict_verdict(X_new) == 0
+        at_edge = distance == scale
+        expected = (distance < scale) | (at_edge & _closed_at_nearest(clf, X_new, distance))
+        np.testing.assert_array_equal(flagged, expected)
+
+
+def test_boundary_distance_examples_and_refusals():
+    X, y = make_moons(300, noise=0.3, random_state=0)
+    prob = TernaryTreeClassifier(random_state=0).fit(X, y)
+    deferred = TernaryTreeClassifier(routing="deferred", random_state=0).fit(X, y)
+    grid = np.random.RandomState(1).uniform(-2, 3, size=(2000, 2))
+    # the two binary routings flag the same rows (they differ only in probabilities)
+    np.testing.assert_array_equal(prob.predict_verdict(grid), deferred.predict_verdict(grid))
+    np.testing.assert_array_equal(prob.boundary_distance(grid), deferred.boundary_distance(grid))
+    d = prob.boundary_distance(grid)
+    np.testing.assert_array_equal(prob.predict_verdict(grid) == 0, d < 1)  # no row sits on s=1
+    # one split: the distance is the plain ratio |x − θ| / δ
+    stump = TernaryTreeClassifier(max_depth=1, random_state=0).fit(X, y)
+    f, theta, delta = stump.tree_.feature[0], stump.tree_.threshold[0], stump.tree_.delta[0]
+    ratio = np.abs(grid[:, f].astype(np.float32) - theta) / delta
+    np.testing.assert_allclose(stump.boundary_distance(grid), ratio, rtol=1e-12)
+    cart = TernaryTreeClassifier(delta_method="none").fit(X, y)
+    assert np.all(np.isinf(cart.boundary_distance(grid)))
+    middle = TernaryTreeClassifier(routing="hard_middle").fit(X, y)
+    with pytest.raises(ValueError, match="hard_middle.*different tree"):
+        middle.boundary_distance(grid)
+
+
+@pytest.mark.parametrize("routing", ROUTINGS)
+def test_confidence_orders_by_probability_then_distance(routing):
+    X, y = make_moons(400, noise=0.35, random_state=1)
+    clf = TernaryTreeClassifier(routing=routing, random_state=0).fit(X, y)
+    grid = np.random.RandomState(2).uniform(-2, 3, size=(3000, 2))
+    conf = clf.predict_confidence(grid)
+    top = clf.predict_proba(grid).max(axis=1)
+    assert np.all((conf >= 0) & (conf < 1))
+    i, j = np.nonzero(top[:, None] > top[None, :] + 1e-8)
+    assert i.size and np.all(conf[i] > conf[j])
+    # within one probability (the biggest tie: rows of one decided leaf), farther is surer
+    dist = zone_distance(clf.tree_, grid.astype(np.float32), routing)
+    values, counts = np.unique(top, return_counts=True)
+    group = np.flatnonzero(top == values[np.argmax(counts)])
+    assert group.size > 10 and np.unique(dist[group]).size > 10
+    order = np.argsort(dist[group], kind="stable")
+    assert np.all(np.diff(conf[group][order]) >= 0)
+    assert conf[group].max() > conf[group].min()
+    # one row's score does not depend on the others
+    np.testing.assert_array_equal(clf.predict_confidence(grid[:7]), conf[:7])
+
+
+def _generated_sets():
+    yield make_moons(1500, noise=0.35, random_state=0)
+    yield make_circles(1500, noise=0.2, factor=0.5, random_state=0)
+    yield make_classification(1500, 6, n_informative=4, flip_y=0.05, random_state=1)
+    yield make_classification(1500, 8, n_informative=5, n_classes=3, flip_y=0.05, random_state=2)
+    rng = np.random.RandomState(3)
+    X = rng.normal(size=(1500, 4))
+    yield X, (X[:, 0] + X[:, 1] + 0.8 * rng.normal(size=1500) > 0).astype(int)
+
+
+def test_default_confidence_beats_cart_chow_ranking_in_aurc():
+    wins = 0
+    for X, y in _generated_sets():
+        X_fit, X_test, y_fit, y_test = train_test_split(
+            X, y, test_size=0.5, random_state=0, stratify=y
+        )
+        clf = TernaryTreeClassifier(random_state=0).fit(X_fit, y_fit)
+        cart = DecisionTreeClassifier(max_depth=4, random_state=0).fit(X_fit, y_fit)
+        ours = aurc(y_test, clf.predict(X_test), clf.predict_confidence(X_test))
+        chow = aurc(y_test, cart.predict(X_test), cart.predict_proba(X_test).max(axis=1))
+        wins += ours < chow
+    assert wins >= 4  # 5 of 5 when this was written
+
+
+def _two_gaussians(n, seed, shift=1.0, n_features=2):
+    rng = np.random.RandomState(seed)
+    y = rng.randint(0, 2, n)
+    X = rng.normal(size=(n, n_features))
+    X[:, 0] += np.where(y == 1, shift, -shift)
+    return X, y  # Bayes error Φ(−shift): 0.159 for shift 1
+
+
+def test_bayes_error_bound_is_cover_hart_on_the_cv_1nn_error():
+    from sklearn.model_selection import cross_val_predict
+    from sklearn.neighbors import KNeighborsClassifier
+    from sklearn.pipeline import make_pipeline
+    from sklearn.preprocessing import StandardScaler
+
+    from ternary.metrics import _folds
+
+    X, y = make_classification(600, 5, n_informative=3, n_classes=3, random_state=0)
+    knn = make_pipeline(StandardScaler(), KNeighborsClassifier(1))
+    r_nn = np.mean(cross_val_predict(knn, X, y, cv=_folds(y, 4)) != y)
+    expected = (2 / 3) * (1 - np.sqrt(1 - 1.5 * r_nn))
+    assert bayes_error_bound(X, y, random_state=4) == pytest.approx(expected, rel=1e-12)
+    X, y = _two_gaussians(2000, 0)
+    assert 0.6 * 0.159 < bayes_error_bound(X, y) < 1.4 * 0.159
+    noise = np.random.RandomState(99).randint(0, 2, 400)  # labels unrelated to X: R_NN ≈ ½
+    assert 0.25 < bayes_error_bound(X[:400], noise) <= 0.5  # (C−1)/C caps it
+    assert bayes_error_bound(X[:50], np.zeros(50)) == 0.0
+
+
+def test_bayes_delta_scale_aims_the_flagged_share_at_the_estimate():
+    X, y = _two_gaussians(1500, 1, shift=0.7, n_features=3)
+    X_new, _ = _two_gaussians(20000, 2, shift=0.7, n_features=3)
+    clf = TernaryTreeClassifier(
+        delta_method="quality_plateau", delta_scale="bayes", random_state=0
+    ).fit(X, y)
+    assert 0.6 * 0.242 < clf.bayes_error_estimate_ < 1.4 * 0.242
+    flagged = 1 - clf.predict_verdict(X_new).mean()
+    assert 0.5 < flagged / clf.bayes_error_estimate_ < 2.0
+    # the calibrated tree is the tree fitted at that numeric scale, bit for bit
+    same = clone(clf).set_params(delta_scale=clf.delta_scale_).fit(X, y)
+    np.testing.assert_array_equal(same.tree_.delta, clf.tree_.delta)
+    assert same.delta_scale_ == clf.delta_scale_ and same.bayes_error_estimate_ is None
+    middle = TernaryTreeClassifier(routing="hard_middle", delta_scale="bayes", random_state=0)
+    middle.fit(X, y)
+    assert middle.delta_scale_ > 0 and middle.bayes_error_estimate_ == clf.bayes_error_estimate_
+    with pytest.raises(ValueError, match="'bayes'"):
+        TernaryTreeClassifier(delta_scale="bayesian").fit(X, y)
