@@ -127,7 +127,9 @@ def _arff_loader(stem, name=None, bayes=None, one_hot=False):
     """
 
     def load():
-        ds = data.load_arff(DATASETS / f"{stem}.arff", ordinal_threshold=10 if one_hot else 1)
+        ds = data.load_arff(
+            DATASETS / f"{stem}.arff", ordinal_threshold=10 if one_hot else 1, missing="keep"
+        )
         ids = [c for c in ds.X.columns if str(c).lower().startswith("instance_name")]
         X = ds.X.drop(columns=ids) if ids else ds.X
         return dataclasses.replace(ds, X=X, name=name or stem, bayes_error=bayes)

@@ -26,6 +26,7 @@ from ternary import TernaryTreeClassifier
 from ternary.data import DataError, Dataset, make_moons_dataset, make_xor_dataset
 from ternary.experiment import (
     DEFAULT_COMBOS,
+    _tasks,
     chow_curve,
     chow_curve_cv,
     chow_decided_accuracy,
@@ -35,6 +36,7 @@ from ternary.experiment import (
     run_suite,
     summarize,
 )
+from ternary.selective import aurc, e_aurc
 
 COMPARED = [
     "decided_accuracy",
@@ -164,6 +166,20 @@ def test_run_cv_matches_a_hand_run_of_the_same_folds():
             assert got["chow_decided_accuracy_ties_mean"] == pytest.approx(
                 _chow_random_ties_by_hand(y[test], cart_proba, cart.classes_, k)
             )
+            assert got["aurc"] == pytest.approx(
+                aurc(y[test], pred, clf.predict_confidence(X_test)), abs=1e-12
+            )
+            assert got["e_aurc"] == pytest.approx(
+                e_aurc(y[test], pred, clf.predict_confidence(X_test)), abs=1e-12
+            )
+            # Chow's ranking: CART's own predictions, least sure by its largest probability
+            cart_pred = cart.classes_[cart_proba.argmax(axis=1)]
+            assert got["cart_aurc"] == pytest.approx(
+                aurc(y[test], cart_pred, cart_proba.max(axis=1)), abs=1e-12
+            )
+            assert got["cart_e_aurc"] == pytest.approx(
+                e_aurc(y[test], cart_pred, cart_proba.max(axis=1)), abs=1e-12
+            )
             # a fit takes some time, and less than the whole run that contains it
             assert 0 < got["fit_seconds"] < wall
     # the δ methods do flag rows here, otherwise the comparison above proves little
@@ -237,6 +253,17 @@ def test_n_jobs_two_gives_the_same_numbers_as_one():
     one = run_cv(X, y, combos=combos, cv=3, n_jobs=1)
     two = run_cv(X, y, combos=combos, cv=3, n_jobs=2)
     pd.testing.assert_frame_equal(one.drop(columns="fit_seconds"), two.drop(columns="fit_seconds"))
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.lists(st.tuples(st.integers(0, 4), st.integers(0, 4)), min_size=1, max_size=40))
+def test_macro_f1_is_scikit_learns_to_the_last_bit(pairs):
+    y_true = np.array([a for a, _ in pairs])
+    y_pred = np.array([b for _, b in pairs])
+    expected = f1_score(y_true, y_pred, average="macro", zero_division=0)
+    assert _tasks.macro_f1(y_true, y_pred) == expected
+    labels = np.array(["ant", "bee", "cat", "dog", "eel"])
+    assert _tasks.macro_f1(labels[y_true], labels[y_pred]) == expected
 
 
 # ------------------------------------------------------------------------------ Chow
@@ -412,6 +439,11 @@ def test_summarize_one_dataset_uses_fold_std_and_bayes_error():
     assert margin["decided_accuracy"] == pytest.approx(part["decided_accuracy"].mean())
     assert margin["decided_accuracy_std"] == pytest.approx(part["decided_accuracy"].std())
     assert margin["ub_ratio"] == pytest.approx(part["uncertain_rate"].mean() / 0.1)
+    assert margin["aurc"] == pytest.approx(part["aurc"].mean())
+    assert margin["cart_e_aurc"] == pytest.approx(part["cart_e_aurc"].mean())
+    assert margin["aurc_gain_vs_chow"] == pytest.approx(
+        part["cart_aurc"].mean() - part["aurc"].mean()
+    )
     assert "wins" not in table.columns
     assert table["decided_accuracy"].is_monotonic_decreasing
 

@@ -21,6 +21,9 @@ from ternary.experiment._summary import summarize
 _BREIMAN_SIZES = {"waveform": 5000, "twonorm": 7400, "ringnorm": 7400}
 _MEDICAL = {"diabetes": 37, "credit-g": 31, "heart-statlog": 53, "mammography": 310}
 _CIFAR_10 = 40927
+# missing values stay NaN through loading: run_cv fills them inside each fold from its
+# training rows, where imputing the whole file first would let test rows shape the fill
+_MISSING = "keep"
 # joblib's worker processes exit after this long without work (joblib's default is 300 s)
 _IDLE_SECONDS = 10  # the paper drops it: axis-aligned splits on raw pixels
 
@@ -49,20 +52,11 @@ def _builtin_entries():
     ]
 
 
-def _keep_missing() -> dict:
-    """``missing="keep"`` where the loaders offer it: `run_cv` then imputes inside each
-    training fold, where imputing the whole file first would let test rows shape the fill."""
-    from ternary.data import _clean
-
-    return {"missing": "keep"} if "keep" in getattr(_clean, "_MISSING_CHOICES", ()) else {}
-
-
 def _openml_entries(ids: dict[str, int], cache_dir):
     from ternary import data
 
-    keep = _keep_missing()
     return [
-        (name, lambda i=i: data.load_openml(i, cache_dir=cache_dir, **keep))
+        (name, lambda i=i: data.load_openml(i, cache_dir=cache_dir, missing=_MISSING))
         for name, i in ids.items()
     ]
 
@@ -81,9 +75,9 @@ def _cc18_ids(cache_dir) -> dict[str, int]:
 def _file_entries(paths, target):
     from ternary import data
 
-    keep = _keep_missing()
     return [
-        (Path(p).stem, lambda p=p: data.load_file(str(p), target=target, **keep)) for p in paths
+        (Path(p).stem, lambda p=p: data.load_file(str(p), target=target, missing=_MISSING))
+        for p in paths
     ]
 
 
@@ -212,6 +206,10 @@ def _print_summary(results: pd.DataFrame, out) -> None:
             "efficiency",
             "chow_decided_accuracy",
             "gain_vs_chow",
+            "aurc",
+            "e_aurc",
+            "cart_aurc",
+            "cart_e_aurc",
             "ub_ratio",
             "wins",
             "ties",

@@ -53,6 +53,10 @@ _METRICS = (
     "chow_decided_accuracy",
     "cart_accuracy",
     "chow_decided_accuracy_ties_mean",
+    "aurc",
+    "e_aurc",
+    "cart_aurc",
+    "cart_e_aurc",
 )
 # columns that are neither a metric nor a swept estimator parameter
 _BOOKKEEPING = frozenset({"combo", "fold", "dataset", "cv", "seed", "bayes_error"})

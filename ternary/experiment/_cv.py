@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import time
 from typing import Any
 
 import numpy as np
@@ -27,7 +26,8 @@ from ternary.experiment._combos import (
     combo_label,
 )
 from ternary.experiment._parallel import joblib_runner
-from ternary.metrics import decided_accuracy, decided_f1, uncertain_rate
+from ternary.experiment._tasks import combo_task, fit_cart, shared_task, shares_cart
+from ternary.selective import aurc, e_aurc
 
 
 def _as_arrays(X, y) -> tuple[np.ndarray, np.ndarray]:
@@ -101,49 +101,7 @@ def _cart_key(params: dict[str, Any]) -> tuple:
     return tuple((k, repr(params[k])) for k in _CART_SHAPE)
 
 
-def _fit_cart(params, X_train, y_train, X_test):
-    cart = TernaryTreeClassifier(
-        **{
-            **params,
-            "delta_method": "none",
-            "routing": "probabilistic",
-            "graft": "none",
-            "ccp_alpha": 0.0,
-        }
-    )
-    cart.fit(X_train, y_train)
-    return cart.predict_proba(X_test), cart.classes_
-
-
-def _score_combo(params, X_train, y_train, X_test, y_test) -> dict[str, Any]:
-    clf = TernaryTreeClassifier(**params)
-    start = time.perf_counter()
-    clf.fit(X_train, y_train)
-    fit_seconds = time.perf_counter() - start
-    y_pred, verdict = clf.predict_with_verdict(X_test)
-    return {
-        "decided_accuracy": decided_accuracy(y_test, y_pred, verdict),
-        "uncertain_rate": uncertain_rate(verdict),
-        "accuracy": float(np.mean(y_pred == y_test)),
-        "decided_f1": decided_f1(y_test, y_pred, verdict),
-        "fit_seconds": fit_seconds,
-        "n_leaves": int(clf.get_n_leaves()),
-        "_n_flagged": int(np.sum(verdict == 0)),
-    }
-
-
-def _iter_cv_rows(
-    X, y, combos, *, cv, max_depth, seed, scale, n_jobs, tree_params, skip=frozenset(), runner=None
-):
-    """Yield ``(combo index, fold, row)`` for every task not in ``skip``, as tasks finish.
-
-    The folds, the scaling and the CART references are computed here, once per
-    fold, and shared by all combinations of that fold; only the combination
-    fits go to joblib. Nothing is computed for a fold whose tasks are all skipped.
-    """
-    X, y = _as_arrays(X, y)
-    combos = _resolve_combos(combos)
-    folds = _stratified_folds(y, cv, seed)
+def _combo_params(combos, max_depth, seed, tree_params) -> list[dict[str, Any]]:
     base = {
         **_ESTIMATOR_DEFAULTS,
         "max_depth": max_depth,
@@ -154,46 +112,97 @@ def _iter_cv_rows(
     params = [{**base, **combo} for combo in combos]
     for p in params:  # fail on a bad parameter now rather than in a worker
         validate_tree_params(TernaryTreeClassifier(**p))
-    swept = _swept_columns(combos)
-    tasks = [(i, f) for f in range(cv) for i in range(len(combos)) if (i, f) not in skip]
+    return params
 
-    fold_data, cart_refs = {}, {}
-    for i, f in tasks:
+
+def _cart_reference(params, X_train, y_train, X_test, y_test) -> dict[str, Any]:
+    """The fold's CART: Chow's baseline, and the tree the binary combinations share."""
+    cart, seconds = fit_cart(params, X_train, y_train)
+    proba = cart.predict_proba(X_test)
+    y_pred = cart.classes_[np.argmax(proba, axis=1)]
+    confidence = proba.max(axis=1)  # Chow's ranking: the largest class probability
+    return {
+        "cart": cart,
+        "seconds": seconds,
+        "proba": proba,
+        "classes": cart.classes_,
+        "cart_accuracy": float(np.mean(y_pred == y_test)),
+        "cart_aurc": aurc(y_test, y_pred, confidence),
+        "cart_e_aurc": e_aurc(y_test, y_pred, confidence),
+    }
+
+
+def _prepare_folds(X, y, folds, params, pending, scale):
+    """Each needed fold's arrays and CART references, computed once in this process."""
+    fold_data, refs = {}, {}
+    for i, f in pending:
         if f not in fold_data:
             train, test = folds[f]
             X_train, X_test = _fold_arrays(X, train, test, scale)
             fold_data[f] = (X_train, y[train], X_test, y[test])
         key = (f, _cart_key(params[i]))
-        if key not in cart_refs:
-            X_train, y_train, X_test, y_test = fold_data[f]
-            proba, classes = _fit_cart(params[i], X_train, y_train, X_test)
-            correct = classes[np.argmax(proba, axis=1)] == y_test
-            cart_refs[key] = (proba, classes, float(np.mean(correct)))
+        if key not in refs:
+            refs[key] = _cart_reference(params[i], *fold_data[f])
+    return fold_data, refs
 
-    # the CART references stay in this process: workers get only their fold's arrays
+
+def _task_calls(pending, params, fold_data, refs) -> list[tuple]:
+    """One call per combination fitted afresh, one per fold and CART its combinations share."""
+    calls, groups = [], {}
+    for i, f in pending:
+        if shares_cart(params[i]):
+            groups.setdefault((f, _cart_key(params[i])), []).append(i)
+        else:
+            calls.append((combo_task, i, f, params[i], *fold_data[f]))
+    for (f, key), indices in groups.items():
+        ref = refs[(f, key)]
+        shared = [params[i] for i in indices]
+        calls.append((shared_task, indices, f, shared, ref["cart"], ref["seconds"], *fold_data[f]))
+    return calls
+
+
+def _call(func, *args):
+    return func(*args)
+
+
+def _iter_cv_rows(
+    X, y, combos, *, cv, max_depth, seed, scale, n_jobs, tree_params, skip=frozenset(), runner=None
+):
+    """Yield ``(combo index, fold, row)`` for every task not in ``skip``, as tasks finish.
+
+    The folds, the scaling and the CART references are computed here, once per
+    fold, and shared by all combinations of that fold; only the combination
+    fits go to the runner. Nothing is computed for a fold whose tasks are all skipped.
+    """
+    X, y = _as_arrays(X, y)
+    combos = _resolve_combos(combos)
+    folds = _stratified_folds(y, cv, seed)
+    params = _combo_params(combos, max_depth, seed, tree_params)
+    swept = _swept_columns(combos)
+    labels = [combo_label(c) for c in combos]
+    pending = [(i, f) for f in range(cv) for i in range(len(combos)) if (i, f) not in skip]
+    fold_data, refs = _prepare_folds(X, y, folds, params, pending, scale)
     run = runner if runner is not None else joblib_runner(n_jobs)
-    results = run(_task_entry, [(i, f, params[i], *fold_data[f]) for i, f in tasks])
-    for i, f, scores in results:
-        proba, classes, cart_acc = cart_refs[(f, _cart_key(params[i]))]
-        y_test = fold_data[f][3]
-        n_flagged = scores.pop("_n_flagged")
-        row = {"combo": combo_label(combos[i])}
-        for name in _FIXED_PARAMS:
-            row[name] = _cell(params[i][name])
-        for name in swept:
-            row[name] = _cell(combos[i].get(name, params[i][name]))
-        row["fold"] = f
-        row.update(scores)
-        row["chow_decided_accuracy"] = chow_decided_accuracy(y_test, proba, n_flagged, classes)
-        row["chow_decided_accuracy_ties_mean"] = chow_decided_accuracy(
-            y_test, proba, n_flagged, classes, ties="mean"
-        )
-        row["cart_accuracy"] = cart_acc
-        yield i, f, row
-
-
-def _task_entry(i, f, params, X_train, y_train, X_test, y_test):
-    return i, f, _score_combo(params, X_train, y_train, X_test, y_test)
+    for batch in run(_call, _task_calls(pending, params, fold_data, refs)):
+        for i, f, scores in batch:
+            ref = refs[(f, _cart_key(params[i]))]
+            y_test = fold_data[f][3]
+            n_flagged = scores.pop("_n_flagged")
+            row = {"combo": labels[i]}
+            for name in _FIXED_PARAMS:
+                row[name] = _cell(params[i][name])
+            for name in swept:
+                row[name] = _cell(combos[i].get(name, params[i][name]))
+            row["fold"] = f
+            row.update(scores)
+            proba, classes = ref["proba"], ref["classes"]
+            row["chow_decided_accuracy"] = chow_decided_accuracy(y_test, proba, n_flagged, classes)
+            row["chow_decided_accuracy_ties_mean"] = chow_decided_accuracy(
+                y_test, proba, n_flagged, classes, ties="mean"
+            )
+            for name in ("cart_accuracy", "cart_aurc", "cart_e_aurc"):
+                row[name] = ref[name]
+            yield i, f, row
 
 
 def run_cv(
@@ -215,7 +224,9 @@ def run_cv(
     median imputer) is fitted on the training rows alone; every tree gets
     ``max_depth``, ``n_bootstraps="auto"`` and ``random_state=seed``. Per fold
     one CART (``delta_method="none"``, same depth) is fitted and shared by all
-    combinations as their reference.
+    combinations as their reference; the binary-routing combinations without
+    grafting or pruning also share its tree, which only their zones set apart
+    (see `ternary._classes.rezone`), with the same numbers as separate fits.
 
     Parameters
     ----------
@@ -251,8 +262,12 @@ def run_cv(
         (all rows), ``decided_f1`` (macro), ``fit_seconds``, ``n_leaves``,
         ``chow_decided_accuracy`` (CART flagging as many rows by Chow's rule,
         ties by row order, see `chow_decided_accuracy`), ``cart_accuracy``
-        (CART on all rows) and ``chow_decided_accuracy_ties_mean`` (Chow with
-        the tied rows at the cut drawn at random, in expectation).
+        (CART on all rows), ``chow_decided_accuracy_ties_mean`` (Chow with
+        the tied rows at the cut drawn at random, in expectation), ``aurc`` and
+        ``e_aurc`` (the area under the risk–coverage curve of the combination's
+        `predict_confidence` ranking, and its excess over the optimum; see
+        `ternary.selective`), and ``cart_aurc`` and ``cart_e_aurc`` (the same for
+        CART ranking rows by its largest class probability: Chow's ranking).
 
     Raises
     ------
@@ -322,8 +337,10 @@ def chow_curve_cv(
     curves = []
     for train, test in folds:
         X_train, X_test = _fold_arrays(X, train, test, scale)
-        proba, classes = _fit_cart(params, X_train, y[train], X_test)
-        curve = chow_curve(y[test], proba, rates=rates, classes=classes, ties=ties)
+        cart, _ = fit_cart(params, X_train, y[train])
+        curve = chow_curve(
+            y[test], cart.predict_proba(X_test), rates=rates, classes=cart.classes_, ties=ties
+        )
         curve["point"] = np.arange(len(curve))
         curves.append(curve)
     pooled = pd.concat(curves).groupby("point", sort=True)

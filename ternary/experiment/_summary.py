@@ -22,6 +22,11 @@ _SUMMARY_COLUMNS = (
     "chow_decided_accuracy",
     "gain_vs_chow",
     "chow_decided_accuracy_ties_mean",
+    "aurc",
+    "e_aurc",
+    "cart_aurc",
+    "cart_e_aurc",
+    "aurc_gain_vs_chow",
     "ub_ratio",
     "fit_seconds",
     "n_leaves",
@@ -80,6 +85,10 @@ def summarize(
     ``cart_accuracy``, ``efficiency`` (η = (decided − CART accuracy) /
     uncertain rate, NaN at rate 0), ``chow_decided_accuracy``,
     ``gain_vs_chow`` (decided − Chow), ``chow_decided_accuracy_ties_mean``,
+    ``aurc`` and ``e_aurc`` (the combination ranking rows by its
+    ``predict_confidence``; lower is better), ``cart_aurc`` and ``cart_e_aurc``
+    (CART ranking them by its largest class probability, Chow's ranking),
+    ``aurc_gain_vs_chow`` (CART's AURC − the combination's: positive is better),
     ``ub_ratio`` (when a Bayes error is known), ``fit_seconds``, ``n_leaves``, and with several
     datasets ``wins``,
     ``ties``, ``losses`` and ``wilcoxon_p`` (NaN with fewer than two non-zero
@@ -161,6 +170,8 @@ def _combo_row(combo, part, params, metrics, multi, threshold) -> dict:
     )
     if "chow_decided_accuracy" in row:
         row["gain_vs_chow"] = row["decided_accuracy"] - row["chow_decided_accuracy"]
+    if "aurc" in row and "cart_aurc" in row:
+        row["aurc_gain_vs_chow"] = row["cart_aurc"] - row["aurc"]
     if "ub_ratio" in part.columns:
         row["ub_ratio"] = part["ub_ratio"].mean()
     if multi:
