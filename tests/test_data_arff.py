@@ -218,7 +218,7 @@ def test_every_shared_arff_file_loads(shared_datasets):
     assert fast >= len(files) // 2  # most real files have a plain data section
 
 
-def _load_without_shortcut(path: Path) -> Dataset:
+def _load_without_shortcut(path) -> Dataset:
     from ternary.data import _arff
 
     parse = _arff._parse_arff
@@ -246,3 +246,71 @@ def test_nearly_unique_nominal_attribute_is_dropped_as_identifier():
 def test_splice_instance_name_does_not_leak_the_label(shared_datasets):
     ds = load_arff(shared_datasets / "splice.arff")
     assert not any(c.startswith("Instance_name") for c in ds.X.columns)
+
+
+# ---------------------------------------------------------------------------
+# Hostile ARFF: messages in words, with the line, and never a traceback
+# ---------------------------------------------------------------------------
+
+HEAD = "@relation r\n@attribute a numeric\n@attribute colour {red, green, blue}\n@data\n"
+
+
+def test_unclosed_sparse_row_is_refused_naming_the_line():
+    text = "@relation r\n@attribute a numeric\n@attribute c {x,y}\n@data\n{0 1, 1 x}\n{0 1, 1 y\n"
+    with pytest.raises(DataError, match=r"^Line 6 of the ARFF file: a sparse row .* not closed"):
+        load_arff(text.encode())
+
+
+@pytest.mark.parametrize("value", ["gr%en", "50%", "%d", "%(x)s"])
+def test_percent_signs_in_values_never_reach_a_format_string(value):
+    # liac-arff rejects the undeclared value and formats its message with %; the
+    # tolerant parser then reads the file, and the report quotes liac's reason.
+    text = HEAD + f"1,red\n2,{value}\n3,green\n4,blue\n"
+    ds = load_arff(text.encode(), target="colour")
+    assert value in ds.class_names
+    assert any(f"Data value {value} not found" in line for line in ds.report)
+
+
+def test_percent_signs_in_a_refused_file_are_quoted_as_they_are():
+    text = HEAD + "1,red\n2,'gr%en\n"
+    with pytest.raises(DataError, match="quoted value is not closed"):
+        load_arff(text.encode())
+
+
+def test_a_huge_attribute_type_is_not_echoed_whole():
+    text = "@relation r\n@attribute a " + "x" * 50_000 + "\n@attribute c {p,q}\n@data\n1,p\n"
+    with pytest.raises(DataError, match="unknown attribute type") as info:
+        load_arff(text.encode())
+    assert len(str(info.value)) < 1_000
+    assert "…" in str(info.value)
+
+
+def test_a_line_of_quotes_is_split_in_one_pass():
+    # Each quote used to re-join the field read so far: quadratic in the line length.
+    value = "a" + "'" * 200_000
+    text = HEAD.replace("{red, green, blue}", "string") + f"1,{value}\n2,b\n"
+    ds = load_arff(text.encode(), target="a")
+    assert ds.n_samples == 2
+
+
+def test_integer_attributes_are_truncated_on_both_paths():
+    # liac-arff reads INTEGER values with int(float(v)); the pandas path does the same.
+    text = "@relation r\n@attribute n integer\n@attribute c {p,q}\n@data\n1.7,p\n-2.5,q\n3,p\n4,q\n"
+    fast = load_arff(text.encode())
+    assert "pandas' C parser" in report_text(fast)
+    np.testing.assert_array_equal(fast.X["n"], [1, -2, 3, 4])
+    np.testing.assert_array_equal(_load_without_shortcut(text.encode()).X["n"], fast.X["n"])
+
+
+def test_rows_not_matching_the_attributes_leave_the_shortcut_for_a_line_error():
+    for rows, line in (("1,red\n2\n3,blue\n", 6), ("1,red\n2,red,9\n3,blue\n", 6)):
+        with pytest.raises(DataError, match=rf"^Line {line} of the ARFF file: the row has"):
+            load_arff((HEAD + rows).encode())
+
+
+def test_arff_value_budget_is_checked_on_the_header(monkeypatch):
+    from ternary.data import _clean
+
+    monkeypatch.setattr(_clean, "_MAX_CELLS", 20)
+    with pytest.raises(DataError, match="the limit is 20 values"):
+        load_arff((HEAD + "1,red\n2,blue\n" * 20).encode())

@@ -484,3 +484,73 @@ def test_read_header_equals_the_columns_load_csv_builds(names, delimiter, seed):
     header = read_header(data)
     assert header == names
     assert load_csv(data, target=names[-1]).feature_names == names[:-1]
+
+
+# ---------------------------------------------------------------------------
+# Silent misreads become correct reads or refusals that name the line
+# ---------------------------------------------------------------------------
+
+
+def test_rows_with_one_field_more_than_the_header_are_refused_naming_the_line():
+    # pandas would take the first field as a row index and shift every column,
+    # so that the last field (here 21..26) became the "label".
+    rows = "".join(f"{i},{i % 2},{'yn'[i % 2]},{20 + i}\n" for i in range(1, 7))
+    with pytest.raises(DataError, match=r"^Line 2 has 4 fields but the header names only 3"):
+        load_csv(("a,b,label\n" + rows).encode())
+
+
+def test_extra_field_in_a_later_row_is_refused_naming_that_line():
+    data = b"a,b,label\n1,0,y\n2,1,n\n3,0,y,7\n4,1,n\n"
+    with pytest.raises(DataError, match="line 4"):
+        load_csv(data)
+
+
+def test_an_empty_field_after_each_row_is_ignored_and_reported():
+    data = b"a,b,label\n1,0,y,\n2,1,n,\n3,0,y,\n4,1,n,\n"
+    ds = load_csv(data)
+    assert ds.feature_names == ["a", "b"]
+    assert list(ds.y) == ["y", "n", "y", "n"]
+    np.testing.assert_array_equal(ds.X["a"], [1, 2, 3, 4])
+    assert "empty field at the end of each data row" in report_text(ds)
+
+
+def test_excel_sep_line_declares_the_delimiter():
+    data = b"sep=;\r\nh;w;label\r\n1,5;2;x\r\n2,5;3;y\r\n3,0;1;x\r\n4,5;0;y\r\n"
+    ds = load_csv(data)
+    assert ds.feature_names == ["h", "w"]
+    np.testing.assert_array_equal(ds.X["h"], [1.5, 2.5, 3.0, 4.5])
+    assert "'sep=' declares" in report_text(ds)
+    assert read_header(data) == ["h", "w", "label"]
+    # Without the line the delimiter is found by counting, with the same result.
+    pd.testing.assert_frame_equal(load_csv(data.split(b"\r\n", 1)[1]).X, ds.X)
+
+
+def test_pathological_quote_line_is_read_in_one_pass():
+    # csv.Sniffer's regular expressions took over 20 s on this 64 KB first line.
+    line = ",'a" * 21_800
+    with pytest.raises(DataError, match="21801 columns; the limit is 2000"):
+        load_csv((line + "\n1,2\n3,4\n").encode())
+    # Under the column limit the same pattern is read, quotes and all.
+    ds = load_csv(
+        ("p" + "".join(f",'a{i}" for i in range(3)) + ",y\n1,2,3,4,u\n5,6,7,8,v\n").encode()
+    )
+    assert ds.feature_names == ["p", "'a0", "'a1", "'a2"]
+
+
+def test_wide_rows_and_many_lines_are_refused_before_parsing():
+    wide_row = b"a,b,y\n1,2,p\n" + b"1," * 400_000 + b"p\n"
+    with pytest.raises(DataError, match="line 3"):
+        load_csv(wide_row)
+    many = b"a,b,y\n" + b"1,2,p\n3,4,q\n" * 30
+    with pytest.raises(DataError, match="about 62 lines; the limit is 10 data rows"):
+        load_csv(many, max_rows=10)
+
+
+def test_value_budget_is_checked_before_parsing(monkeypatch):
+    from ternary.data import _clean
+
+    monkeypatch.setattr(_clean, "_MAX_CELLS", 50)
+    data = b"a,b,c,y\n" + b"1,2,3,p\n4,5,6,q\n" * 10
+    with pytest.raises(DataError, match=r"about 21 rows × 4 columns = 84 values; the limit is 50"):
+        load_csv(data)
+    assert load_csv(data[:60]).n_samples == 6

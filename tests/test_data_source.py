@@ -6,12 +6,17 @@ Uploads are never consumed or modified; load_file picks the loader by extension.
 from __future__ import annotations
 
 import io
+import os
+import threading
 from pathlib import Path
 
 import pandas as pd
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from ternary.data import DataError, list_local_arff, load_csv, load_file
+from ternary.data._source import _check_line_lengths
 
 
 def write(tmp_path: Path, name: str, data: bytes) -> Path:
@@ -137,3 +142,105 @@ def test_list_local_arff(tmp_path):
     assert [p.name for p in list_local_arff(tmp_path)] == ["a.csv", "b.arff", "C.ARFF"]
     with pytest.raises(DataError, match="Folder not found"):
         list_local_arff(tmp_path / "missing")
+
+
+# ---------------------------------------------------------------------------
+# Hostile sources: bounded cost, never a hang
+# ---------------------------------------------------------------------------
+
+
+def _load_in_thread(path: Path) -> BaseException | None:
+    """Load in a daemon thread: a regression that blocks fails the test instead of hanging."""
+    outcome: list[BaseException | None] = []
+
+    def run():
+        try:
+            load_csv(path)
+            outcome.append(None)
+        except BaseException as exc:  # noqa: BLE001 - handed to the test to inspect
+            outcome.append(exc)
+
+    worker = threading.Thread(target=run, daemon=True)
+    worker.start()
+    worker.join(30)
+    assert outcome, "loading blocked instead of refusing"
+    return outcome[0]
+
+
+@pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="named pipes need a POSIX system")
+def test_named_pipe_without_writer_is_refused_not_waited_on(tmp_path):
+    pipe = tmp_path / "pipe.csv"
+    os.mkfifo(pipe)
+    error = _load_in_thread(pipe)
+    assert isinstance(error, DataError)
+    assert "named pipe (FIFO), not a regular file" in str(error)
+
+
+@pytest.mark.skipif(not Path("/dev/zero").exists(), reason="needs /dev/zero")
+def test_endless_device_is_refused():
+    error = _load_in_thread(Path("/dev/zero"))
+    assert isinstance(error, DataError) and "is a device" in str(error)
+
+
+class EndlessStream:
+    """A stream that never ends, and remembers how much it was asked for."""
+
+    name = "endless.csv"
+
+    def __init__(self):
+        self.asked = []
+
+    def read(self, size=-1):
+        self.asked.append(size)
+        size = 6000 if size < 0 else size
+        return (b"a,b,y\n" * (size // 6 + 1))[:size]
+
+
+def test_endless_stream_is_read_only_up_to_the_limit():
+    stream = EndlessStream()
+    with pytest.raises(DataError, match="too large"):
+        load_csv(stream, max_bytes=600)
+    assert stream.asked == [601]
+
+
+def test_line_longer_than_the_limit_is_refused_naming_it():
+    data = b"a,b,y\n1,2,p\n" + b"1," * (2**19 + 1) + b"p\n3,4,q\n"
+    with pytest.raises(DataError, match=r"^Line 3 is longer than 1\.0 MB"):
+        load_csv(data)
+
+
+def _first_long_line(data: bytes, limit: int) -> int | None:
+    """Reference: walk the bytes, and number the first line over the limit by its "\\n"s."""
+    start = 0
+    for i in range(len(data) + 1):
+        if i == len(data) or data[i] in b"\r\n":
+            if i - start > limit:
+                return data.count(b"\n", 0, start) + 1
+            start = i + 1
+    return None
+
+
+@settings(max_examples=60, deadline=None)
+@given(
+    lengths=st.lists(st.integers(0, 40), min_size=1, max_size=12),
+    breaks=st.lists(st.sampled_from([b"\n", b"\r\n", b"\r"]), min_size=12, max_size=12),
+    limit=st.integers(1, 30),
+    block=st.integers(1, 50),
+)
+def test_line_length_check_names_the_first_long_line(lengths, breaks, limit, block):
+    # Small blocks make lines cross block edges, the part of the scan most likely wrong.
+    data = b"".join(b"x" * n + sep for n, sep in zip(lengths, breaks, strict=False))[:-1]
+    expected = _first_long_line(data, limit)
+    if expected is None:
+        _check_line_lengths(data, limit, block)
+    else:
+        with pytest.raises(DataError, match=rf"^Line {expected} is longer"):
+            _check_line_lengths(data, limit, block)
+
+
+def test_bom_followed_by_invalid_utf8_is_refused_naming_the_line():
+    data = b"\xef\xbb\xbfa,b,y\n1,2,p\n3,\xff4,q\n"
+    with pytest.raises(DataError, match=r"^Line 3: the file starts with a UTF-8 byte-order mark"):
+        load_csv(data)
+    # A BOM over valid UTF-8 still loads, with clean names.
+    assert load_csv(data.replace(b"\xff", b"")).feature_names == ["a", "b"]

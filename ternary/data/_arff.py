@@ -227,13 +227,17 @@ def _sparse_row(line: str, attrs: list[_Attribute]) -> list[Any]:
 def _liac_message(exc: BaseException) -> str:
     """liac-arff's message for ``exc``, without running its ``%`` formatting.
 
-    liac's exceptions build their text as ``message % line``, and ``message``
-    quotes the offending value: a value such as ``50%`` makes ``str(exc)`` itself
-    raise. The line number is put in by plain replacement instead.
+    liac's exceptions build their text as ``message % line``, where ``message``
+    already quotes the offending value: a value such as ``50%`` makes ``str(exc)``
+    raise, and one such as ``%999999999d`` would build a gigabyte string. The line
+    number goes in by plain replacement instead: liac's own placeholder always
+    follows the word "line".
     """
     message = getattr(exc, "message", None)
     if isinstance(message, str):
-        text = message.replace("%d", str(getattr(exc, "line", "?")))
+        text = message.replace("line %d", f"line {getattr(exc, 'line', '?')}")
+        if type(exc).__name__ == "BadLayout":
+            text = text.replace("%%", "%")  # liac escapes the quoted text of this one only
     else:
         try:
             text = str(exc)

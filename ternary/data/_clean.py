@@ -77,6 +77,7 @@ def _options(
         int(max_bytes),
         int(max_classes),
         int(ordinal_threshold),
+        _MAX_CELLS,
     )
 
 

@@ -39,22 +39,25 @@ _MAX_LINE_BYTES = 2**20
 _SCAN_BLOCK = 4 * 2**20
 
 
-def _check_line_lengths(data: bytes, max_line_bytes: int = _MAX_LINE_BYTES) -> None:
+def _check_line_lengths(
+    data: bytes, max_line_bytes: int = _MAX_LINE_BYTES, block_size: int = _SCAN_BLOCK
+) -> None:
     """Refuse, naming the line, a line longer than ``max_line_bytes``; time linear in size."""
     if len(data) <= max_line_bytes:
         return
     raw = np.frombuffer(data, dtype=np.uint8)
     last = -1  # position of the last line break seen
-    for start in range(0, len(raw), _SCAN_BLOCK):
-        block = raw[start : start + _SCAN_BLOCK]
+    for start in range(0, len(raw), block_size):
+        block = raw[start : start + block_size]
         breaks = np.flatnonzero((block == 10) | (block == 13)) + start
         if len(breaks) == 0:
             if start + len(block) - last - 1 > max_line_bytes:
                 _line_too_long(data, last + 1, max_line_bytes)
             continue
         gaps = np.diff(breaks, prepend=last) - 1
-        k = int(gaps.argmax())
-        if gaps[k] > max_line_bytes:
+        over = np.flatnonzero(gaps > max_line_bytes)
+        if len(over):
+            k = int(over[0])
             _line_too_long(data, int(breaks[k] - gaps[k]), max_line_bytes)
         last = int(breaks[-1])
     if len(raw) - last - 1 > max_line_bytes:
