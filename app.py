@@ -14,7 +14,19 @@ st.set_page_config(
     page_title="ternary — decision trees that say where they are unsure",
     page_icon=":material/account_tree:",
     layout="wide",
+    # a projected lecture starts with the whole width for the figure
+    initial_sidebar_state="collapsed" if st.query_params.get("present") else "auto",
 )
+
+#: presentation mode: everything larger, for the back row of a lecture hall
+PRESENTATION_CSS = """
+<style>
+html, body, [data-testid="stAppViewContainer"] { font-size: 20px; }
+[data-testid="stMarkdownContainer"] p, [data-testid="stCaptionContainer"] { font-size: 1.15rem; }
+[data-testid="stMetricValue"] { font-size: 2.6rem; }
+h1 { font-size: 3rem !important; }
+</style>
+"""
 
 
 def intro() -> None:
@@ -83,6 +95,21 @@ def home() -> None:
         label="Your data — upload a CSV or ARFF file, or fetch one from OpenML",
     )
     st.caption("Pick the dataset in the sidebar; every page uses it.")
+    presets()
+
+
+def presets() -> None:
+    from appkit import links
+
+    st.subheader("Start from a scenario")
+    st.caption(
+        "Each link opens its page with the paper's setting; the address then holds every "
+        "setting you change, so copying it shares exactly what you see. Add "
+        "`&hide=model` (or a comma list of controls such as `delta_method,routing`) to hide "
+        "controls, and `&present=1` for presentation mode."
+    )
+    for label, page, params in links.PRESETS:
+        st.page_link(PAGES[page], label=label, icon=":material/bookmark:", query_params=params)
 
 
 PAGES = {
@@ -107,14 +134,25 @@ def main() -> None:
     page = st.navigation(list(PAGES.values()))
     if page.title == PAGES["home"].title:
         intro()
-    from appkit import datasets, state, warmup
+    from appkit import datasets, links, state, warmup
     from appkit.guard import page_guard
 
     state.init_state()
+    for message in links.restore():
+        st.toast(f"Ignored from the link: {message}", icon="⚠️")
     state.keep_state()
     with page_guard("drawing the dataset picker"):
         datasets.dataset_sidebar()
+    if state.shown("present"):
+        st.sidebar.toggle(
+            "Presentation mode",
+            key="present",
+            help="Larger text for projecting; the link then opens with the sidebar closed.",
+        )
+    if st.session_state.get("present"):
+        st.html(PRESENTATION_CSS)
     page.run()
+    links.sync()
     # after the page is on screen, so the two compete for no CPU on a fresh server
     warmup.start()
 

@@ -15,7 +15,7 @@ import numpy as np
 import pandas as pd
 import streamlit as st
 
-from appkit.state import APP_ROWS, DEFAULTS
+from appkit.state import APP_ROWS, BOUNDS, DEFAULTS, shown
 from appkit.vocabulary import USER_PREFIX
 from ternary import data as tdata
 from ternary.data import DataError, Dataset
@@ -131,50 +131,55 @@ def dataset_sidebar() -> None:
     options = dataset_choices()
     if st.session_state.get("dataset") not in options:
         st.session_state["dataset"] = DEFAULTS["dataset"]
+    if not shown("data"):
+        return
     with st.sidebar:
         st.subheader("Dataset")
-        st.selectbox(
-            "Dataset",
-            options,
-            key="dataset",
-            on_change=_on_dataset_change,
-            label_visibility="collapsed",
-            help="Every page works on this dataset. Built-ins need no download; upload your "
-            "own CSV/ARFF (or fetch from OpenML) on the *Your data* page and it appears "
-            "here as 'Your data: …'.",
+        if shown("dataset"):
+            st.selectbox(
+                "Dataset",
+                options,
+                key="dataset",
+                on_change=_on_dataset_change,
+                label_visibility="collapsed",
+                help="Every page works on this dataset. Built-ins need no download; upload "
+                "your own CSV/ARFF (or fetch from OpenML) on the *Your data* page and it "
+                "appears here as 'Your data: …'.",
+            )
+        _generator_controls(st.session_state["dataset"])
+
+
+def _generator_controls(name: str) -> None:
+    """The sliders of built-in ``name``'s generator (rows, noise, seed) that it takes."""
+    opts = builtin_options(name) if name in BUILTIN_NAMES else {}
+    if opts.get("n_samples") and shown("n_samples"):
+        st.slider(
+            "Rows",
+            *BOUNDS["n_samples"],
+            step=100,
+            key="n_samples",
+            help="How many points to generate. More rows: smoother regions, "
+            "slower cross-validation.",
         )
-        name = st.session_state["dataset"]
-        opts = builtin_options(name) if name in BUILTIN_NAMES else {}
-        if opts.get("n_samples"):
-            st.slider(
-                "Rows",
-                100,
-                5000,
-                step=100,
-                key="n_samples",
-                help="How many points to generate. More rows: smoother regions, "
-                "slower cross-validation.",
-            )
-        if opts.get("noise"):
-            st.slider(
-                "Noise",
-                0.0,
-                3.0 if name == "blobs" else 1.0,
-                step=0.05,
-                key="noise",
-                help="Standard deviation of the Gaussian noise added to the points "
-                "(for blobs: the spread of each blob). More noise, more overlap "
-                "between the classes, wider uncertainty zones.",
-            )
-        if opts.get("random_state"):
-            st.number_input(
-                "Data seed",
-                0,
-                10_000,
-                step=1,
-                key="data_seed",
-                help="The same seed generates the same points.",
-            )
+    if opts.get("noise") and shown("noise"):
+        st.slider(
+            "Noise",
+            0.0,
+            BOUNDS["noise"][1] if name == "blobs" else 1.0,
+            step=0.05,
+            key="noise",
+            help="Standard deviation of the Gaussian noise added to the points "
+            "(for blobs: the spread of each blob). More noise, more overlap "
+            "between the classes, wider uncertainty zones.",
+        )
+    if opts.get("random_state") and shown("data_seed"):
+        st.number_input(
+            "Data seed",
+            *BOUNDS["data_seed"],
+            step=1,
+            key="data_seed",
+            help="The same seed generates the same points.",
+        )
 
 
 def dataset_summary(ds: Dataset) -> dict:

@@ -18,7 +18,7 @@ import pandas as pd
 import streamlit as st
 from sklearn.model_selection import train_test_split
 
-from appkit.state import DEFAULTS
+from appkit.state import BOUNDS, DEFAULTS, shown
 from appkit.vocabulary import (
     DELTA_METHODS,
     METHOD_HELP,
@@ -183,38 +183,34 @@ def _method_slider(method: str) -> None:
     sliders = {
         "quality_plateau": (
             "ε (plateau tolerance)",
-            0.0,
-            0.5,
+            *BOUNDS["epsilon"],
             0.01,
             "Quality plateau: thresholds whose split quality is within ε (relative) of the "
             "best one form the zone. Larger ε, wider zones.",
         ),
         "gain_ratio": (
             "α (gain-ratio scale)",
-            0.0,
-            1.0,
+            *BOUNDS["alpha"],
             0.01,
             "Gain ratio: δ grows with α and with how weak the split's gain is relative to its "
             "split entropy.",
         ),
         "class_overlap": (
             "q (overlap percentile)",
-            0.0,
-            0.5,
+            *BOUNDS["q"],
             0.01,
             "Class overlap: each class's q…1−q percentile band of the split feature; the zone "
             "covers where bands of different classes overlap.",
         ),
         "node_bootstrap": (
             "B (bootstrap resamples)",
-            2,
-            100,
+            *BOUNDS["n_bootstraps"],
             1,
             "Node bootstrap: θ is re-found on B resamples of the node's rows; δ is the spread "
             "of those thresholds. More B, steadier δ, slower.",
         ),
     }
-    if method in sliders:
+    if method in sliders and shown(METHOD_PARAM[method]):
         label, low, high, step, help_text = sliders[method]
         st.slider(label, low, high, step=step, key=METHOD_PARAM[method], help=help_text)
 
@@ -224,70 +220,88 @@ def model_sidebar(*, split: bool = True) -> None:
 
     Each method's own parameter slider is drawn only while that method is chosen.
     """
+    if not shown("model"):
+        return
     with st.sidebar:
         st.subheader("Model")
-        method = st.selectbox(
-            "δ method",
-            DELTA_METHODS,
-            key="delta_method",
-            format_func=METHOD_LABELS.get,
-            help=METHOD_HELP,
-        )
-        routing = st.selectbox(
-            "Routing", ROUTINGS, key="routing", format_func=ROUTING_LABELS.get, help=ROUTING_HELP
-        )
-        _method_slider(method)
-        st.slider(
-            "δ scale",
-            0.0,
-            3.0,
-            step=0.05,
-            key="delta_scale",
-            help="Multiplies every δ after it is computed: 0 turns the zones off "
-            "(plain CART), 2 doubles their width.",
-        )
-        st.slider(
-            "Max depth", 1, 12, step=1, key="max_depth", help="Depth of the tree. The paper uses 4."
-        )
-        hard = routing == "hard_middle"
-        st.radio(
-            "Grafting (Webb 1997)",
-            ("none", "one", "all"),
-            key="graft",
-            horizontal=True,
-            disabled=hard,
-            help="After growing, add leaves where evidence from ancestor nodes says a "
-            "region is labelled wrongly: 'one' graft per leaf or 'all' supported "
-            "grafts. See the Grafting page.",
-        )
-        if hard:
-            st.caption(
-                "Grafting is off for hard-middle routing: it judges new binary splits "
-                "on CART's training partition, which the middle branches change."
+        if shown("delta_method"):
+            st.selectbox(
+                "δ method",
+                DELTA_METHODS,
+                key="delta_method",
+                format_func=METHOD_LABELS.get,
+                help=METHOD_HELP,
             )
+        if shown("routing"):
+            st.selectbox(
+                "Routing",
+                ROUTINGS,
+                key="routing",
+                format_func=ROUTING_LABELS.get,
+                help=ROUTING_HELP,
+            )
+        _method_slider(st.session_state["delta_method"])
+        if shown("delta_scale"):
+            st.slider(
+                "δ scale",
+                *BOUNDS["delta_scale"],
+                step=0.05,
+                key="delta_scale",
+                help="Multiplies every δ after it is computed: 0 turns the zones off "
+                "(plain CART), 2 doubles their width.",
+            )
+        if shown("max_depth"):
+            st.slider(
+                "Max depth",
+                *BOUNDS["max_depth"],
+                step=1,
+                key="max_depth",
+                help="Depth of the tree. The paper uses 4.",
+            )
+        _graft_control(st.session_state["routing"] == "hard_middle")
         if split:
             _split_controls()
 
 
+def _graft_control(hard: bool) -> None:
+    if not shown("graft"):
+        return
+    st.radio(
+        "Grafting (Webb 1997)",
+        ("none", "one", "all"),
+        key="graft",
+        horizontal=True,
+        disabled=hard,
+        help="After growing, add leaves where evidence from ancestor nodes says a "
+        "region is labelled wrongly: 'one' graft per leaf or 'all' supported "
+        "grafts. See the Grafting page.",
+    )
+    if hard:
+        st.caption(
+            "Grafting is off for hard-middle routing: it judges new binary splits "
+            "on CART's training partition, which the middle branches change."
+        )
+
+
 def _split_controls() -> None:
-    st.slider(
-        "Test fraction",
-        0.1,
-        0.5,
-        step=0.05,
-        key="test_size",
-        help="Share of the rows held out (stratified) to measure the metrics; "
-        "the tree is fitted on the rest.",
-    )
-    st.number_input(
-        "Split seed",
-        0,
-        10_000,
-        step=1,
-        key="seed",
-        help="Seed of the train/test split and of the tree (feature "
-        "order, bootstrap). Same seed, same result.",
-    )
+    if shown("test_size"):
+        st.slider(
+            "Test fraction",
+            *BOUNDS["test_size"],
+            step=0.05,
+            key="test_size",
+            help="Share of the rows held out (stratified) to measure the metrics; "
+            "the tree is fitted on the rest.",
+        )
+    if shown("seed"):
+        st.number_input(
+            "Split seed",
+            *BOUNDS["seed"],
+            step=1,
+            key="seed",
+            help="Seed of the train/test split and of the tree (feature "
+            "order, bootstrap). Same seed, same result.",
+        )
 
 
 def model_params(state=None) -> dict:
@@ -328,25 +342,30 @@ def feature_pickers(ds: Dataset, *, where=None) -> list[str]:
     names = ds.feature_names
     if len(names) < 2:
         raise DataError(f"{ds.name!r} has {len(names)} feature; the region plot needs two.")
+    s = st.session_state
+    s["_default_features"] = (names[0], names[1])
     for key, default in (("feature_x", names[0]), ("feature_y", names[1])):
-        if st.session_state.get(key) not in names:
-            st.session_state[key] = default
-    where = where or st.sidebar
-    with where:
-        st.subheader("Plotted features")
-        fx = st.selectbox(
-            "Horizontal axis",
-            names,
-            key="feature_x",
-            help="The model on this page is fitted on the two plotted features "
-            "only, so its regions can be drawn exactly.",
-        )
-        fy = st.selectbox(
-            "Vertical axis",
-            names,
-            key="feature_y",
-            help="Pick a different feature from the horizontal axis.",
-        )
+        if s.get(key) not in names:
+            s[key] = default
+    if shown("features") and (shown("feature_x") or shown("feature_y")):
+        with where or st.sidebar:
+            st.subheader("Plotted features")
+            if shown("feature_x"):
+                st.selectbox(
+                    "Horizontal axis",
+                    names,
+                    key="feature_x",
+                    help="The model on this page is fitted on the two plotted features "
+                    "only, so its regions can be drawn exactly.",
+                )
+            if shown("feature_y"):
+                st.selectbox(
+                    "Vertical axis",
+                    names,
+                    key="feature_y",
+                    help="Pick a different feature from the horizontal axis.",
+                )
+    fx, fy = s["feature_x"], s["feature_y"]
     if fx == fy:
         other = next(n for n in names if n != fx)
         st.warning(f"Both axes show {fx!r}; using {other!r} on the vertical axis.")

@@ -11,7 +11,7 @@ import streamlit as st
 
 from ternary import data as tdata
 
-__all__ = ["APP_ROWS", "DEFAULTS", "SHARED_KEYS", "init_state", "keep_state"]
+__all__ = ["APP_ROWS", "BOUNDS", "DEFAULTS", "SHARED_KEYS", "init_state", "keep_state", "shown"]
 
 DEFAULTS = {
     "dataset": tdata.DEFAULT_DATASET,
@@ -40,6 +40,21 @@ DEFAULTS = {
     "cv_seed": 42,
     "show_paper": False,
     "upload_missing": "impute",
+    "present": False,
+}
+#: the range of every numeric setting: the widgets' limits, also applied to a shared link
+BOUNDS = {
+    "n_samples": (100, 5000),
+    "noise": (0.0, 3.0),
+    "data_seed": (0, 10_000),
+    "epsilon": (0.0, 0.5),
+    "alpha": (0.0, 1.0),
+    "q": (0.0, 0.5),
+    "n_bootstraps": (2, 100),
+    "delta_scale": (0.0, 3.0),
+    "max_depth": (1, 12),
+    "test_size": (0.1, 0.5),
+    "seed": (0, 10_000),
 }
 #: keys whose widgets are drawn on some pages only, kept alive across pages
 SHARED_KEYS = tuple(DEFAULTS) + ("feature_x", "feature_y")
@@ -65,3 +80,13 @@ def keep_state() -> None:
     for key in SHARED_KEYS:
         if key in st.session_state:
             st.session_state[key] = st.session_state[key]
+
+
+def shown(*names: str) -> bool:
+    """Whether a control is drawn: not named (nor its group) in the link's ``hide=`` list.
+
+    A hidden control keeps its value (from the link or the default), so a
+    teacher can fix a setting and leave only the ones to play with.
+    """
+    hidden = st.session_state.get("_hidden", frozenset())
+    return not any(name in hidden for name in names)

@@ -17,7 +17,7 @@ import pytest
 from streamlit.testing.v1 import AppTest
 
 import ternary
-from appkit import coverage, datasets, paper, vocabulary
+from appkit import coverage, datasets, links, paper, vocabulary
 from appkit.model import CVSpec, FitSpec
 from appkit.state import DEFAULTS
 from ternary import experiment
@@ -75,7 +75,7 @@ def test_home_starts_on_two_moons_and_links_every_page():
     m = metrics(at)
     assert (m["Rows"], m["Features"], m["Classes"]) == ("500", "2", "2")
     assert m["Bayes error"] == "unknown"
-    assert len(at.get("page_link")) == 5
+    assert len(at.get("page_link")) == 5 + len(links.PRESETS)  # every page, then the presets
     # three sentences of explanation before anything else
     assert "uncertainty zone" in at.markdown[0].value
 
@@ -625,3 +625,99 @@ def test_grafting_cv_accuracy_is_run_cvs():
     )
     expected = rows.groupby("combo", sort=False)["accuracy"].mean().to_numpy()
     np.testing.assert_allclose(table["CV accuracy"].to_numpy(), expected)
+
+
+# ----------------------------------------------------------------------------- links
+def open_link(params: dict, page: str | None = None) -> AppTest:
+    """The app opened from a shared address holding ``params``."""
+    at = AppTest.from_file(APP, default_timeout=60)
+    for key, value in params.items():
+        at.query_params[key] = value
+    at.run()
+    if page is not None:
+        at.switch_page(PAGES[page]).run()
+    return at
+
+
+def test_a_link_restores_dataset_and_method():
+    at = open_link({"dataset": "blobs", "delta_method": "quality_plateau"}, "regions")
+    assert_clean(at)
+    assert at.selectbox(key="dataset").value == "blobs"
+    assert at.selectbox(key="delta_method").value == "quality_plateau"
+    assert "epsilon" in slider_keys(at)  # the method's own control came with it
+    assert len(at.get("plotly_chart")) == 1
+    # the link's generator defaults are blobs', not two moons'
+    assert at.slider(key="noise").value == datasets.generator_defaults("blobs")["noise"]
+
+
+def test_the_address_follows_the_widgets():
+    at = open_app("regions")
+    assert dict(at.query_params) == {}  # defaults only: a short address
+    at.selectbox(key="dataset").set_value("circles").run()
+    assert at.query_params["dataset"] in ("circles", ["circles"])
+    at.slider(key="delta_scale").set_value(2.0).run()
+    params = {k: at.query_params[k] for k in at.query_params}
+    flat = {k: v[0] if isinstance(v, list) else v for k, v in params.items()}
+    assert flat == {"dataset": "circles", "delta_scale": "2"}
+    # that address, opened in a new session, is the same setting
+    again = open_link(flat, "regions")
+    assert_clean(again)
+    assert again.slider(key="delta_scale").value == 2.0
+    assert metrics(again) == metrics(at)
+
+
+def test_a_bad_link_is_ignored_with_a_note_and_numbers_are_clipped():
+    at = open_link({"delta_method": "magic", "max_depth": "99", "noise": "nan", "dataset": "x"})
+    assert not at.exception and not at.error
+    notes = " ".join(t.value for t in at.toast)
+    assert "delta_method='magic'" in notes and "dataset='x'" in notes and "noise='nan'" in notes
+    assert at.session_state["delta_method"] == "margin"
+    assert at.session_state["max_depth"] == 12  # the slider's largest value
+
+
+def test_hide_removes_controls_but_keeps_their_linked_values():
+    at = open_link(
+        {"delta_method": "class_overlap", "hide": "delta_method,routing,data"}, "regions"
+    )
+    assert_clean(at)
+    keys = {w.key for w in [*at.selectbox, *at.slider]}
+    assert not keys & {"delta_method", "routing", "dataset", "n_samples"}
+    assert "q" in keys and "delta_scale" in keys  # what is left to play with
+    assert at.session_state["delta_method"] == "class_overlap"
+    assert pct(metrics(at)["Boundary-uncertain"]) > 0
+
+
+def test_presentation_mode_enlarges_and_travels_in_the_link():
+    at = open_app()
+    assert not at.get("html")
+    at.toggle(key="present").set_value(True).run()
+    assert_clean(at)
+    assert any("font-size" in h.proto.body for h in at.get("html"))
+    assert at.query_params["present"] in ("1", ["1"])
+
+
+@pytest.mark.parametrize("preset", range(3))
+def test_presets_open_their_page_with_the_papers_setting(preset):
+    label, page, params = links.PRESETS[preset]
+    at = open_link(params, page)
+    assert_clean(at)
+    for key, value in params.items():
+        assert str(at.session_state[key]) == value, (label, key)
+    home = open_app()
+    assert label in [p.proto.label for p in home.get("page_link")]
+
+
+def test_two_sessions_never_see_each_others_data_or_settings():
+    first, second = open_app("data"), open_app("data")
+    first.file_uploader(key="upload").set_value(("people.csv", GOOD_CSV, "text/csv")).run()
+    second.file_uploader(key="upload").set_value(("body.csv", SEMICOLON_CSV, "text/csv")).run()
+    first.switch_page(PAGES["regions"]).run()
+    second.switch_page(PAGES["regions"]).run()
+    first.selectbox(key="delta_method").set_value("gain_ratio").run()
+    second.run()
+    assert first.selectbox(key="dataset").value == vocabulary.USER_PREFIX + "people"
+    assert second.selectbox(key="dataset").value == vocabulary.USER_PREFIX + "body"
+    assert vocabulary.USER_PREFIX + "people" not in second.selectbox(key="dataset").options
+    assert second.selectbox(key="delta_method").value == "margin"
+    assert first.selectbox(key="feature_x").value == "height"
+    assert second.selectbox(key="feature_x").value == "height, cm"

@@ -213,5 +213,18 @@ def test_every_page_draws_in_a_real_browser(app_url, tmp_path):
             picker = page.locator('[data-testid="stSidebar"] input[aria-label="Dataset"]')
             assert picker.input_value() == "Your data: body"
             _assert_no_errors(page)
+
+            # a shared link opens its page with its setting, in a new tab
+            shared = browser.new_page(viewport={"width": 1440, "height": 900})
+            shared.set_default_timeout(TIMEOUT_MS)
+            shared.goto(f"{app_url}/decision_regions?dataset=blobs&delta_method=quality_plateau")
+            shared.locator(".js-plotly-plot .main-svg").first.wait_for()
+            _wait_idle(shared)
+            sidebar = shared.locator('[data-testid="stSidebar"]')
+            assert sidebar.locator('input[aria-label="Dataset"]').input_value() == "blobs"
+            method = sidebar.locator('input[aria-label="δ method"]')
+            assert method.input_value() == "quality plateau"
+            assert "ε (plateau tolerance)" in sidebar.inner_text()
+            _assert_no_errors(shared)
         finally:
             browser.close()

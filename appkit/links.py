@@ -1,0 +1,161 @@
+"""The whole setting in the page's address, so a link restores it.
+
+The query parameters are the session keys themselves (`URL_KEYS`): the dataset,
+its generator's options, the estimator's own parameter names, the split seed
+and the plotted features. Only values that differ from the defaults are
+written, so a link stays short. Two more parameters shape the page itself:
+``hide=`` (a comma list of controls, or the groups ``data``, ``model`` and
+``features``, to hide for a lecture) and ``present=1`` (presentation mode).
+
+Every run compares the address with what the app last wrote there: a
+difference means the address came from outside (a pasted link, a preset) and
+is applied before any widget is drawn; otherwise the widgets win and the
+address is rewritten after the page.
+"""
+
+from __future__ import annotations
+
+import math
+
+import streamlit as st
+
+from appkit.datasets import BUILTIN_NAMES, generator_defaults
+from appkit.state import BOUNDS, DEFAULTS
+from appkit.vocabulary import DELTA_METHODS, ROUTINGS
+
+__all__ = ["PRESETS", "URL_KEYS", "restore", "sync"]
+
+URL_KEYS = (
+    "dataset",
+    "n_samples",
+    "noise",
+    "data_seed",
+    "delta_method",
+    "routing",
+    "epsilon",
+    "alpha",
+    "q",
+    "n_bootstraps",
+    "delta_scale",
+    "max_depth",
+    "graft",
+    "test_size",
+    "seed",
+    "feature_x",
+    "feature_y",
+)
+_CHOICES = {
+    "delta_method": DELTA_METHODS,
+    "routing": ROUTINGS,
+    "graft": ("none", "one", "all"),
+    "dataset": tuple(BUILTIN_NAMES),
+}
+
+#: lecture scenarios: (label, page key in app.PAGES, query parameters)
+PRESETS = (
+    (
+        "Paper Fig. 1 — two moons, quality plateau, depth 3",
+        "regions",
+        {"dataset": "two moons", "delta_method": "quality_plateau", "max_depth": "3"},
+    ),
+    (
+        "Paper Fig. 3 — breast cancer, margin, hard middle, depth 2",
+        "tree",
+        {
+            "dataset": "breast cancer",
+            "delta_method": "margin",
+            "routing": "hard_middle",
+            "max_depth": "2",
+        },
+    ),
+    (
+        "Paper Fig. 4 — breast cancer, margin, probabilistic, depth 2",
+        "tree",
+        {"dataset": "breast cancer", "delta_method": "margin", "max_depth": "2"},
+    ),
+)
+
+
+def _parse(key: str, text: str, dataset: str):
+    """The value of ``key`` from its text in a link, or raise ValueError saying why."""
+    if key in _CHOICES:
+        if text not in _CHOICES[key]:
+            raise ValueError(f"choose one of {', '.join(_CHOICES[key])}")
+        return text
+    default = DEFAULTS.get(key)
+    if default is None or isinstance(default, str):  # plotted features: checked by the page
+        return text
+    number = float(text)
+    if not math.isfinite(number):
+        raise ValueError("give a finite number")
+    low, high = BOUNDS[key]
+    if key == "noise" and dataset != "blobs":
+        high = 1.0  # the noise slider of the other generators stops at 1
+    number = min(max(number, low), high)
+    return int(round(number)) if isinstance(default, int) else number
+
+
+def restore() -> list[str]:
+    """Apply the address to the session when it came from outside; returns what was ignored."""
+    s = st.session_state
+    params = {k: st.query_params[k] for k in st.query_params}
+    # an empty address is a page switch (Streamlit clears it), not a new setting
+    if not params or params == s.get("_url_written"):
+        return []
+    s["_hidden"] = frozenset(t.strip() for t in params.get("hide", "").split(",") if t.strip())
+    s["present"] = params.get("present", "") in ("1", "true", "yes")
+    # the address is the whole setting: what it does not name is at its default
+    for key in URL_KEYS:
+        if key in DEFAULTS:
+            s[key] = DEFAULTS[key]
+        else:
+            s.pop(key, None)
+    ignored = []
+    dataset = params.get("dataset")
+    if dataset is not None:
+        if dataset in BUILTIN_NAMES:
+            s["dataset"] = dataset
+            s.update(generator_defaults(dataset))
+        else:
+            ignored.append(f"dataset={dataset!r} (not a built-in dataset)")
+    current = s.get("dataset", DEFAULTS["dataset"])
+    for key in URL_KEYS[1:]:
+        if key in params:
+            try:
+                s[key] = _parse(key, params[key], current)
+            except ValueError as exc:
+                ignored.append(f"{key}={params[key]!r} ({exc})")
+    s["_url_written"] = params
+    return ignored
+
+
+def _text(value) -> str:
+    return f"{value:g}" if isinstance(value, float) else str(value)
+
+
+def sync() -> None:
+    """Write the session's current setting into the address (only values off their default)."""
+    s = st.session_state
+    params = {}
+    for key in URL_KEYS:
+        if key not in s:
+            continue
+        value = s[key]
+        if key in ("feature_x", "feature_y"):
+            defaults = s.get("_default_features", ())
+            default = defaults[key == "feature_y"] if len(defaults) == 2 else None
+        else:
+            default = DEFAULTS.get(key)
+        if key == "dataset" and value not in BUILTIN_NAMES:
+            continue  # an upload cannot travel in a link
+        if key in ("n_samples", "noise"):
+            default = generator_defaults(s.get("dataset", "")).get(key, default)
+        if value != default:
+            params[key] = _text(value)
+    if "hide" in st.query_params:
+        params["hide"] = st.query_params["hide"]
+    if s.get("present"):
+        params["present"] = "1"
+    if params != {k: st.query_params[k] for k in st.query_params}:
+        st.query_params.from_dict(params)
+    s["_url_written"] = params
