@@ -35,7 +35,9 @@ __all__ = [
     "DELTA_METHODS",
     "GRAFT_MODES",
     "ROUTINGS",
+    "REZONE_PARAMS",
     "TernaryTreeClassifier",
+    "rezone",
     "validate_tree_params",
 ]
 
@@ -90,6 +92,32 @@ def _max_features(value):
         f"max_features={value!r} is not supported; use None (every feature), 'sqrt', 'log2', "
         "an integer ≥ 1 or a fraction in (0, 1]."
     )
+
+
+def _check_labels(y) -> None:
+    """Refuse labels that cannot be sorted into classes, saying which and what to do."""
+    # numpy turns a plain list like ["a", 1] into strings, as scikit-learn reads it; an
+    # object array (a pandas column, say) keeps each value's own type
+    labels = np.asarray(y)
+    if labels.dtype != object or labels.ndim != 1:
+        return
+    import pandas as pd  # only for object labels: None, NaN and pd.NA alike
+
+    missing = np.flatnonzero(pd.isna(labels))
+    if missing.size:
+        raise ValueError(
+            f"y holds {missing.size} missing label(s) (None or NaN), first at row "
+            f"{missing[0]}; "
+            "drop those rows or give them a class before fitting."
+        )
+    kinds = {str if isinstance(v, str) else type(v) for v in labels}
+    if str in kinds and len(kinds) > 1:
+        other = next(v for v in labels if not isinstance(v, str))
+        text = next(v for v in labels if isinstance(v, str))
+        raise ValueError(
+            f"y mixes text and other labels (e.g. {text!r} and {other!r}), which cannot be "
+            "ordered into classes; convert them to one type first, e.g. y.astype(str)."
+        )
 
 
 def validate_tree_params(estimator: TernaryTreeClassifier) -> None:
@@ -166,59 +194,6 @@ def _delta_params(estimator, delta_scale: float) -> DeltaParams:
     )
 
 
-def _bayes_scale(estimator, X, y, sample_weight, weights):
-    """``(Bayes error estimate, delta scale)`` for ``delta_scale="bayes"``.
-
-    The estimate is `ternary.metrics.bayes_error_bound` (Cover–Hart on a cross-validated
-    1-NN error). The scale is the geometric mean of two weighted quantiles, at that
-    estimate, of boundary distances at scale 1: out of fold (trees fitted on 5 training
-    folds measure the held-out rows; each tree saw less data) and in sample (the tree on
-    all rows measures its own rows; optimistic where δ is drawn from those very rows, as
-    margin's is). The two err on opposite sides, and their mean lands the flagged share
-    of fresh rows nearer the estimate than either. Hard-middle trees, whose zones
-    reshape the tree, are measured with probabilistic routing.
-    """
-    from ternary.metrics import _folds, bayes_error_bound
-
-    seed = estimator.random_state if isinstance(estimator.random_state, numbers.Integral) else 0
-    keep = weights > 0
-    estimate = bayes_error_bound(X[keep], y[keep], weights[keep], random_state=seed)
-    folds = _folds(y[keep], seed)
-    if estimate <= 0.0 or folds is None:
-        return estimate, 0.0
-    routing = "probabilistic" if estimator.routing == "hard_middle" else estimator.routing
-    probe = clone(estimator).set_params(delta_scale=1.0, routing=routing)
-    rows = np.flatnonzero(keep)
-    sw = None if sample_weight is None else np.asarray(sample_weight, dtype=np.float64)
-    out_of_fold = np.empty(rows.size)
-    for train, test in folds.split(X[rows], y[rows]):
-        member = clone(probe).fit(
-            X[rows[train]], y[rows[train]], None if sw is None else sw[rows[train]]
-        )
-        out_of_fold[test] = member.boundary_distance(X[rows[test]])
-    in_sample = clone(probe).fit(X, y, sw).boundary_distance(X[rows])
-    scales = [_quantile(d, weights[rows], estimate) for d in (out_of_fold, in_sample)]
-    scales = [q for q in scales if q is not None]
-    if len(scales) == 2:
-        return estimate, float(np.sqrt(scales[0] * scales[1]))
-    return estimate, scales[0] if scales else 1.0
-
-
-def _quantile(distance, weights, share):
-    """The smallest distance with at least ``share`` of the weight at or below it.
-
-    Where that is ``inf`` (the share exceeds what any zone can flag), the scale that
-    flags every row a zone can reach; None when no row can be reached.
-    """
-    order = np.argsort(distance, kind="stable")
-    cumulative = np.cumsum(weights[order]) / weights.sum()
-    value = distance[order][min(np.searchsorted(cumulative, share), distance.size - 1)]
-    if np.isfinite(value):
-        return float(value)
-    finite = distance[np.isfinite(distance)]
-    return float(np.nextafter(finite.max(), np.inf)) if finite.size else None
-
-
 class TernaryTreeClassifier(ClassifierMixin, BaseEstimator):
     """A decision tree that says where it is unsure (Smits 2026).
 
@@ -262,10 +237,11 @@ class TernaryTreeClassifier(ClassifierMixin, BaseEstimator):
         to the data: the Bayes error is estimated from the training rows
         (`ternary.metrics.bayes_error_bound`, the Cover–Hart bound on a
         cross-validated 1-NN error), and the scale is set so that the expected share
-        of flagged rows equals that estimate: trees fitted at scale 1 on 5 training
-        folds measure the held-out rows' `boundary_distance`, and the scale is their
-        (weighted) quantile at the estimate. Hard-middle trees borrow the scale
-        measured with probabilistic routing. It costs about six fits and a 1-NN pass.
+        of flagged rows equals that estimate: the geometric mean of two quantiles, at
+        the estimate, of `boundary_distance` at scale 1, out of fold (5 folds) and in
+        sample (on generated data they err on opposite sides). Hard-middle trees borrow the
+        scale measured with probabilistic routing. It costs about seven fits and a
+        1-NN pass. See `ternary.metrics.bayes_error_bound` for how to read it.
     min_samples_middle : int ≥ 1, default=5
         Hard-middle only: a middle zone with fewer training rows becomes a leaf.
     class_weight : dict, "balanced" or None, default=None
@@ -374,12 +350,7 @@ class TernaryTreeClassifier(ClassifierMixin, BaseEstimator):
         """
         validate_tree_params(self)
         X, y, y_enc, weights = self._prepare(X, y, sample_weight)
-        if isinstance(self.delta_scale, str):
-            self.bayes_error_estimate_, self.delta_scale_ = _bayes_scale(
-                self, X, y, sample_weight, weights
-            )
-        else:
-            self.bayes_error_estimate_, self.delta_scale_ = None, float(self.delta_scale)
+        self._set_scale(X, y, sample_weight, weights)
         if self.routing == "hard_middle":
             # one stream for every random draw after the stumps' seeds (node bootstrap)
             rng = check_random_state(self.random_state)
@@ -394,9 +365,20 @@ class TernaryTreeClassifier(ClassifierMixin, BaseEstimator):
         )
         return self
 
+    def _set_scale(self, X, y, sample_weight, weights):
+        if isinstance(self.delta_scale, str):
+            from ternary.metrics import _bayes_scale  # sklearn.neighbors only when asked
+
+            self.bayes_error_estimate_, self.delta_scale_ = _bayes_scale(
+                self, X, y, sample_weight, weights
+            )
+        else:
+            self.bayes_error_estimate_, self.delta_scale_ = None, float(self.delta_scale)
+
     def _prepare(self, X, y, sample_weight):
         """Validated ``X`` (float32), ``y``, class codes and effective weights; sets the
         attributes that depend only on the data."""
+        _check_labels(y)
         # float32 like scikit-learn's trees, so thresholds and routing agree with CART exactly
         X, y = validate_data(self, X, y, dtype=np.float32)
         check_classification_targets(y)
@@ -709,3 +691,90 @@ class TernaryTreeClassifier(ClassifierMixin, BaseEstimator):
         tags = super().__sklearn_tags__()
         tags.input_tags.allow_nan = False
         return tags
+
+
+#: The parameters `rezone` may change: they move the zones, never CART's binary structure.
+REZONE_PARAMS = (
+    "delta_method",
+    "routing",
+    "epsilon",
+    "alpha",
+    "q",
+    "n_bootstraps",
+    "delta_scale",
+    "max_delta_fraction",
+)
+
+
+def rezone(
+    fitted: TernaryTreeClassifier,
+    X: ArrayLike,
+    y: ArrayLike,
+    sample_weight: ArrayLike | None = None,
+    **params,
+) -> TernaryTreeClassifier:
+    """A new fitted tree with other zone parameters, reusing ``fitted``'s CART structure.
+
+    With the binary routings a zone never changes the tree's structure, so one CART
+    serves every δ method, scale and binary routing: only δ (and the δ of grafted
+    splits, whose placement does not depend on δ either) is recomputed. Cross-validating
+    many combinations then costs one CART per fold.
+
+    The result equals ``clone(fitted).set_params(**params).fit(X, y, sample_weight)``
+    bit for bit, node_bootstrap included, when ``fitted`` was fitted on these same
+    ``X``, ``y`` and ``sample_weight`` with an integer ``random_state``: δ is drawn
+    from a fresh stream seeded by it, in the order a fresh fit draws. (With
+    ``random_state=None`` or a ``RandomState`` a fresh fit is not reproducible
+    itself.)
+
+    Parameters
+    ----------
+    fitted : TernaryTreeClassifier
+        Fitted with routing "probabilistic" or "deferred"; it is not modified.
+    X, y, sample_weight
+        The data ``fitted`` was fitted on.
+    **params
+        New values for any of `REZONE_PARAMS`; routing may switch between
+        "probabilistic" and "deferred".
+
+    Returns
+    -------
+    TernaryTreeClassifier, fitted
+
+    Raises
+    ------
+    ValueError
+        For other parameters, hard_middle routing (its zones shape the tree) or data
+        that cannot be the data ``fitted`` saw.
+    """
+    check_is_fitted(fitted, "tree_")
+    unknown = sorted(set(params) - set(REZONE_PARAMS))
+    if unknown:
+        raise ValueError(
+            f"rezone changes zone parameters only ({', '.join(REZONE_PARAMS)}); "
+            f"{', '.join(unknown)} change the tree itself: fit a new estimator instead."
+        )
+    if "hard_middle" in (fitted.routing, params.get("routing")):
+        raise ValueError(
+            "rezone needs binary routings on both sides: a hard_middle tree grows middle "
+            "subtrees from its zones, so its structure depends on δ. Fit it directly."
+        )
+    new = clone(fitted).set_params(**params)
+    validate_tree_params(new)
+    X, y, y_enc, weights = new._prepare(X, y, sample_weight)
+    cart = fitted._cart
+    if (
+        X.shape[0] != cart.n_node_samples[0]
+        or not np.array_equal(new.classes_, fitted.classes_)
+        or not np.isclose(weights.sum(), cart.weighted_n_node_samples[0], rtol=1e-9)
+    ):
+        raise ValueError(
+            "rezone needs the X, y and sample_weight the fitted tree was fitted on; these "
+            "differ in rows, classes or total weight."
+        )
+    new._set_scale(X, y, sample_weight, weights)
+    new._cart = cart
+    new._zone(X, y_enc, weights)
+    # importances follow the structure, grafts included, which δ does not move
+    new.feature_importances_ = fitted.feature_importances_.copy()
+    return new

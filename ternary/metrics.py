@@ -7,8 +7,11 @@ was decided (verdict 1, no uncertainty zone traversed) or boundary-uncertain
 
 from __future__ import annotations
 
+import numbers
+
 import numpy as np
 from numpy.typing import ArrayLike
+from sklearn.base import clone
 from sklearn.metrics import f1_score
 
 __all__ = [
@@ -159,3 +162,54 @@ def bayes_error_bound(
     r_nn = float(np.sum(w * wrong) / np.sum(w))
     ratio = C / (C - 1)
     return float((1.0 / ratio) * (1.0 - np.sqrt(max(1.0 - ratio * r_nn, 0.0))))
+
+
+def _bayes_scale(estimator, X, y, sample_weight, weights):
+    """``(Bayes error estimate, delta scale)`` for ``delta_scale="bayes"``.
+
+    The estimate is `ternary.metrics.bayes_error_bound` (Cover–Hart on a cross-validated
+    1-NN error). The scale is the geometric mean of two weighted quantiles, at that
+    estimate, of boundary distances at scale 1: out of fold (trees fitted on 5 training
+    folds measure the held-out rows; each tree saw less data) and in sample (the tree on
+    all rows measures its own rows; optimistic where δ is drawn from those very rows, as
+    margin's is). The two err on opposite sides, and their mean lands the flagged share
+    of fresh rows nearer the estimate than either. Hard-middle trees, whose zones
+    reshape the tree, are measured with probabilistic routing.
+    """
+    seed = estimator.random_state if isinstance(estimator.random_state, numbers.Integral) else 0
+    keep = weights > 0
+    estimate = bayes_error_bound(X[keep], y[keep], weights[keep], random_state=seed)
+    folds = _folds(y[keep], seed)
+    if estimate <= 0.0 or folds is None:
+        return estimate, 0.0
+    routing = "probabilistic" if estimator.routing == "hard_middle" else estimator.routing
+    probe = clone(estimator).set_params(delta_scale=1.0, routing=routing)
+    rows = np.flatnonzero(keep)
+    sw = None if sample_weight is None else np.asarray(sample_weight, dtype=np.float64)
+    out_of_fold = np.empty(rows.size)
+    for train, test in folds.split(X[rows], y[rows]):
+        member = clone(probe).fit(
+            X[rows[train]], y[rows[train]], None if sw is None else sw[rows[train]]
+        )
+        out_of_fold[test] = member.boundary_distance(X[rows[test]])
+    in_sample = clone(probe).fit(X, y, sw).boundary_distance(X[rows])
+    scales = [_quantile(d, weights[rows], estimate) for d in (out_of_fold, in_sample)]
+    scales = [q for q in scales if q is not None]
+    if len(scales) == 2:
+        return estimate, float(np.sqrt(scales[0] * scales[1]))
+    return estimate, scales[0] if scales else 1.0
+
+
+def _quantile(distance, weights, share):
+    """The smallest distance with at least ``share`` of the weight at or below it.
+
+    Where that is ``inf`` (the share exceeds what any zone can flag), the scale that
+    flags every row a zone can reach; None when no row can be reached.
+    """
+    order = np.argsort(distance, kind="stable")
+    cumulative = np.cumsum(weights[order]) / weights.sum()
+    value = distance[order][min(np.searchsorted(cumulative, share), distance.size - 1)]
+    if np.isfinite(value):
+        return float(value)
+    finite = distance[np.isfinite(distance)]
+    return float(np.nextafter(finite.max(), np.inf)) if finite.size else None

@@ -17,8 +17,8 @@ from sklearn.model_selection import train_test_split
 from sklearn.tree import DecisionTreeClassifier
 
 from ternary import DELTA_METHODS, ROUTINGS, TernaryTreeClassifier
-from ternary._classes import validate_tree_params
-from ternary._tree import iter_node_rows, zone_distance
+from ternary._classes import rezone, validate_tree_params
+from ternary._tree import TernaryTree, iter_node_rows, zone_distance
 from ternary.metrics import bayes_error_bound
 from ternary.selective import aurc
 
@@ -716,3 +716,59 @@ def test_bayes_delta_scale_aims_the_flagged_share_at_the_estimate():
     assert middle.delta_scale_ > 0 and middle.bayes_error_estimate_ == clf.bayes_error_estimate_
     with pytest.raises(ValueError, match="'bayes'"):
         TernaryTreeClassifier(delta_scale="bayesian").fit(X, y)
+
+
+# ------------------------------------------------------------------ rezone
+@pytest.mark.parametrize("graft", ["none", "all"])
+def test_rezone_equals_a_fresh_fit_for_every_zone_setting(graft):
+    X, y = make_classification(300, 5, n_informative=3, n_classes=3, random_state=5)
+    w = np.random.RandomState(0).uniform(0.5, 1.5, len(y))
+    fitted = TernaryTreeClassifier(
+        delta_method="none", graft=graft, graft_alpha=0.3, random_state=11
+    ).fit(X, y, sample_weight=w)
+    grid = np.random.RandomState(1).normal(size=(500, 5)) * 2
+    settings_ = [{"delta_method": m} for m in DELTA_METHODS]
+    settings_ += [
+        {"delta_method": "node_bootstrap", "routing": "deferred", "n_bootstraps": 7},
+        {"delta_method": "quality_plateau", "epsilon": 0.2, "delta_scale": 2.5},
+        {"delta_method": "class_overlap", "q": 0.3, "max_delta_fraction": 0.1},
+        {"delta_method": "gain_ratio", "alpha": 0.3, "routing": "deferred"},
+    ]
+    for params in settings_:
+        ours = rezone(fitted, X, y, w, **params)
+        fresh = clone(fitted).set_params(**params).fit(X, y, sample_weight=w)
+        for name in TernaryTree._ARRAYS:
+            np.testing.assert_array_equal(getattr(ours.tree_, name), getattr(fresh.tree_, name))
+        np.testing.assert_array_equal(ours.predict_proba(grid), fresh.predict_proba(grid))
+        np.testing.assert_array_equal(ours.predict_verdict(grid), fresh.predict_verdict(grid))
+        np.testing.assert_array_equal(ours.feature_importances_, fresh.feature_importances_)
+        if graft != "none":
+            pd.testing.assert_frame_equal(ours.graft_report_, fresh.graft_report_)
+        assert ours.get_params() == fresh.get_params()
+    assert fitted.delta_method == "none" and fitted.tree_.delta.max() == 0  # untouched
+
+
+def test_rezone_refuses_what_it_cannot_reuse():
+    X, y = make_moons(200, noise=0.3, random_state=0)
+    fitted = TernaryTreeClassifier(random_state=0).fit(X, y)
+    with pytest.raises(ValueError, match="max_depth.*change the tree"):
+        rezone(fitted, X, y, max_depth=2)
+    with pytest.raises(ValueError, match="hard_middle"):
+        rezone(fitted, X, y, routing="hard_middle")
+    with pytest.raises(ValueError, match="fitted on"):
+        rezone(fitted, X[:150], y[:150])
+    with pytest.raises(ValueError, match="delta_scale must be a finite"):
+        rezone(fitted, X, y, delta_scale=np.inf)
+
+
+@pytest.mark.parametrize(
+    "labels, message",
+    [
+        (pd.Series(["a", None, "b", "a"]), r"1 missing label\(s\) \(None or NaN\), first at row 1"),
+        (np.array(["a", 1, "b", 2], dtype=object), r"mixes text .*'a' and 1.*astype\(str\)"),
+        (pd.Series([True, "x", False, "y"]), "mixes text"),
+    ],
+)
+def test_labels_that_cannot_be_classes_are_refused_in_words(labels, message):
+    with pytest.raises(ValueError, match=message):
+        TernaryTreeClassifier().fit(np.arange(8.0).reshape(4, 2), labels)
