@@ -554,3 +554,23 @@ def test_value_budget_is_checked_before_parsing(monkeypatch):
     with pytest.raises(DataError, match=r"about 21 rows × 4 columns = 84 values; the limit is 50"):
         load_csv(data)
     assert load_csv(data[:60]).n_samples == 6
+
+
+def test_a_large_file_over_the_value_budget_is_refused_from_its_first_lines(monkeypatch):
+    from ternary.data import _clean, _csv
+
+    # Shrink "large" and the budget, so the early check runs on a small file.
+    monkeypatch.setattr(_csv, "_HEAD_CHARS", 64)
+    monkeypatch.setattr(_clean, "_MAX_CELLS", 100)
+    data = ("a;b;c;d;y\n" + "1;2;3;4;p\n5;6;7;8;q\n" * 15).encode("cp1252")
+    decode = _csv._decode
+
+    def must_not_decode(*args):
+        raise AssertionError("the whole file was decoded before the refusal")
+
+    monkeypatch.setattr(_csv, "_decode", must_not_decode)
+    with pytest.raises(DataError, match="about 31 rows × 5 columns = 155 values"):
+        load_csv(data)
+    monkeypatch.setattr(_csv, "_decode", decode)
+    monkeypatch.setattr(_clean, "_MAX_CELLS", 1_000)
+    assert load_csv(data).feature_names == ["a", "b", "c", "d"]

@@ -321,6 +321,10 @@ def load_arff(
     data, file_name = _read_source(source, opts.max_bytes)
     _check_line_lengths(data)
     _check_data_lines(data, opts.max_rows)
+    # The header alone (decoded provisionally) bounds the values before all is decoded.
+    head = _arff_head(data, "utf-8-sig", errors="replace")
+    if head is not None:
+        _check_cells(data.count(b"\n", head[2]) + 1, len(head[1]), opts)
     text, encoding, codec = _decode(data, "ARFF")
     if not text.strip():
         raise DataError(
@@ -387,7 +391,9 @@ def _parse_arff(
     return relation, *_typed_table(attrs, names, rows, report)
 
 
-def _arff_head(data: bytes, codec: str) -> tuple[str, list[_Attribute], int] | None:
+def _arff_head(
+    data: bytes, codec: str, errors: str = "strict"
+) -> tuple[str, list[_Attribute], int] | None:
     """(relation, attributes, offset of the first data line) from the header alone.
 
     None when the header cannot be read this way (UTF-16, no @data line, or a
@@ -399,7 +405,7 @@ def _arff_head(data: bytes, codec: str) -> tuple[str, list[_Attribute], int] | N
     end = data.find(b"\n", marker.end())
     offset = len(data) if end < 0 else end + 1
     try:
-        header = data[: marker.start()].decode(codec)
+        header = data[: marker.start()].decode(codec, errors=errors)
         relation, attrs, _ = _parse_arff_tolerant(header + "@data\n")
     except (DataError, UnicodeDecodeError):
         return None
@@ -484,7 +490,11 @@ def _typed_columns(
                 report.append(f"Attribute {col!r}: {bad} non-numeric value(s) treated as missing.")
                 cols[col] = values.astype(np.float64)
         elif attr.kind == "date":
-            stamps = pd.to_datetime(series, errors="coerce", utc=True)
+            with warnings.catch_warnings():
+                # Dates without a declared format are parsed one by one, which pandas
+                # warns about; unreadable ones become missing and are handled as such.
+                warnings.simplefilter("ignore", UserWarning)
+                stamps = pd.to_datetime(series, errors="coerce", utc=True)
             seconds = (stamps - pd.Timestamp("1970-01-01", tz="UTC")).dt.total_seconds()
             cols[col] = seconds.astype(np.float64)
             report.append(f"Attribute {col!r}: dates converted to seconds since 1970.")

@@ -146,19 +146,15 @@ def _open_csv(source: Any, opts: _Options) -> _CsvText:
     data, file_name = _read_source(source, opts.max_bytes)
     _check_line_lengths(data)
     n_lines = _count_lines(data, opts.max_rows)
+    if len(data) > _HEAD_CHARS:
+        _check_width_early(data, n_lines, opts)
     text, encoding, codec = _decode(data, "CSV")
     if not text.strip():
         raise DataError(
             "The file contains only blank lines. Upload a CSV with a header "
             "row and at least two rows of data."
         )
-    delimiter = _declared_delimiter(text)
-    skip = 0 if delimiter is None else 1
-    if delimiter is None:
-        delimiter = _sniff_delimiter(text)
-        how = f"{_delimiter_name(delimiter)}-separated"
-    else:
-        how = f"{_delimiter_name(delimiter)}-separated, as its first line 'sep=' declares"
+    delimiter, skip, how = _layout(text)
     report = [f"Read as {encoding}; {how}."]
     # The header and the first data row lie within the first lines, each at most
     # _MAX_LINE_BYTES long; the rest of the text is parsed by pandas from the bytes.
@@ -172,6 +168,35 @@ def _open_csv(source: Any, opts: _Options) -> _CsvText:
     _check_cells(n_lines - 1 - skip, len(names), opts)
     _check_names(names)
     return _CsvText(data, codec, text, file_name, delimiter, skip, names, blank, first_row, report)
+
+
+def _layout(text: str) -> tuple[str, int, str]:
+    """The delimiter, the lines to skip before the header, and how the delimiter was found."""
+    delimiter = _declared_delimiter(text)
+    if delimiter is not None:
+        name = _delimiter_name(delimiter)
+        return delimiter, 1, f"{name}-separated, as its first line 'sep=' declares"
+    delimiter = _sniff_delimiter(text)
+    return delimiter, 0, f"{_delimiter_name(delimiter)}-separated"
+
+
+def _check_width_early(data: bytes, n_lines: int, opts: _Options) -> None:
+    """Refuse a large file over the column or value limits from its start alone.
+
+    Decoding all of a large file costs time and memory; the header's width needs
+    only its first lines, decoded provisionally (delimiters are ASCII, so the
+    count of fields does not depend on which 8-bit encoding the file turns out to
+    use). Anything this cannot read is left to the full path.
+    """
+    utf16 = data.startswith((b"\xff\xfe", b"\xfe\xff"))
+    prefix = data[: 4 * _HEAD_CHARS].decode("utf-16" if utf16 else "utf-8-sig", errors="replace")
+    delimiter, skip, _ = _layout(prefix)
+    try:
+        header, _ = _first_records(prefix[:_HEAD_CHARS], delimiter, skip)
+    except DataError:
+        return
+    _check_shape(0, len(header), opts)
+    _check_cells(n_lines - 1 - skip, len(header), opts)
 
 
 def _count_lines(data: bytes, max_rows: int) -> int:
