@@ -12,9 +12,10 @@ the separate ``viz`` package.
 dtype('int8')
 """
 
-from ternary._classes import DELTA_METHODS, ROUTINGS, TernaryTreeClassifier
+from ternary._classes import DELTA_METHODS, ROUTINGS, TernaryTreeClassifier, rezone
 from ternary._forest import TernaryForestClassifier
 from ternary._tree import TernaryTree
+from ternary.export import export_text
 
 __all__ = [
     "DELTA_METHODS",
@@ -22,5 +23,7 @@ __all__ = [
     "TernaryForestClassifier",
     "TernaryTree",
     "TernaryTreeClassifier",
+    "export_text",
+    "rezone",
 ]
 __version__ = "0.1.0"
