@@ -27,7 +27,6 @@ from sklearn.utils.multiclass import check_classification_targets
 from sklearn.utils.validation import check_is_fitted, check_random_state, validate_data
 
 from ternary._classes import TernaryTreeClassifier, _number, validate_tree_params
-from ternary._tree import LEAF
 
 __all__ = ["TernaryForestClassifier"]
 
@@ -86,24 +85,6 @@ def _fit_member(tree, X, y, weights, bootstrap):
         X, y = X[rows], y[rows]
         weights = None if weights is None else weights[rows]
     return tree.fit(X, y, sample_weight=weights)
-
-
-def _impurity_importances(tree, n_features: int) -> np.ndarray:
-    """Mean decrease in impurity per feature of one binary tree, normalised to sum 1.
-
-    Each split adds ``W·imp − W_L·imp_L − W_R·imp_R`` (weighted row counts) to its feature,
-    scikit-learn's definition; a tree without a split gives zeros.
-    """
-    out = np.zeros(n_features)
-    internal = np.flatnonzero(tree.children_left != LEAF)
-    if internal.size == 0:
-        return out
-    w, imp = tree.weighted_n_node_samples, tree.impurity
-    left, right = tree.children_left[internal], tree.children_right[internal]
-    gain = w[internal] * imp[internal] - w[left] * imp[left] - w[right] * imp[right]
-    np.add.at(out, tree.feature[internal], gain)
-    total = out.sum()
-    return out / total if total > 0 else out
 
 
 class TernaryForestClassifier(ClassifierMixin, BaseEstimator):
@@ -426,17 +407,14 @@ q, n_bootstraps, max_delta_fraction, delta_scale, ccp_alpha
     # ------------------------------------------------------------------ structure
     @property
     def feature_importances_(self) -> np.ndarray:
-        """Impurity-based importances: the mean of the trees' normalised ones, renormalised.
+        """Impurity-based importances: the mean of the trees' own, renormalised to sum 1.
 
-        Each tree's is its mean decrease in impurity per feature (summing to 1); trees
-        without a split are left out, and without any split every importance is 0.
+        Each tree's ``feature_importances_`` is its normalised mean decrease in impurity;
+        trees without a split are left out, as in scikit-learn's forests, and without any
+        split every importance is 0.
         """
         check_is_fitted(self, "estimators_")
-        per_tree = [
-            _impurity_importances(tree.tree_, self.n_features_in_)
-            for tree in self.estimators_
-            if tree.tree_.node_count > 1
-        ]
+        per_tree = [t.feature_importances_ for t in self.estimators_ if t.tree_.node_count > 1]
         if not per_tree:
             return np.zeros(self.n_features_in_)
         mean = np.mean(per_tree, axis=0)
