@@ -12,10 +12,23 @@ the separate ``viz`` package.
 dtype('int8')
 """
 
-from ternary._classes import DELTA_METHODS, ROUTINGS, TernaryTreeClassifier, rezone
-from ternary._forest import TernaryForestClassifier
-from ternary._tree import TernaryTree
-from ternary.export import export_text
+from __future__ import annotations
+
+import importlib
+from typing import TYPE_CHECKING
+
+# The public names load on first use (PEP 562), so ``import ternary`` stays cheap: the
+# estimators need scikit-learn, whose import (with scipy and pandas) takes seconds on a
+# cold start. ``from ternary import TernaryTreeClassifier`` loads it as usual.
+_PUBLIC = {
+    "DELTA_METHODS": "ternary._classes",
+    "ROUTINGS": "ternary._classes",
+    "TernaryTreeClassifier": "ternary._classes",
+    "rezone": "ternary._classes",
+    "TernaryForestClassifier": "ternary._forest",
+    "TernaryTree": "ternary._tree",
+    "export_text": "ternary.export",
+}
 
 __all__ = [
     "DELTA_METHODS",
@@ -27,3 +40,22 @@ __all__ = [
     "rezone",
 ]
 __version__ = "0.1.0"
+
+if TYPE_CHECKING:  # static tools see the names directly
+    from ternary._classes import DELTA_METHODS, ROUTINGS, TernaryTreeClassifier, rezone
+    from ternary._forest import TernaryForestClassifier
+    from ternary._tree import TernaryTree
+    from ternary.export import export_text
+
+
+def __getattr__(name: str):
+    module = _PUBLIC.get(name)
+    if module is None:
+        raise AttributeError(f"module 'ternary' has no attribute {name!r}")
+    value = getattr(importlib.import_module(module), name)
+    globals()[name] = value  # later lookups skip this function
+    return value
+
+
+def __dir__() -> list[str]:
+    return sorted(set(globals()) | set(_PUBLIC))

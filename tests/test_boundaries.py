@@ -12,8 +12,12 @@ REPO = Path(__file__).resolve().parents[1]
 
 def test_importing_ternary_loads_no_ui_library():
     code = (
-        "import sys, ternary, ternary.metrics, ternary.delta, ternary.data, ternary.experiment\n"
-        "import ternary.graft, ternary.explain\n"
+        "import sys, ternary\n"
+        "if 'sklearn' in sys.modules:\n"  # the package defers it until a name is used
+        "    print('sklearn')\n"
+        "import ternary.metrics, ternary.delta, ternary.data, ternary.experiment\n"
+        "import ternary.graft, ternary.explain, ternary.export\n"
+        "from ternary import *\n"
         "top = ('streamlit', 'plotly', 'viz', 'graphviz')\n"
         "bad = sorted(m for m in sys.modules if m.split('.')[0] in top)\n"
         "print(','.join(bad))\n"
@@ -46,3 +50,12 @@ def test_missing_shared_folder_fails_in_ci_and_skips_locally(tmp_path, monkeypat
     with pytest.raises(pytest.skip.Exception, match="absent"):
         _shared_folder(absent, "datasets")
     assert _shared_folder(tmp_path, "datasets") == tmp_path
+
+
+def test_every_public_name_resolves_through_the_lazy_package():
+    import ternary
+
+    assert all(getattr(ternary, name) is not None for name in ternary.__all__)
+    assert set(ternary.__all__) <= set(dir(ternary))
+    with pytest.raises(AttributeError, match="no attribute 'nope'"):
+        ternary.nope  # noqa: B018
