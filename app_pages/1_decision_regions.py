@@ -3,8 +3,8 @@
 import numpy as np
 import streamlit as st
 
-from appkit import datasets, model, paper, regions
-from appkit.guard import page_guard
+from appkit import datasets, model, paper, regions, why
+from appkit.guard import page_guard, plain
 
 st.title("Decision regions")
 st.caption(
@@ -12,6 +12,32 @@ st.caption(
     "the boundary-uncertain zones, where a row still gets a class but is flagged. Left: plain "
     "CART of the same depth; right: the ternary tree. The points are the held-out test rows."
 )
+
+
+def why_panel(res, event) -> None:
+    """The clicked test row's way through the tree, one plain sentence first."""
+    st.subheader("Why is this row flagged?")
+    row = regions.selected_row(event)
+    if row is None or row >= len(res.split.y_test):
+        st.caption(
+            "Click a test point in either panel: its path through the ternary tree appears "
+            "here, split by split."
+        )
+        return
+    values = res.split.X_test.iloc[row]
+    story = why.row_story(res.model, values.to_numpy(), list(res.split.X_test.columns))
+    truth = res.split.y_test[row]
+    verdict = "flagged boundary-uncertain" if story.flagged else "decided"
+    st.markdown(f"**Test row {plain(values.name)}** (true class {plain(truth)}, {verdict}).")
+    st.markdown(plain(story.sentence))
+    st.dataframe(story.steps.round(4), hide_index=True, width="stretch")
+    st.caption(
+        "One line per split the row reaches (with probabilistic routing a row in a zone goes "
+        "down both sides): its value x against the zone θ − δ … θ + δ, its distance to θ in "
+        "units of δ, the blend weights w_L / w_R = (θ+δ−x)/2δ and 1 − w_L, what each subtree "
+        "predicts for the row, and the blended result the node passes up."
+    )
+
 
 with page_guard("drawing the decision regions"):
     ds, key = datasets.current_dataset()
@@ -55,7 +81,14 @@ with page_guard("drawing the decision regions"):
         f"averages {paper.MARGIN_EFFICIENCY} on OpenML-CC18. Undefined when nothing is flagged.",
     )
 
-    st.plotly_chart(res.figure, width="stretch", key="regions_chart")
+    event = st.plotly_chart(
+        res.figure,
+        width="stretch",
+        key="regions_chart",
+        on_select="rerun",
+        selection_mode="points",
+    )
+    why_panel(res, event)
 
     st.subheader("Flagged test rows")
     st.caption(

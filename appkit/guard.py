@@ -9,7 +9,21 @@ import streamlit as st
 
 from ternary.data import DataError
 
-__all__ = ["page_guard"]
+__all__ = ["page_guard", "plain"]
+
+# every ASCII punctuation mark markdown or HTML could read as syntax
+_MARKDOWN_SPECIALS = frozenset("\\`*_{}[]()<>#+-.!|~$:&\"'=/")
+
+
+def plain(text: object) -> str:
+    """``text`` escaped so that Streamlit's markdown shows it as the characters it is.
+
+    Names, labels and messages that come from a file or a person must never
+    become a link, an image or HTML on the page; a backslash before each
+    punctuation mark keeps every one of them literal (CommonMark allows the
+    escape before any ASCII punctuation).
+    """
+    return "".join("\\" + ch if ch in _MARKDOWN_SPECIALS else ch for ch in str(text))
 
 
 @contextmanager

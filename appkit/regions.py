@@ -13,7 +13,7 @@ from appkit.model import FitSpec, Split, fit, split_data
 from ternary import TernaryTreeClassifier, metrics
 from ternary.data import Dataset
 
-__all__ = ["RegionsResult", "TestScores", "regions_result", "score_test_rows"]
+__all__ = ["RegionsResult", "TestScores", "regions_result", "score_test_rows", "selected_row"]
 
 
 @dataclass(frozen=True)
@@ -114,3 +114,21 @@ def regions_result(ds: Dataset, spec: FitSpec) -> RegionsResult:
     return RegionsResult(
         model, cart, sp, scores, fig, scores.summary(), flagged_table(model, sp, scores)
     )
+
+
+def selected_row(event) -> int | None:
+    """The test row (position in ``X_test``) of the last point clicked, or None.
+
+    Each point of the figure carries its row position as ``customdata``.
+    """
+    try:
+        points = event["selection"]["points"]
+    except (KeyError, TypeError):
+        return None
+    for point in reversed(list(points or ())):
+        data = point.get("customdata")
+        if isinstance(data, (list, tuple)):
+            data = data[0] if data else None
+        if data is not None:
+            return int(data)
+    return None

@@ -721,3 +721,39 @@ def test_two_sessions_never_see_each_others_data_or_settings():
     assert second.selectbox(key="delta_method").value == "margin"
     assert first.selectbox(key="feature_x").value == "height"
     assert second.selectbox(key="feature_x").value == "height, cm"
+
+
+# ----------------------------------------------------------------------------- why flagged
+@pytest.mark.parametrize("routing", ["probabilistic", "deferred", "hard_middle"])
+def test_row_story_retraces_the_estimators_own_prediction(routing):
+    from sklearn.datasets import make_moons
+
+    from appkit.why import row_story
+    from ternary import TernaryTreeClassifier
+
+    X, y = make_moons(300, noise=0.3, random_state=0)
+    clf = TernaryTreeClassifier(
+        delta_method="quality_plateau", routing=routing, max_depth=4, random_state=0
+    ).fit(X, y)
+    proba, verdict = clf.predict_proba_verdict(X)
+    assert (verdict == 0).any() and (verdict == 1).any()
+    for i in range(len(X)):
+        story = row_story(clf, X[i], ["x1", "x2"])
+        np.testing.assert_allclose(story.proba, proba[i], atol=1e-12)
+        assert story.flagged == (verdict[i] == 0)
+        assert story.steps["node"].iloc[0] == 0  # from the root down
+    flagged = row_story(clf, X[np.flatnonzero(verdict == 0)[0]], ["x1", "x2"])
+    assert "lies inside the zone of" in flagged.sentence
+    assert ("% left /" in flagged.sentence) == (routing != "hard_middle")
+    decided = row_story(clf, X[np.flatnonzero(verdict == 1)[0]], ["x1", "x2"])
+    assert decided.sentence.startswith("Decided")
+
+
+def test_a_clicked_point_names_its_test_row():
+    from appkit.regions import selected_row
+
+    assert selected_row(None) is None
+    assert selected_row({"selection": {"points": []}}) is None
+    event = {"selection": {"points": [{"curve_number": 3, "customdata": 17}]}}
+    assert selected_row(event) == 17
+    assert selected_row({"selection": {"points": [{"customdata": [4]}]}}) == 4

@@ -156,6 +156,16 @@ def test_every_page_draws_in_a_real_browser(app_url, tmp_path):
             )
             _assert_no_errors(page)
 
+            # click a test point: the explanation of its row appears
+            point = page.locator(".js-plotly-plot .scatterlayer .trace .points path").last
+            box = point.bounding_box()
+            page.mouse.click(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
+            page.get_by_text("Test row").first.wait_for()
+            _wait_idle(page)
+            story = page.inner_text("body")
+            assert "Decided" in story or "lies inside the zone of" in story
+            _assert_no_errors(page)
+
             _open(page, "Tree diagram")
             page.locator('[data-testid="stGraphVizChart"] svg').first.wait_for()
             page.locator(".js-plotly-plot .main-svg").first.wait_for()  # node inspector

@@ -41,7 +41,7 @@ _PIXELS_PER_CELL = 2
 #: as the predicted class's probability rises from 1/K to 1.
 _LEVELS = 4
 _TINT_RANGE = (0.16, 0.48)
-_WEBGL_POINTS = 10_000
+_WEBGL_POINTS = 5_000
 _HATCH = dict(
     shape="/", fgcolor="rgba(20, 20, 20, 0.75)", bgcolor="rgba(0, 0, 0, 0)", size=7, solidity=0.18
 )
@@ -261,6 +261,8 @@ def _point_traces(X2, y_codes, class_names, *, showlegend):
                 legendgroup=f"class{k}",
                 showlegend=showlegend,
                 marker=dict(color=class_color(k), size=6, line=dict(color="#222222", width=0.8)),
+                # the row's position in X2, so a click on the point names its row
+                customdata=np.flatnonzero(sel),
                 hovertemplate=f"class {name}<br>(%{{x:.4g}}, %{{y:.4g}})<extra></extra>",
             )
         )
