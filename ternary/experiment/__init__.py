@@ -40,12 +40,14 @@ from ternary.experiment._combos import (
     combo_label,
 )
 from ternary.experiment._cv import chow_curve_cv, classes_too_small, run_cv
+from ternary.experiment._parallel import ClusterError
 from ternary.experiment._store import ResultsFileError, ResultsFileWarning
 from ternary.experiment._suite import run_suite
 from ternary.experiment._summary import summarize
 
 __all__ = [
     "COMBO_SETS",
+    "ClusterError",
     "DEFAULT_COMBOS",
     "PAPER_DELTA_METHODS",
     "ResultsFileError",

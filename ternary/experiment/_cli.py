@@ -13,7 +13,7 @@ import joblib
 import pandas as pd
 
 from ternary.experiment._combos import COMBO_SETS
-from ternary.experiment._parallel import exit_with_parent
+from ternary.experiment._parallel import ClusterError, exit_with_parent
 from ternary.experiment._store import ResultsFileWarning
 from ternary.experiment._suite import run_suite
 from ternary.experiment._summary import summarize
@@ -301,7 +301,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             file=sys.stderr,
         )
         return 130
-    except (ValueError, ImportError, ConnectionError) as exc:
+    except (ValueError, ImportError, ClusterError) as exc:
         # an unusable --out file (ResultsFileError), or no Dask where --scheduler asks for it
         bar.close()
         print(f"error: {exc}", file=sys.stderr)

@@ -21,6 +21,16 @@ from joblib import Parallel, delayed
 Runner = Callable[[Callable, Sequence[tuple]], Iterator[Any]]
 
 
+class ClusterError(RuntimeError):
+    """The Dask cluster cannot be reached or cannot run the fits; the message says why."""
+
+
+_SAME_ENVIRONMENT = (
+    "Every machine of the cluster, the scheduler and each worker, needs ternary and "
+    "dask[distributed] installed in the versions this machine has."
+)
+
+
 def joblib_runner(n_jobs: int) -> Runner:
     """Run the calls through joblib with ``n_jobs`` workers (the active joblib backend)."""
 
@@ -94,7 +104,7 @@ def dask_runner(scheduler: Any, n_workers: int | None = None) -> Iterator[Runner
             try:
                 client = distributed.Client(scheduler, timeout="20s")
             except (OSError, TimeoutError) as exc:
-                raise ConnectionError(
+                raise ClusterError(
                     f"Cannot reach the Dask scheduler at {scheduler!r} ({exc}). Start one with "
                     "`dask scheduler` and workers with `dask worker <address>`, or use "
                     "scheduler='local'."
@@ -126,10 +136,21 @@ def _client_runner(client, distributed) -> Runner:
                 scattered[id(arg)] = client.scatter(arg, hash=False)
             return scattered[id(arg)]
 
-        futures = [client.submit(func, *[remote(a) for a in args], pure=False) for args in calls]
+        futures = []
         try:
+            futures = [
+                client.submit(func, *[remote(a) for a in args], pure=False) for args in calls
+            ]
             for future in distributed.as_completed(futures):
                 yield future.result()
+        except RuntimeError as exc:
+            # what Dask raises when the scheduler or a worker cannot unpickle the task,
+            # almost always a machine without ternary or with other versions of it
+            text = " ".join(str(exc).split())
+            first = text.split(". ")[0].rstrip(".") if text else type(exc).__name__
+            raise ClusterError(
+                f"The Dask cluster could not run the fits ({first}). {_SAME_ENVIRONMENT}"
+            ) from exc
         finally:
             # an interrupted driver leaves no work queued on the cluster
             client.cancel(futures)

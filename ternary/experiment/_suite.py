@@ -97,7 +97,9 @@ def run_suite(
         starts a Dask ``LocalCluster`` of ``n_jobs`` single-threaded worker
         processes; an address such as ``"tcp://host:8786"`` sends the fits to
         that cluster's workers (each needs ``ternary`` and ``dask[distributed]``
-        installed). Seeded runs give the same numbers on every scheduler.
+        installed, the scheduler's machine included). Seeded runs give the same
+        numbers on every scheduler. A cluster that cannot be reached or cannot
+        run the fits raises `ClusterError`.
 
     Returns
     -------
