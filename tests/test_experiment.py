@@ -255,6 +255,30 @@ def test_n_jobs_two_gives_the_same_numbers_as_one():
     pd.testing.assert_frame_equal(one.drop(columns="fit_seconds"), two.drop(columns="fit_seconds"))
 
 
+def test_one_cart_per_fold_serves_the_binary_combinations_with_unchanged_numbers(monkeypatch):
+    X, y = _small_data(n=150)
+    combos = [
+        {"delta_method": m, "routing": r}
+        for m in ("margin", "node_bootstrap", "quality_plateau", "gain_ratio", "class_overlap")
+        for r in ("probabilistic", "deferred")
+    ] + [{"delta_method": "none"}, {"delta_method": "margin", "routing": "hard_middle"}]
+    params = {**TernaryTreeClassifier().get_params(), "max_depth": 4}
+    assert _tasks.shares_cart({**params, "routing": "deferred"})  # the fast path is taken
+    assert not _tasks.shares_cart({**params, "routing": "hard_middle"})
+    assert not _tasks.shares_cart({**params, "graft": "all"})
+    # a CART that differs in more than its zones cannot serve
+    assert not _tasks.shares_cart(params, {**params, "max_features": "sqrt"})
+    assert _tasks.shares_cart(params, {**params, "delta_method": "none", "epsilon": 0.2})
+    fast = run_cv(X, y, combos=combos, cv=3, seed=4, delta_scale=1.5)
+    monkeypatch.setattr(_tasks, "_SHARE_CART", False)
+    assert not _tasks.shares_cart(params)
+    slow = run_cv(X, y, combos=combos, cv=3, seed=4, delta_scale=1.5)
+    pd.testing.assert_frame_equal(
+        fast.drop(columns="fit_seconds"), slow.drop(columns="fit_seconds"), check_exact=True
+    )
+    assert (fast["uncertain_rate"] > 0).any()  # zones that differ by method were compared
+
+
 @settings(max_examples=60, deadline=None)
 @given(st.lists(st.tuples(st.integers(0, 4), st.integers(0, 4)), min_size=1, max_size=40))
 def test_macro_f1_is_scikit_learns_to_the_last_bit(pairs):

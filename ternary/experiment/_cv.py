@@ -150,8 +150,9 @@ def _task_calls(pending, params, fold_data, refs) -> list[tuple]:
     """One call per combination fitted afresh, one per fold and CART its combinations share."""
     calls, groups = [], {}
     for i, f in pending:
-        if shares_cart(params[i]):
-            groups.setdefault((f, _cart_key(params[i])), []).append(i)
+        key = (f, _cart_key(params[i]))
+        if shares_cart(params[i], refs[key]["cart"].get_params()):
+            groups.setdefault(key, []).append(i)
         else:
             calls.append((combo_task, i, f, params[i], *fold_data[f]))
     for (f, key), indices in groups.items():
@@ -226,7 +227,7 @@ def run_cv(
     one CART (``delta_method="none"``, same depth) is fitted and shared by all
     combinations as their reference; the binary-routing combinations without
     grafting or pruning also share its tree, which only their zones set apart
-    (see `ternary._classes.rezone`), with the same numbers as separate fits.
+    (see `ternary._classes.rezone`): the numbers are those of separate fits.
 
     Parameters
     ----------

@@ -16,19 +16,14 @@ from typing import Any
 
 import numpy as np
 
-from ternary import _classes
-from ternary._classes import TernaryTreeClassifier
+from ternary._classes import REZONE_PARAMS, TernaryTreeClassifier, rezone
 from ternary.selective import aurc, e_aurc
 
 # δ methods share the CART tree only where the tree is CART's: no middle branches,
-# no grafts, no pruning. rezone is looked up on the module so that the slow path
-# (every combination fitted afresh) stays available to check it against.
+# no grafts, no pruning. The switch keeps the slow path (every combination fitted
+# afresh) available, to check the shared one against it.
 _BINARY_ROUTINGS = ("probabilistic", "deferred")
 _SHARE_CART = True
-
-
-def _rezone():
-    return getattr(_classes, "rezone", None) if _SHARE_CART else None
 
 
 def cart_params(params: dict[str, Any]) -> dict[str, Any]:
@@ -42,14 +37,20 @@ def cart_params(params: dict[str, Any]) -> dict[str, Any]:
     }
 
 
-def shares_cart(params: dict[str, Any]) -> bool:
-    """Whether this combination's tree is its CART's, so the fold's CART can serve it."""
-    return (
-        _rezone() is not None
+def shares_cart(params: dict[str, Any], cart: dict[str, Any] | None = None) -> bool:
+    """Whether this combination's tree is CART's, so a fitted CART can serve it.
+
+    With ``cart`` (the parameters of the CART at hand), also whether they differ from
+    the combination's in zone parameters only, which is all `rezone` can change.
+    """
+    if not (
+        _SHARE_CART
         and params["routing"] in _BINARY_ROUTINGS
         and params["graft"] == "none"
         and params["ccp_alpha"] == 0
-    )
+    ):
+        return False
+    return cart is None or all(k in REZONE_PARAMS or cart[k] == v for k, v in params.items())
 
 
 def fit_cart(params, X_train, y_train) -> tuple[TernaryTreeClassifier, float]:
@@ -109,7 +110,6 @@ def shared_task(
     A combination's ``fit_seconds`` is the CART's fit time plus its own rezoning:
     what a fresh fit of it costs, near enough.
     """
-    rezone = _rezone()
     base = cart.get_params()
     out = []
     for i, params in zip(indices, param_list, strict=True):
