@@ -44,11 +44,11 @@ def intro() -> None:
 
 def home() -> None:
     from appkit import datasets
-    from appkit.guard import page_guard
+    from appkit.guard import page_guard, plain
 
     with page_guard("loading the dataset"):
         ds, _ = datasets.current_dataset()
-        st.subheader(f"Dataset: {ds.name}")
+        st.subheader(f"Dataset: {plain(ds.name)}")
         cols = st.columns(4)
         helps = {
             "Rows": "Number of examples.",
@@ -61,10 +61,10 @@ def home() -> None:
         for col, (label, value) in zip(cols, datasets.dataset_summary(ds).items(), strict=True):
             col.metric(label, value, help=helps[label])
         counts = datasets.class_counts(ds)
-        st.caption("Rows per class: " + ", ".join(f"{k}: {v}" for k, v in counts.items()))
+        st.caption("Rows per class: " + ", ".join(f"{plain(k)}: {v}" for k, v in counts.items()))
         if ds.report:
             with st.expander("How this dataset was built"):
-                st.markdown("\n".join(f"- {line}" for line in ds.report))
+                st.markdown("\n".join(f"- {plain(line)}" for line in ds.report))
         with st.expander("First rows"):
             st.dataframe(datasets.preview(ds, 10), hide_index=True)
     st.subheader("Where to go")

@@ -4,7 +4,7 @@ import streamlit as st
 
 import viz
 from appkit import coverage, datasets, paper, vocabulary
-from appkit.guard import page_guard
+from appkit.guard import page_guard, plain
 from appkit.model import CVSpec, FitSpec
 from appkit.state import DEFAULTS
 
@@ -93,7 +93,7 @@ with page_guard("running the cross-validation"):
 
     problem = coverage.cv_problem(ds, int(s["cv_folds"]))
     if problem:
-        st.error(problem, icon="⚠️")
+        st.error(plain(problem), icon="⚠️")
         st.stop()
     tab_all, tab_sweep = st.tabs(["All 11 combinations", "Parameter sweep"])
     with tab_all:
@@ -113,7 +113,7 @@ with page_guard("running the cross-validation"):
         request = s.get("cv_request")
         if request is None or request.data_key != key:
             st.info(
-                f"{ds.name} has {ds.n_samples:,} rows × {ds.n_features} features: the 11 "
+                f"{plain(ds.name)} has {ds.n_samples:,} rows × {ds.n_features} features: the 11 "
                 f"combinations × {settings.cv} folds take about {estimate:.0f} s here. Press "
                 "**Run cross-validation** to start."
             )

@@ -3,7 +3,7 @@
 import streamlit as st
 
 from appkit import datasets, vocabulary
-from appkit.guard import page_guard
+from appkit.guard import page_guard, plain
 
 st.title("Your data")
 st.caption(
@@ -75,7 +75,7 @@ with page_guard("loading your data"):
 
     error = st.session_state.get("user_error")
     if error:
-        st.error(error, icon="⚠️")
+        st.error(plain(error), icon="⚠️")
         raw = st.session_state.get("upload_head")
         if raw:
             with st.expander("The first lines of your file, as received"):
@@ -85,7 +85,7 @@ with page_guard("loading your data"):
     if ds is not None:
         selected = st.session_state.get("dataset") == vocabulary.USER_PREFIX + ds.name
         st.success(
-            f"Loaded **{ds.name}**: {ds.n_samples:,} rows, {ds.n_features:,} features, "
+            f"Loaded **{plain(ds.name)}**: {ds.n_samples:,} rows, {ds.n_features:,} features, "
             f"{ds.n_classes} classes."
             + (
                 " It is now the dataset of every page."
@@ -94,7 +94,7 @@ with page_guard("loading your data"):
             )
         )
         with st.expander("What loading did", expanded=True):
-            st.markdown("\n".join(f"- {line}" for line in ds.report) or "Nothing to report.")
+            st.markdown("\n".join(f"- {plain(line)}" for line in ds.report) or "Nothing to report.")
         st.subheader("First rows")
         st.dataframe(datasets.preview(ds, 20), hide_index=True, width="stretch")
     elif not error:

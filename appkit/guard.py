@@ -38,10 +38,10 @@ def page_guard(what: str = "drawing this page"):
     try:
         yield
     except DataError as exc:
-        st.error(str(exc), icon="⚠️")
+        st.error(plain(exc), icon="⚠️")
     except Exception as exc:  # noqa: BLE001 - the point is to catch everything
         st.error(
-            f"Something went wrong while {what}: {exc}\n\nTry other settings or "
+            f"Something went wrong while {what}: {plain(exc)}\n\nTry other settings or "
             "another dataset; the details below help if you report it.",
             icon="⚠️",
         )

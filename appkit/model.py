@@ -18,6 +18,7 @@ import pandas as pd
 import streamlit as st
 from sklearn.model_selection import train_test_split
 
+from appkit.guard import plain
 from appkit.state import BOUNDS, DEFAULTS, shown
 from appkit.vocabulary import (
     DELTA_METHODS,
@@ -337,14 +338,34 @@ def current_spec(data_key: tuple, features) -> FitSpec:
     )
 
 
+@st.cache_data(show_spinner=False, max_entries=16)
+def important_pair(_ds: Dataset, key: tuple) -> tuple[str, str]:
+    """The two features a CART tree on all features finds most important.
+
+    The tree is the app's default (depth 4, seed 0); ties keep the file's order,
+    so a tree that uses one feature only pairs it with the first other one.
+    """
+    clf = TernaryTreeClassifier(delta_method="none", max_depth=4, random_state=0)
+    clf.fit(_ds.X, _ds.y)
+    order = np.argsort(-clf.feature_importances_, kind="stable")
+    return str(_ds.feature_names[order[0]]), str(_ds.feature_names[order[1]])
+
+
 def feature_pickers(ds: Dataset, *, where=None) -> list[str]:
-    """Two distinct feature pickers (the first two features preselected)."""
+    """Two distinct feature pickers.
+
+    A built-in dataset starts on its first two features (the ones its figures are
+    known by); an uploaded one on its two most important (`important_pair`).
+    """
     names = ds.feature_names
     if len(names) < 2:
         raise DataError(f"{ds.name!r} has {len(names)} feature; the region plot needs two.")
     s = st.session_state
-    s["_default_features"] = (names[0], names[1])
-    for key, default in (("feature_x", names[0]), ("feature_y", names[1])):
+    pair = (names[0], names[1])
+    if ds is s.get("user_dataset") and len(names) > 2:
+        pair = important_pair(ds, s["user_dataset_key"])
+    s["_default_features"] = pair
+    for key, default in zip(("feature_x", "feature_y"), pair, strict=True):
         if s.get(key) not in names:
             s[key] = default
     if shown("features") and (shown("feature_x") or shown("feature_y")):
@@ -368,6 +389,8 @@ def feature_pickers(ds: Dataset, *, where=None) -> list[str]:
     fx, fy = s["feature_x"], s["feature_y"]
     if fx == fy:
         other = next(n for n in names if n != fx)
-        st.warning(f"Both axes show {fx!r}; using {other!r} on the vertical axis.")
+        st.warning(
+            f"Both axes show {plain(repr(fx))}; using {plain(repr(other))} on the vertical axis."
+        )
         fy = other
     return [fx, fy]

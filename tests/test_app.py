@@ -8,6 +8,7 @@ upload) and the page is checked for the elements and values they must produce.
 from __future__ import annotations
 
 import json
+import re
 import shutil
 from pathlib import Path
 
@@ -51,6 +52,11 @@ def assert_clean(at: AppTest) -> None:
     assert not at.exception, [e.value for e in at.exception]
     assert not at.error, [e.value for e in at.error]
     assert not at.warning, [w.value for w in at.warning]
+
+
+def shown(element) -> str:
+    """An element's markdown as a reader sees it: backslash escapes resolved."""
+    return re.sub(r"\\(.)", r"\1", element.value)
 
 
 def metrics(at: AppTest) -> dict[str, str]:
@@ -213,7 +219,7 @@ def test_same_feature_on_both_axes_is_corrected_with_a_warning():
     at = open_app("regions")
     at.selectbox(key="feature_y").set_value("x1").run()
     assert not at.exception and not at.error
-    assert len(at.warning) == 1 and "'x2'" in at.warning[0].value
+    assert len(at.warning) == 1 and "'x2'" in shown(at.warning[0])
     assert len(at.get("plotly_chart")) == 1
 
 
@@ -471,8 +477,8 @@ with page_guard("testing"):
 """
     at = AppTest.from_string(script).run()
     assert not at.exception
-    assert [e.value for e in at.error][0] == "Your file has no label column."
-    assert "boom" in at.error[1].value and "testing" in at.error[1].value
+    assert shown(at.error[0]) == "Your file has no label column."
+    assert "boom" in shown(at.error[1]) and "testing" in shown(at.error[1])
     assert len(at.expander) == 1  # the details, folded away
 
 
@@ -490,7 +496,7 @@ def test_coverage_page_explains_classes_too_small_for_the_folds():
     at.switch_page(PAGES["coverage"]).run()
     assert not at.exception
     assert len(at.error) == 1
-    assert "'rare' (3 rows)" in at.error[0].value and "Folds to 3" in at.error[0].value
+    assert "'rare' (3 rows)" in shown(at.error[0]) and "Folds to 3" in shown(at.error[0])
     assert not at.button  # nothing to run until the settings allow it
     at.slider(key="cv_folds").set_value(3).run()
     assert_clean(at)
@@ -520,7 +526,7 @@ def test_openml_fetch_flow_without_network(monkeypatch):
     at.text_input(key="openml_query").input("999999").run()
     at.button[0].click().run()
     assert not at.exception
-    assert [e.value for e in at.error] == ["OpenML has no dataset 999999."]
+    assert [shown(e) for e in at.error] == ["OpenML has no dataset 999999."]
     at.text_input(key="openml_query").input("61").run()
     at.button[0].click().run()
     assert_clean(at)
@@ -757,3 +763,45 @@ def test_a_clicked_point_names_its_test_row():
     event = {"selection": {"points": [{"curve_number": 3, "customdata": 17}]}}
     assert selected_row(event) == 17
     assert selected_row({"selection": {"points": [{"customdata": [4]}]}}) == 4
+
+
+def test_names_from_a_file_reach_the_page_as_plain_text():
+    hostile = (
+        "![x](http://img.test/a.png),[site](http://link.test),<img src=x onerror=alert(1)>\n"
+        + "".join(
+            f"{i},{(i * 7) % 13},{'<b>yes</b>' if i % 2 else '[no](http://e.test)'}\n"
+            for i in range(40)
+        )
+    ).encode()
+    at = open_app("data")
+    at.file_uploader(key="upload").set_value(
+        ("![pic](http://img.test/p.png).csv", hostile, "text/csv")
+    ).run()
+    assert not at.exception and not at.error
+    pages = [None, "data", "regions", "coverage"]
+    for page in pages:
+        if page is not None:
+            at.switch_page(PAGES[page]).run()
+        assert not at.exception
+        texts = [
+            e.value
+            for kind in (
+                "markdown",
+                "caption",
+                "success",
+                "error",
+                "subheader",
+                "warning",
+                "info",
+                "title",
+            )
+            for e in at.get(kind)
+        ]
+        if page == "data":  # the label's name is on the page, escaped
+            assert any("\\<img src" in t for t in texts)
+        if page == "regions":  # plotly would render tags in a legend: escaped there too
+            spec = at.get("plotly_chart")[0].proto.spec
+            assert "<b>yes" not in spec and "&lt;b&gt;yes" in spec
+        for t in texts:
+            # every bracket and angle bracket that came from the file is escaped
+            assert not re.search(r"(?<!\\)!\[|(?<!\\)\]\(|(?<!\\)<(img|b)\b", t), (page, t)

@@ -9,6 +9,7 @@ the hatching is the verdict, cell for cell, not a smoothed contour.
 from __future__ import annotations
 
 import base64
+import html
 import struct
 import zlib
 
@@ -257,13 +258,14 @@ def _point_traces(X2, y_codes, class_names, *, showlegend):
                 x=X2[sel, 0],
                 y=X2[sel, 1],
                 mode="markers",
-                name=f"class {name}",
+                name=f"class {html.escape(str(name))}",
                 legendgroup=f"class{k}",
                 showlegend=showlegend,
                 marker=dict(color=class_color(k), size=6, line=dict(color="#222222", width=0.8)),
                 # the row's position in X2, so a click on the point names its row
                 customdata=np.flatnonzero(sel),
-                hovertemplate=f"class {name}<br>(%{{x:.4g}}, %{{y:.4g}})<extra></extra>",
+                hovertemplate=f"class {html.escape(str(name))}<br>(%{{x:.4g}}, %{{y:.4g}})"
+                "<extra></extra>",
             )
         )
     return traces
@@ -303,7 +305,9 @@ def _check_inputs(model, X2, y, feature_names, class_names, resolution):
     # a label the model never saw gets code -1 and is drawn as no class
     y_codes = np.searchsorted(classes, y)
     y_codes[(y_codes >= len(classes)) | (classes[np.minimum(y_codes, len(classes) - 1)] != y)] = -1
-    return X2, y, classes, list(class_names), tuple(feature_names), y_codes
+    # names from a user's file: plotly would render their tags, so they are escaped
+    feature_names = tuple(html.escape(str(n)) for n in feature_names)
+    return X2, y, classes, list(class_names), feature_names, y_codes
 
 
 def _describe(acc, rate, hatched):
