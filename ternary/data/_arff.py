@@ -28,6 +28,8 @@ from ._csv import _EXACT_FLOATS
 from ._dataset import DataError, Dataset, _quoted, _shorten
 from ._source import MAX_FILE_BYTES, _check_line_lengths, _decode, _read_source
 
+# An extra column name for the pandas path: anything in it means a row was too long.
+_EXTRA = "\x00extra"
 # Where the data section starts; [ \t]* rather than \s* so the search cannot run
 # across lines and backtrack over them.
 _DATA_MARKER = re.compile(rb"^[ \t]*@data", re.IGNORECASE | re.MULTILINE)
@@ -412,47 +414,74 @@ def _arff_head(
     return relation, attrs, offset
 
 
+def _plain_section(data: bytes, offset: int) -> bool:
+    """Whether pandas reads the data section exactly as liac-arff would.
+
+    Single quotes are fine; double quotes, backslash escapes, doubled quotes, a
+    quoted '?' (a value, not a missing one), sparse rows, a comma ending a line and
+    a '%' anywhere but at the start of a line (a comment) are left to the full
+    parsers.
+    """
+    for token in (b'"', b"\\", b"''", b"'?'", b"{", b",\n", b",\r"):
+        if data.find(token, offset) >= 0:
+            return False
+    comments = data.count(b"\n%", offset) + (data[offset : offset + 1] == b"%")
+    return data.count(b"%", offset) == comments
+
+
 def _read_dense(
     data: bytes, offset: int, codec: str, attrs: list[_Attribute], names: list[str]
 ) -> pd.DataFrame | None:
     """The data section parsed by pandas, or None when only the full parsers can read it.
 
-    Only plain sections qualify: no quotes, escapes, comments or sparse rows, every
-    row exactly one value per attribute (checked by counting the commas, since
-    pandas would pad a short row with missing values), numbers where declared.
+    Every row must hold exactly one value per attribute, as liac-arff requires.
+    pandas pads a short row with empty values and only warns about a long one, so
+    an extra column catches long rows, and the last column is read as raw text:
+    no row may leave it empty (a '?' there is turned into a missing value after).
     """
-    if any(data.find(ch, offset) >= 0 for ch in (b"'", b'"', b"\\", b"%", b"{")):
+    if not _plain_section(data, offset):
         return None
-    kinds = zip(attrs, names, strict=True)
+    last = names[-1]
+    kinds = zip(attrs[:-1], names[:-1], strict=True)
     dtypes = {n: (np.float64 if a.kind == "numeric" else object) for a, n in kinds}
     stream = io.BytesIO(data)
     stream.seek(offset)
     try:
         with warnings.catch_warnings():
-            # A row with too many values is only a warning to pandas: make it a refusal.
-            warnings.simplefilter("error", pd.errors.ParserWarning)
+            # Every row is one field short of the names (the extra column), which
+            # pandas warns about; the checks below are what decide.
+            warnings.simplefilter("ignore", pd.errors.ParserWarning)
             frame = pd.read_csv(
                 stream,
                 encoding="utf-8" if codec == "utf-8-sig" else codec,
                 header=None,
-                names=names,
+                names=[*names, _EXTRA],
                 index_col=False,
-                dtype=dtypes,
+                dtype={**dtypes, last: object, _EXTRA: object},
                 sep=",",
+                quotechar="'",
+                comment="%",
                 skipinitialspace=True,
-                na_values=["?"],
+                na_values={n: ["?"] for n in names[:-1]},
                 keep_default_na=False,
                 skip_blank_lines=True,
                 engine="c",
                 **_EXACT_FLOATS,
             )
-    except (ValueError, pd.errors.ParserError, pd.errors.ParserWarning, UnicodeDecodeError):
-        return None
-    if len(frame) == 0 or data.count(b",", offset) != (len(names) - 1) * len(frame):
-        return None
+        if len(frame) == 0 or (frame[_EXTRA] != "").any() or (frame[last] == "").any():
+            return None
+        frame = frame.drop(columns=_EXTRA)
+        values = np.array(frame[last], dtype=object)  # a copy: pandas' arrays are read-only
+        values[values == "?"] = None
+        if attrs[-1].kind == "numeric":
+            # Python's float(), as liac-arff uses: correctly rounded, like pandas' parser.
+            values = np.asarray([np.nan if v is None else float(v) for v in values])
+        frame[last] = values
+    except (ValueError, TypeError, pd.errors.ParserError):
+        return None  # UnicodeDecodeError is a ValueError
     for attr, name in zip(attrs, names, strict=True):
         if attr.integer:
-            frame[name] = np.trunc(frame[name].to_numpy())  # as liac-arff reads INTEGER
+            frame[name] = np.trunc(frame[name].to_numpy(dtype=np.float64))  # as liac-arff
     return frame
 
 
@@ -487,7 +516,9 @@ def _typed_columns(
             except (ValueError, TypeError):
                 values = pd.to_numeric(series, errors="coerce")
                 bad = int((values.isna() & series.notna()).sum())
-                report.append(f"Attribute {col!r}: {bad} non-numeric value(s) treated as missing.")
+                report.append(
+                    f"Attribute {_quoted(col)}: {bad} non-numeric value(s) treated as missing."
+                )
                 cols[col] = values.astype(np.float64)
         elif attr.kind == "date":
             with warnings.catch_warnings():
@@ -497,7 +528,7 @@ def _typed_columns(
                 stamps = pd.to_datetime(series, errors="coerce", utc=True)
             seconds = (stamps - pd.Timestamp("1970-01-01", tz="UTC")).dt.total_seconds()
             cols[col] = seconds.astype(np.float64)
-            report.append(f"Attribute {col!r}: dates converted to seconds since 1970.")
+            report.append(f"Attribute {_quoted(col)}: dates converted to seconds since 1970.")
         else:
             cols[col] = series
             if attr.kind == "nominal" and attr.levels is not None:

@@ -14,7 +14,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from ._dataset import DataError, Dataset, _class_names
+from ._dataset import DataError, Dataset, _class_names, _quoted
 
 #: Name of the dataset the app shows first.
 DEFAULT_DATASET = "two moons"
@@ -448,12 +448,12 @@ def load_builtin(name: str, **kwargs: Any) -> Dataset:
     lookup = {_normalise_key(k): k for k in BUILTIN_DATASETS}
     if key not in lookup:
         choices = ", ".join(repr(k) for k in BUILTIN_DATASETS)
-        raise DataError(f"Unknown built-in dataset {name!r}. Choose one of: {choices}.")
+        raise DataError(f"Unknown built-in dataset {_quoted(name)}. Choose one of: {choices}.")
     func = BUILTIN_DATASETS[lookup[key]]
     try:
         return func(**kwargs)
     except TypeError as exc:
         raise DataError(
-            f"The built-in dataset {lookup[key]!r} does not accept these arguments "
+            f"The built-in dataset {_quoted(lookup[key])} does not accept these arguments "
             f"({', '.join(sorted(kwargs))}): {exc}. Remove or rename them."
         ) from exc

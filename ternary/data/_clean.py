@@ -99,7 +99,7 @@ def _resolve_target(columns: list[str], target: str | int | None) -> str:
     if len(loose) == 1:
         return loose[0]
     raise DataError(
-        f"Target column {wanted!r} is not in the file. "
+        f"Target column {_quoted(wanted)} is not in the file. "
         f"Available columns: {_quote_list(columns)}. Pick one of these."
     )
 
@@ -140,10 +140,11 @@ def _prepare_target(
             values = None
     n_missing = int((~keep).sum())
     if n_missing:
-        report.append(f"Dropped {n_missing} rows whose target {column!r} is missing.")
+        report.append(f"Dropped {n_missing} rows whose target {_quoted(column)} is missing.")
     if not keep.any():
         raise DataError(
-            f"The target column {column!r} has no values in any row. Choose another target column."
+            f"The target column {_quoted(column)} has no values in any row. Choose another "
+            "target column."
         )
     if values is not None:
         labels = _numeric_labels(values, keep, column, report)
@@ -153,12 +154,13 @@ def _prepare_target(
     if n_classes < 2:
         only = labels[0] if len(labels) else "?"
         raise DataError(
-            f"The target column {column!r} has a single class ({str(only)!r}); a classifier "
-            "needs at least two. Choose another target column or add rows of other classes."
+            f"The target column {_quoted(column)} has a single class ({_quoted(only)}); a "
+            "classifier needs at least two. Choose another target column or add rows of "
+            "other classes."
         )
     if n_classes > opts.max_classes:
         raise DataError(
-            f"The target column {column!r} has {n_classes} distinct values (the limit is "
+            f"The target column {_quoted(column)} has {n_classes} distinct values (the limit is "
             f"{opts.max_classes}); it looks like a regression target or an identifier. "
             "Choose a column with class labels as the target."
         )
@@ -231,7 +233,7 @@ def _convert_feature(
         # Semicolon- or tab-separated files from European locales write 1,5.
         alt = _to_float(text.str.replace(",", ".", regex=False))
         if not (present & np.isnan(alt)).any():
-            report.append(f"Column {name!r}: read decimal commas (e.g. '1,5') as numbers.")
+            report.append(f"Column {_quoted(name)}: read decimal commas (e.g. '1,5') as numbers.")
             return _Column(name, "numeric", alt)
     n_failed = int(failed.sum())
     if n_failed == 0:
@@ -239,7 +241,7 @@ def _convert_feature(
     if n_failed < n_present and n_failed <= _JUNK_FRACTION * n_present:
         examples = _quote_list(sorted(set(text[failed].tolist()))[:3], limit=3)
         report.append(
-            f"Column {name!r}: {n_failed} non-numeric value(s) in a numeric "
+            f"Column {_quoted(name)}: {n_failed} non-numeric value(s) in a numeric "
             f"column (e.g. {examples}) were treated as missing."
         )
         return _Column(name, "numeric", numbers)
@@ -299,7 +301,7 @@ def _assemble(
     feature_cols = [c for c in columns if c != target_col]
     if not feature_cols:
         raise DataError(
-            f"The file has only the target column {target_col!r} and no feature columns. "
+            f"The file has only the target column {_quoted(target_col)} and no feature columns. "
             "If it should have more columns, check the delimiter (comma, semicolon or tab)."
         )
     labels, keep = _prepare_target(frame[target_col], target_col, opts, report, missing_tokens)
@@ -323,7 +325,7 @@ def _assemble(
     y = np.asarray(labels)
     report.append(
         f"Loaded {X.shape[0]} rows × {X.shape[1]} features, "
-        f"{len(np.unique(y))} classes (target {target_col!r})."
+        f"{len(np.unique(y))} classes (target {_quoted(target_col)})."
     )
     return Dataset(X=X, y=y, class_names=_class_names(y), name=name, source=source, report=report)
 
@@ -399,14 +401,14 @@ def _finite_float32(c: _Column, report: list[str]) -> None:
     if infinite.any():
         c.values = np.where(infinite, np.nan, c.values)
         report.append(
-            f"Column {c.name!r}: {int(infinite.sum())} infinite value(s) treated as missing."
+            f"Column {_quoted(c.name)}: {int(infinite.sum())} infinite value(s) treated as missing."
         )
     with np.errstate(invalid="ignore"):
         beyond = np.abs(c.values) > _FLOAT32_MAX
     if beyond.any():
         c.values = np.clip(c.values, -_FLOAT32_MAX, _FLOAT32_MAX)
         report.append(
-            f"Column {c.name!r}: {int(beyond.sum())} value(s) beyond the float32 range were "
+            f"Column {_quoted(c.name)}: {int(beyond.sum())} value(s) beyond the float32 range were "
             f"clipped to ±{_FLOAT32_MAX:.4g}, the largest magnitude a tree can compare."
         )
 
@@ -480,7 +482,8 @@ def _impute_column(c: _Column, report: list[str]) -> None:
         median = float(np.nanmedian(c.values))
         c.values = np.where(miss, median, c.values)
         report.append(
-            f"Column {c.name!r}: imputed {n_miss} missing value(s) with the median {median:g}."
+            f"Column {_quoted(c.name)}: imputed {n_miss} missing value(s) with the median "
+            f"{median:g}."
         )
     else:
         present = pd.Series(c.values[~miss])
@@ -489,8 +492,8 @@ def _impute_column(c: _Column, report: list[str]) -> None:
         top = sorted(counts.index[counts == counts.max()])[0]
         c.values = np.where(miss, top, c.values).astype(object)
         report.append(
-            f"Column {c.name!r}: filled {n_miss} missing value(s) with "
-            f"the most frequent value {top!r}."
+            f"Column {_quoted(c.name)}: filled {n_miss} missing value(s) with "
+            f"the most frequent value {_quoted(top)}."
         )
 
 
@@ -525,15 +528,15 @@ def _encode(converted: list[_Column], opts: _Options, report: list[str]) -> dict
                 col = _unique_name(f"{c.name}={levels[1]}", taken)
                 out[col] = _with_nan((c.values == levels[1]).astype(np.float64), missing)
                 encoded.append(
-                    f"Column {c.name!r} ({levels[0]!r}/{levels[1]!r}) encoded as "
-                    f"one 0/1 column {col!r}."
+                    f"Column {_quoted(c.name)} ({_quoted(levels[0])}/{_quoted(levels[1])}) "
+                    f"encoded as one 0/1 column {_quoted(col)}."
                 )
             else:
                 for lv in levels:
                     indicator = (c.values == lv).astype(np.float64)
                     out[_unique_name(f"{c.name}={lv}", taken)] = _with_nan(indicator, missing)
                 encoded.append(
-                    f"Column {c.name!r} ({len(levels)} levels) one-hot encoded "
+                    f"Column {_quoted(c.name)} ({len(levels)} levels) one-hot encoded "
                     f"into {len(levels)} columns."
                 )
         else:
@@ -541,7 +544,7 @@ def _encode(converted: list[_Column], opts: _Options, report: list[str]) -> dict
             out[_unique_name(c.name, taken)] = np.array([codes.get(v, np.nan) for v in c.values])
             order = "declared order" if c.declared else "alphabetical order"
             encoded.append(
-                f"Column {c.name!r} ({len(levels)} levels) encoded as ordinal "
+                f"Column {_quoted(c.name)} ({len(levels)} levels) encoded as ordinal "
                 f"codes 0–{len(levels) - 1} ({order})."
             )
     report.extend(encoded)

@@ -8,7 +8,7 @@ from typing import Any
 
 from ._arff import load_arff
 from ._csv import load_csv
-from ._dataset import DataError, Dataset
+from ._dataset import DataError, Dataset, _quoted
 
 _CSV_SUFFIXES = (".csv", ".tsv", ".txt")
 _ARFF_SUFFIXES = (".arff",)
@@ -35,7 +35,7 @@ def list_local_arff(directory: str | os.PathLike) -> list[Path]:
     folder = Path(directory).expanduser()
     if not folder.is_dir():
         raise DataError(
-            f"Folder not found: {str(folder)!r}. Pass an existing folder that "
+            f"Folder not found: {_quoted(str(folder))}. Pass an existing folder that "
             "holds .arff or .csv files."
         )
     return sorted(
@@ -76,6 +76,6 @@ def load_file(path_or_upload: Any, target: str | int | None = None, **kwargs: An
         return load_arff(path_or_upload, target, **kwargs)
     shown = f"'{suffix}'" if suffix else "no extension"
     raise DataError(
-        f"Cannot tell the format of {Path(file_name).name or 'this data'!r} "
+        f"Cannot tell the format of {_quoted(Path(file_name).name or 'this data')} "
         f"({shown}). Use a file ending in .csv, .tsv, .txt or .arff."
     )
