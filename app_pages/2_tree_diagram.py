@@ -2,8 +2,9 @@
 
 import streamlit as st
 
-from appkit import datasets, model, tree, vocabulary
+from appkit import datasets, export, model, tree, vocabulary
 from appkit.guard import page_guard
+from ternary import export_text
 
 st.title("Tree diagram")
 st.caption(
@@ -11,6 +12,45 @@ st.caption(
     "[θ−δ, θ+δ]; leaves show their class, its share and n. The model settings in the "
     "sidebar are the same as on the Decision regions page."
 )
+
+
+def take_away(ds, spec, clf, base) -> None:
+    """The rules as text, the model as a skops file, and a script that rebuilds it."""
+    st.subheader("The rules, as text")
+    st.caption(
+        "Each split as CART routes it, followed by its uncertainty zone: a row inside the "
+        "zone still gets a class but is flagged boundary-uncertain (`ternary.export_text`)."
+    )
+    st.code(export_text(clf), language="text")
+    st.subheader("Take the model away")
+    user = ds is st.session_state.get("user_dataset")
+    script = export.rebuild_script(
+        ds,
+        spec,
+        generator_kwargs=None if user else datasets.builtin_kwargs(ds.name),
+        upload=st.session_state.get("upload_source") if user else None,
+    )
+    c1, c2 = st.columns(2)
+    c1.download_button(
+        "Download the model (skops)",
+        export.model_bytes(clf, spec.key),
+        file_name=f"{base}.skops",
+        mime="application/octet-stream",
+        help="The fitted tree in the skops format, which loads without running code from "
+        "the file (unlike pickle). How to load it is shown below.",
+    )
+    c2.download_button(
+        "Download a script that rebuilds it",
+        script.encode(),
+        file_name=f"rebuild_{base}.py",
+        mime="text/x-python",
+        help="Loads the data, splits it as the app did and fits the same tree.",
+    )
+    st.caption("Load the downloaded model in Python:")
+    st.code(export.LOAD_SNIPPET.format(file=f"{base}.skops"), language="python")
+    with st.expander("The rebuild script"):
+        st.code(script, language="python")
+
 
 with page_guard("drawing the tree"):
     ds, key = datasets.current_dataset()
@@ -102,3 +142,6 @@ with page_guard("drawing the tree"):
                 "SVG export needs the Graphviz `dot` program, which is not installed here "
                 "(`apt-get install graphviz`). The DOT file is still available."
             )
+
+    with page_guard("preparing the exports"):
+        take_away(ds, spec, clf, base)

@@ -307,7 +307,10 @@ def on_upload() -> None:
         s["upload_columns"] = columns
         s["upload_target"] = columns[-1] if columns else None
     target = s.get("upload_target") or None
-    ds, error = load_user_data(data, name, target, s.get("upload_missing", "impute"))
+    missing = s.get("upload_missing", "impute")
+    ds, error = load_user_data(data, name, target, missing)
+    if ds is not None:  # what a script needs to read the file the same way
+        s["upload_source"] = {"file": name, "target": target, "missing": missing}
     s["upload_head"] = head_text(data)
     s["user_error"] = error
     if ds is not None:
@@ -319,6 +322,8 @@ def on_fetch_openml() -> None:
     s = st.session_state
     ds, error = load_openml_data(s.get("openml_query", ""), s.get("openml_target") or None)
     s["upload_head"] = None
+    if ds is not None:
+        s.pop("upload_source", None)
     s["user_error"] = error
     if ds is not None:
         use_user_dataset(ds)

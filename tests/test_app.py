@@ -805,3 +805,37 @@ def test_names_from_a_file_reach_the_page_as_plain_text():
         for t in texts:
             # every bracket and angle bracket that came from the file is escaped
             assert not re.search(r"(?<!\\)!\[|(?<!\\)\]\(|(?<!\\)<(img|b)\b", t), (page, t)
+
+
+# ----------------------------------------------------------------------------- take it away
+def test_tree_page_exports_rules_model_and_a_script_that_rebuilds_it(tmp_path):
+    import skops.io as sio
+
+    from appkit import export, model
+    from ternary import export_text
+
+    at = open_app("tree")
+    labels = [b.label for b in at.get("download_button")]
+    assert "Download the model (skops)" in labels and "Download a script that rebuilds it" in labels
+    codes = [c.value.strip() for c in at.code]
+    ds, key = datasets.load_builtin("two moons", n_samples=500, noise=0.3, random_state=0)
+    spec = FitSpec(key, None, 0.3, 0, model.model_params(DEFAULTS))
+    clf = model.fit(model.split_data(ds, spec), spec)
+    assert export_text(clf).strip() in codes  # the rules, as the library writes them
+    # the script, run on its own, fits the very tree the page shows
+    script = export.rebuild_script(ds, spec, generator_kwargs=datasets.builtin_kwargs(ds.name))
+    assert script.strip() in codes
+    namespace = {}
+    exec(compile(script, "rebuild.py", "exec"), namespace)  # noqa: S102 - our own script
+    X = ds.X
+    np.testing.assert_array_equal(namespace["clf"].predict_proba(X), clf.predict_proba(X))
+    # the skops file loads back into the same model, trusting only ternary's two types
+    path = tmp_path / "tree.skops"
+    path.write_bytes(export.model_bytes(clf, spec.key))
+    untrusted = sio.get_untrusted_types(file=path)
+    assert sorted(untrusted) == [
+        "ternary._classes.TernaryTreeClassifier",
+        "ternary._tree.TernaryTree",
+    ]
+    loaded = sio.load(path, trusted=untrusted)
+    np.testing.assert_array_equal(loaded.predict_proba(X), clf.predict_proba(X))

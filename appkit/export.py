@@ -1,0 +1,86 @@
+"""Take the model away: the fitted tree in the skops format, and a script that rebuilds it."""
+
+from __future__ import annotations
+
+import streamlit as st
+
+from appkit.model import FitSpec
+from ternary.data import Dataset
+
+__all__ = ["LOAD_SNIPPET", "model_bytes", "rebuild_script"]
+
+#: how to open the downloaded file; skops refuses types it was not told to trust
+LOAD_SNIPPET = """import skops.io as sio
+
+untrusted = sio.get_untrusted_types(file="{file}")
+print(untrusted)  # expect ternary's TernaryTreeClassifier and TernaryTree only
+clf = sio.load("{file}", trusted=untrusted)
+"""
+
+
+@st.cache_data(show_spinner=False, max_entries=16)
+def model_bytes(_model, key: tuple) -> bytes:
+    """``_model`` serialised with skops (a format that loads without running pickle code)."""
+    import skops.io as sio
+
+    return sio.dumps(_model)
+
+
+def _data_lines(ds: Dataset, generator_kwargs: dict | None, upload: dict | None) -> list[str]:
+    if generator_kwargs is not None:
+        args = "".join(f", {k}={v!r}" for k, v in generator_kwargs.items())
+        return [
+            "from ternary.data import load_builtin",
+            "",
+            f"ds = load_builtin({ds.name!r}{args})",
+        ]
+    if upload is not None:
+        return [
+            "from ternary.data import load_file",
+            "",
+            "# your file, read with the options the app used",
+            f"ds = load_file({upload['file']!r}, target={upload['target']!r}, "
+            f"missing={upload['missing']!r})",
+        ]
+    return [
+        "from ternary.data import load_file",
+        "",
+        f"ds = load_file('{ds.name}.csv')  # the file {ds.name!r} came from",
+    ]
+
+
+def rebuild_script(
+    ds: Dataset, spec: FitSpec, *, generator_kwargs: dict | None = None, upload: dict | None = None
+) -> str:
+    """A short Python script that loads the data, splits it and fits the same tree.
+
+    The split repeats the app's (stratified when every class has two rows and
+    the test part can hold each class), so the fitted tree is the app's.
+    """
+    features = "ds.X" if spec.features is None else f"ds.X[{list(spec.features)!r}]"
+    params = ",\n".join(f"    {k}={v!r}" for k, v in spec.params.items())
+    lines = [
+        f'"""Rebuild the ternary tree the app showed for {ds.name!r}."""',
+        "",
+        "import numpy as np",
+        "from sklearn.model_selection import train_test_split",
+        "",
+        "from ternary import TernaryTreeClassifier, export_text",
+        *_data_lines(ds, generator_kwargs, upload),
+        f"X = {features}",
+        "_, counts = np.unique(ds.y, return_counts=True)",
+        f"n_test = int(np.ceil({spec.test_size!r} * len(ds.y)))",
+        "stratify = ds.y if counts.min() >= 2 and n_test >= len(counts) else None",
+        "X_train, X_test, y_train, y_test = train_test_split(",
+        f"    X, ds.y, test_size={spec.test_size!r}, random_state={spec.seed!r}, stratify=stratify",
+        ")",
+        "clf = TernaryTreeClassifier(",
+        params + ",",
+        ").fit(X_train, y_train)",
+        "",
+        "pred, verdict = clf.predict_with_verdict(X_test)",
+        "print(export_text(clf))",
+        'print(f"boundary-uncertain: {np.mean(verdict == 0):.1%} of the test rows")',
+        "",
+    ]
+    return "\n".join(lines)
