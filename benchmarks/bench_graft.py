@@ -338,6 +338,17 @@ def report(records, ccp, notes, weka, weka_runs, runs, names, elapsed, n_jobs, w
         "",
     ]
 
+    common = [n for n in order if n in webb]
+    L += error_section(err, order, webb, common, notes, ccp)
+    L += node_section(nodes, secs, order)
+    L += weka_section(weka, weka_runs, order, weka_status)
+    L += [""] + timing_section()
+    return "\n".join(L) + "\n"
+
+
+def error_section(err, order, webb, common, notes, ccp):
+    """Error % in the shape of Webb's Table 2, then the win/loss sign tests."""
+    L = []
     # Table 2 shape
     L += [
         "## Error % (the shape of Webb's Table 2)",
@@ -358,7 +369,6 @@ def report(records, ccp, notes, weka, weka_runs, runs, names, elapsed, n_jobs, w
             + " |"
         )
     means = [fmt(err.loc[order, (p, g)].mean()) for p in ("pruned", "unpruned") for g in TREATMENTS]
-    common = [n for n in order if n in webb]
     wmeans = [
         fmt(np.mean([webb[n][f"{p}_{g}"] for n in common])) if common else "—"
         for p in ("pruned", "unpruned")
@@ -402,6 +412,12 @@ def report(records, ccp, notes, weka, weka_runs, runs, names, elapsed, n_jobs, w
         "table (his 'dis' has no file here); his win/loss is recomputed on them.",
     ]
 
+    return L
+
+
+def node_section(nodes, secs, order):
+    """Node counts in the shape of Webb's Table 4."""
+    L = []
     # Table 4 shape
     L += [
         "",
@@ -419,6 +435,12 @@ def report(records, ccp, notes, weka, weka_runs, runs, names, elapsed, n_jobs, w
         "attributes); compare the none → one → all growth, not the absolute sizes.",
     ]
 
+    return L
+
+
+def weka_section(weka, weka_runs, order, weka_status):
+    """Weka's J48 and J48graft beside ours, or why they are absent."""
+    L = []
     if weka:
         L += [
             "",
@@ -453,8 +475,7 @@ def report(records, ccp, notes, weka, weka_runs, runs, names, elapsed, n_jobs, w
         ]
     else:
         L += ["", "Weka was skipped (--no-weka)."]
-    L += [""] + timing_section()
-    return "\n".join(L) + "\n"
+    return L
 
 
 def main(argv=None):

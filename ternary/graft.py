@@ -333,19 +333,20 @@ class _Best:
         self.v = np.full(shape, np.nan)
         self.ancestor = np.full(shape, -1, dtype=np.intp)
         self.depth = np.full(shape, -1, dtype=np.intp)
+        self._pos = None
 
     @property
     def pos(self):
-        """Weighted count of the chosen class in each best region."""
-        k = np.maximum(self.k, 0)[..., None]
-        return np.take_along_axis(self.counts, k, axis=-1)[..., 0]
+        """Weighted count of the chosen class in each best region (kept until an offer)."""
+        if self._pos is None:
+            k = np.maximum(self.k, 0)[..., None]
+            self._pos = np.take_along_axis(self.counts, k, axis=-1)[..., 0]
+        return self._pos
 
     def offer(self, leaves, a, side, found, ancestor, depth):
-        """Keep each (leaves[i], a[i], side) candidate that beats the best so far.
-
-        ``found`` is ``(laplace, total, class, class counts, cut value)`` per candidate.
-        """
+        """Keep each candidate ``found = (lap, total, k, counts, v)`` better than the best."""
         lap, total, k, counts, v = found
+        self._pos = None
         old_lap = self.lap[leaves, a, side]
         old_total = self.total[leaves, a, side]
         better = (lap > old_lap) | (
