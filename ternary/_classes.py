@@ -358,8 +358,7 @@ class TernaryTreeClassifier(ClassifierMixin, BaseEstimator):
             self.tree_ = self._grow_hard_middle(X, y_enc, weights, params, rng)
             self.graft_report_, self._cart, self._delta_base = None, None, None
         else:
-            self._cart = self._grow_cart(X, y_enc, weights)
-            self._zone(X, y_enc, weights)
+            self._zone(X, y_enc, weights, self._grow_cart(X, y_enc, weights))
         self.feature_importances_ = impurity_importances(
             self.tree_, X, y_enc, weights, _criterion(self), self.routing, self.n_features_in_
         )
@@ -388,8 +387,8 @@ class TernaryTreeClassifier(ClassifierMixin, BaseEstimator):
         self.n_bootstraps_ = resolve_n_bootstraps(self.n_bootstraps, X.shape[0])
         return X, y, y_enc, weights
 
-    def _zone(self, X, y_enc, weights):
-        """Set ``tree_``: the CART tree ``_cart`` with every split's δ, grafted if asked.
+    def _zone(self, X, y_enc, weights, cart):
+        """Set ``tree_``: the CART tree ``cart`` with every split's δ, grafted if asked.
 
         δ is computed at scale 1 and multiplied by ``delta_scale_`` last, so the unscaled
         δ (``_delta_base``) is known exactly and `boundary_distance` can say which rows
@@ -399,7 +398,9 @@ class TernaryTreeClassifier(ClassifierMixin, BaseEstimator):
         # one stream for every random draw after CART's own (node bootstrap, then grafts)
         rng = check_random_state(self.random_state)
         params = _delta_params(self, 1.0)
-        tree = self._cart.copy()
+        tree = cart.copy()
+        # rezone needs the tree before grafting; without grafts tree_ is that tree plus δ
+        self._cart = cart if self.graft != "none" else None
         if params.method != "none":
             for node, rows in iter_node_rows(tree, X):
                 if tree.children_left[node] == LEAF:
@@ -763,6 +764,9 @@ def rezone(
     validate_tree_params(new)
     X, y, y_enc, weights = new._prepare(X, y, sample_weight)
     cart = fitted._cart
+    if cart is None:  # no grafts: the structure is tree_'s own
+        cart = fitted.tree_.copy()
+        cart.delta[:] = 0.0
     if (
         X.shape[0] != cart.n_node_samples[0]
         or not np.array_equal(new.classes_, fitted.classes_)
@@ -773,8 +777,7 @@ def rezone(
             "differ in rows, classes or total weight."
         )
     new._set_scale(X, y, sample_weight, weights)
-    new._cart = cart
-    new._zone(X, y_enc, weights)
+    new._zone(X, y_enc, weights, cart)
     # importances follow the structure, grafts included, which δ does not move
     new.feature_importances_ = fitted.feature_importances_.copy()
     return new
