@@ -123,8 +123,12 @@ def named_inputs(folder: Path, quick: bool) -> list[tuple[str, Callable[[], str]
         ("CSV at the value limit, 50 columns", load_csv, _header(50), _rows(50, 100), 1_999),
         ("CSV, 200,000 rows × 21", load_csv, _header(21), _rows(21, 50), 4_000),
         ("ARFF, 200,000 rows × 21 (pandas)", load_arff, _arff_header(21), _rows(21, 50), 4_000),
-        ("ARFF, 40,000 rows × 22 with quotes (liac path)", load_arff, _arff_header(21, True),
+        ("ARFF, 40,000 rows × 22, quoted text (pandas)", load_arff, _arff_header(21, True),
          _rows(21, 50, True), 800),
+        ("ARFF, 22,000 rows × 22, double-quoted (liac-arff)", load_arff, _arff_header(21, True),
+         _rows(21, 50, True).replace(b"'", b'"'), 440),
+        ("ARFF, 40,000 rows × 22, double-quoted (refused)", load_arff, _arff_header(21, True),
+         _rows(21, 50, True).replace(b"'", b'"'), 800),
     ]  # fmt: skip
     for name, loader, head, unit, count in big:
         if quick and len(head) + len(unit) * count > 40 * MB:

@@ -328,3 +328,14 @@ def test_quoted_values_and_comment_lines_take_the_shortcut_with_the_same_result(
     pd.testing.assert_frame_equal(fast.X, slow.X)
     np.testing.assert_array_equal(fast.y, slow.y)
     assert fast.n_samples == 3  # the row with a missing class is dropped on both paths
+
+
+def test_a_file_only_the_slow_parsers_read_has_a_smaller_value_budget(monkeypatch):
+    from ternary.data import _arff
+
+    monkeypatch.setattr(_arff, "_MAX_SLOW_VALUES", 30)
+    rows = "".join(f'{i},"{("red", "blue")[i % 2]}"\n' for i in range(20))  # liac's job
+    with pytest.raises(DataError, match="about 40 values.*slower full ARFF parsers"):
+        load_arff((HEAD + rows).encode())
+    # The same values without the double quotes take the fast path, under the main budget.
+    assert load_arff((HEAD + rows.replace('"', "")).encode()).n_samples == 20

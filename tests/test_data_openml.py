@@ -207,3 +207,31 @@ def test_importing_the_module_does_not_import_openml():
         cwd=Path(__file__).resolve().parents[1],
     )
     assert out.stdout.strip() == "False"
+
+
+class FakeHugeDataset(FakeOpenMLDataset):
+    """OpenML states a size beyond the limits; its data must never be fetched."""
+
+    qualities = {"NumberOfInstances": 5_000_000.0, "NumberOfFeatures": 12.0}
+
+    def get_data(self, target=None, **kwargs):
+        raise AssertionError("the data was downloaded although OpenML stated its size")
+
+
+def test_openml_limits_apply_before_and_after_the_download(tmp_path, monkeypatch):
+    import openml
+
+    monkeypatch.setattr(openml.datasets, "get_dataset", lambda *a, **k: FakeHugeDataset())
+    with pytest.raises(DataError, match="5000000 data rows; the limit is 200000"):
+        load_openml(99, cache_dir=tmp_path)
+    # Without stated qualities, the downloaded table is checked against the same limits.
+    monkeypatch.setattr(openml.datasets, "get_dataset", lambda *a, **k: FakeOpenMLDataset())
+    with pytest.raises(DataError, match="6 data rows; the limit is 5"):
+        load_openml(61, cache_dir=tmp_path, max_rows=5)
+    assert not (tmp_path / "ternary-frames" / "61").exists()
+    # missing="keep" reaches the OpenML path too: the one missing sepal stays NaN.
+    kept = load_openml(61, cache_dir=tmp_path, missing="keep")
+    assert int(kept.X["sepal"].isna().sum()) == 1
+    # And the cached copy is held to the limits as well.
+    with pytest.raises(DataError, match="6 data rows; the limit is 5"):
+        load_openml("iris", cache_dir=tmp_path, max_rows=5)

@@ -28,6 +28,10 @@ from ._csv import _EXACT_FLOATS
 from ._dataset import DataError, Dataset, _quoted, _shorten
 from ._source import MAX_FILE_BYTES, _check_line_lengths, _decode, _read_source
 
+# ARFF files that need liac-arff or the tolerant parser (pure Python, slow) are
+# refused beyond this many values, or beyond this size when the header cannot tell.
+_MAX_SLOW_VALUES = 500_000
+_MAX_SLOW_BYTES = 8 * 2**20
 # An extra column name for the pandas path: anything in it means a row was too long.
 _EXTRA = "\x00extra"
 # Where the data section starts; [ \t]* rather than \s* so the search cannot run
@@ -369,6 +373,8 @@ def _parse_arff(
             report.append("Parsed the plain data section with pandas' C parser.")
             report.append(f"Found {len(table)} rows and {len(names)} attributes.")
             return relation, *_typed_columns(attrs, names, table, report)
+    values = data.count(b"\n", head[2]) * len(head[1]) if head is not None else None
+    _check_slow_budget(values, len(data))
     try:
         relation, attrs, rows = _parse_arff_liac(text)
         report.append("Parsed with liac-arff.")
@@ -391,6 +397,21 @@ def _parse_arff(
         )
     report.append(f"Found {len(rows)} rows and {len(names)} attributes.")
     return relation, *_typed_table(attrs, names, rows, report)
+
+
+def _check_slow_budget(values: int | None, size: int) -> None:
+    """Refuse a file too big for the pure-Python parsers (a few hundred thousand values/s)."""
+    if values is not None and values <= _MAX_SLOW_VALUES:
+        return
+    if values is None and size <= _MAX_SLOW_BYTES:
+        return
+    amount = f"about {values:,} values" if values is not None else f"{size / 2**20:.1f} MB"
+    raise DataError(
+        f"This ARFF file has {amount}. Its data section has double quotes, backslash "
+        "escapes, sparse rows or comments inside lines, which only the slower full ARFF "
+        f"parsers read, and they take at most {_MAX_SLOW_VALUES:,} values. Save it "
+        "again without those (Weka and OpenML write plain files), or as CSV."
+    )
 
 
 def _arff_head(

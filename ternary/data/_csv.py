@@ -218,13 +218,16 @@ def _first_records(text: str, delimiter: str, skip: int) -> tuple[list[str], tup
         for _ in range(skip):
             next(reader)
         header = next(r for r in reader if r)
-        first = next((r for r in reader if r), None)
     except (csv.Error, StopIteration) as exc:
         raise DataError(
             f"Could not read the header row: {_shorten(exc)}. Make sure the first line "
             "holds the column names and that its quotes are balanced."
         ) from exc
-    return header, (reader.line_num, len(first) if first is not None else 0)
+    try:
+        first = next((r for r in reader if r), [])
+    except csv.Error:
+        first = []  # e.g. a cell over the csv module's size limit: pandas reads it
+    return header, (reader.line_num, len(first))
 
 
 def read_header(
