@@ -23,7 +23,9 @@ PRESENTATION_CSS = """
 <style>
 html, body, [data-testid="stAppViewContainer"] { font-size: 20px; }
 [data-testid="stMarkdownContainer"] p, [data-testid="stCaptionContainer"] { font-size: 1.15rem; }
-[data-testid="stMetricValue"] { font-size: 2.6rem; }
+[data-testid="stMetricValue"], [data-testid="stMetricValue"] * { font-size: 2.4rem !important; }
+[data-testid="stMetricLabel"] p { font-size: 0.9rem !important; }
+.js-plotly-plot text { font-size: 15px !important; }
 h1 { font-size: 3rem !important; }
 </style>
 """

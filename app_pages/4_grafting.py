@@ -93,6 +93,21 @@ with page_guard("grafting the tree"):
         c1.plotly_chart(res.figures[0], width="stretch", key="cart_regions")
         c2.plotly_chart(res.figures[1], width="stretch", key="graft_regions")
 
+    st.subheader("What the grafts changed")
+    if res.figures is not None:
+        st.caption(
+            "Right panel: the black outlines enclose the regions whose label the grafts changed."
+        )
+    if res.changed.empty:
+        st.info("No held-out row changes its prediction with these grafts.")
+    else:
+        right = int(res.changed["grafting right?"].sum())
+        st.caption(
+            f"{len(res.changed)} of the {res.n_test} held-out rows change their prediction: "
+            f"{right} to the true class, {len(res.changed) - right} away from it."
+        )
+        st.dataframe(res.changed, hide_index=True, width="stretch")
+
     st.subheader("Graft report")
     report = res.report
     if report is None or report.empty:

@@ -29,6 +29,7 @@ class GraftComparison:
     figures: tuple | None
     dot: str
     n_test: int
+    changed: pd.DataFrame
 
 
 def graft_specs(
@@ -56,12 +57,33 @@ def graft_specs(
 
 
 @st.cache_resource(show_spinner=False, max_entries=32)
-def _regions_figure(_model, _X, _y, key: tuple, title: str):
-    """One region panel (no zones: both trees are binary) with ``title``."""
+def _regions_figure(_model, _X, _y, key: tuple, title: str, _changed_from=None):
+    """One region panel (no zones: both trees are binary) with ``title``.
+
+    With ``_changed_from`` (CART), the cells whose label the grafts changed are outlined.
+    """
     acc = float(np.mean(_model.predict(_X) == np.asarray(_y)))
     return viz.decision_regions_figure(
-        _model, _X, _y, title=f"{title} — test accuracy {100 * acc:.1f}%", height=460
+        _model,
+        _X,
+        _y,
+        title=f"{title} — test accuracy {100 * acc:.1f}%",
+        height=460,
+        changed_from=_changed_from,
     )
+
+
+def changed_rows(cart, grafted, sp) -> pd.DataFrame:
+    """The held-out rows whose prediction the grafts changed: values, both predictions, truth."""
+    before, after = cart.predict(sp.X_test), grafted.predict(sp.X_test)
+    mask = before != after
+    table = sp.X_test.loc[mask].copy()
+    table.insert(0, "row", table.index)
+    table["CART"] = before[mask]
+    table["grafted"] = after[mask]
+    table["true"] = sp.y_test[mask]
+    table["grafting right?"] = table["grafted"] == table["true"]
+    return table.reset_index(drop=True)
 
 
 def _cv_accuracy(ds: Dataset, cart: FitSpec, grafted: FitSpec) -> list[float]:
@@ -102,7 +124,7 @@ def graft_comparison(ds: Dataset, cart_spec: FitSpec, graft_spec: FitSpec) -> Gr
         figures = (
             _regions_figure(cart, sp.X_test, sp.y_test, cart_spec.key, "CART"),
             _regions_figure(
-                grafted, sp.X_test, sp.y_test, graft_spec.key, f"CART + grafting ({mode})"
+                grafted, sp.X_test, sp.y_test, graft_spec.key, f"CART + grafting ({mode})", cart
             ),
         )
     report = grafted.graft_report_
@@ -114,4 +136,5 @@ def graft_comparison(ds: Dataset, cart_spec: FitSpec, graft_spec: FitSpec) -> Gr
         figures,
         tree_dot(grafted, graft_spec.key, None),
         int(len(sp.y_test)),
+        changed_rows(cart, grafted, sp),
     )

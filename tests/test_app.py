@@ -349,6 +349,13 @@ def test_grafting_page_compares_cart_and_grafted_tree():
     assert cart["grafted nodes"] == 0
     # grafting only adds structure
     assert grafted["nodes"] >= cart["nodes"] and grafted["leaves"] >= cart["leaves"]
+    # the rows whose prediction the grafts changed, with both predictions
+    changed = at.dataframe[1].value
+    assert (changed["CART"] != changed["grafted"]).all()
+    # only changed rows can move the test accuracy, and they account for all of it
+    gained = int((changed["grafted"] == changed["true"]).sum())
+    lost = int((changed["CART"] == changed["true"]).sum())
+    assert gained - lost == round((grafted["test accuracy"] - cart["test accuracy"]) * 150)
     at.radio(key="graft_mode").set_value("one").run()
     assert_clean(at)
     assert at.dataframe[0].value["model"].iloc[1] == "CART + grafting (one)"

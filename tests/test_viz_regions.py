@@ -316,3 +316,26 @@ def test_string_labels_and_unknown_labels():
     odd[:5] = "zzz"
     fig = decision_regions_figure(model, X, odd, resolution=20)
     assert sum(len(t.x) for t in fig.data if t.type == "scatter" and t.mode == "markers") == 195
+
+
+def test_cells_relabelled_against_a_reference_are_outlined_exactly(moons):
+    from viz.regions import CHANGED_NAME
+
+    X, y = moons
+    cart = TernaryTreeClassifier(delta_method="none", max_depth=3, random_state=0).fit(X, y)
+    grafted = TernaryTreeClassifier(
+        delta_method="none", max_depth=3, graft="all", graft_alpha=0.2, random_state=0
+    ).fit(X, y)
+    fig = decision_regions_figure(grafted, X, y, resolution=RES, changed_from=cart)
+    xs, ys, grid = _independent_grid(X, RES)
+    changed = (grafted.predict(grid) != cart.predict(grid)).reshape(RES, RES)
+    assert changed.any() and not changed.all()
+    (outline,) = [t for t in fig.data if t.name == CHANGED_NAME]
+    assert outline.fill is None and outline.mode == "lines"
+    cover = _covered_cells(_rectangles_from_trace(outline), xs, ys)
+    np.testing.assert_array_equal(cover == 1, changed)
+    assert not [
+        t
+        for t in decision_regions_figure(cart, X, y, changed_from=cart).data
+        if t.name == CHANGED_NAME
+    ]

@@ -23,6 +23,7 @@ from viz.colors import class_color, tint
 
 __all__ = [
     "BACKGROUND_NAME",
+    "CHANGED_NAME",
     "UNCERTAIN_NAME",
     "decision_regions_figure",
     "grid_axes",
@@ -34,6 +35,8 @@ __all__ = [
 
 #: Legend name of the hatched overlay (the paper's wording).
 UNCERTAIN_NAME = "boundary-uncertain (blended prediction)"
+#: Legend name of the outline around cells whose label differs from a reference model.
+CHANGED_NAME = "label changed by grafting"
 #: Name of each panel's background image (one per panel, in ``layout.images``).
 BACKGROUND_NAME = "predicted class"
 #: Image pixels per grid cell along each axis.
@@ -330,6 +333,34 @@ def _panel_layers(fig, panel, xs, ys, n_classes, *, where, hatch_legend):
     return True
 
 
+def _changed_trace(proba, reference_proba, xs, ys):
+    """Outlines around the grid cells whose predicted class differs from the reference's."""
+    changed = np.argmax(proba, axis=1) != np.argmax(reference_proba, axis=1)
+    rects = uncertain_rectangles(_edges(xs), _edges(ys), changed.reshape(len(ys), len(xs)))
+    if not rects:
+        return None
+    px, py = _rectangle_path(rects)
+    return go.Scatter(
+        x=px,
+        y=py,
+        mode="lines",
+        line=dict(color="#111111", width=2),
+        hoverinfo="skip",
+        name=CHANGED_NAME,
+    )
+
+
+def _two_panels(left_title, right_title):
+    return make_subplots(
+        rows=1,
+        cols=2,
+        shared_xaxes=True,
+        shared_yaxes=True,
+        horizontal_spacing=0.04,
+        subplot_titles=(left_title, right_title),
+    )
+
+
 def _layout(fig, xs, ys, feature_names, *, title, height, two_panels):
     x_edges, y_edges = _edges(xs), _edges(ys)
     fig.update_xaxes(
@@ -373,6 +404,7 @@ def decision_regions_figure(
     height=520,
     scores=None,
     cart_scores=None,
+    changed_from=None,
 ) -> go.Figure:
     """Decision regions of a 2-feature model, boundary-uncertain cells hatched.
 
@@ -396,6 +428,9 @@ def decision_regions_figure(
     scores, cart_scores : pair ``(decided_accuracy, uncertain_rate)``, optional
         ``model``'s (and ``cart_model``'s) scores on ``X2``/``y`` when the
         caller has them already; computed here otherwise
+    changed_from : fitted classifier on the same classes, optional
+        Outline the cells where ``model`` predicts another class than this one
+        (the regions a post-processing such as grafting relabelled)
 
     Returns
     -------
@@ -423,19 +458,17 @@ def decision_regions_figure(
         if cart_scores is None:
             cart_scores = _scores(cart_model, X2, y, _columns_for(cart_model))
         panels.insert(0, dict(name="CART", proba=cart_proba, verdict=None))
-        fig = make_subplots(
-            rows=1,
-            cols=2,
-            shared_xaxes=True,
-            shared_yaxes=True,
-            horizontal_spacing=0.04,
-            subplot_titles=(
-                f"CART — accuracy {100 * cart_scores[0]:.1f}%",
-                "Ternary tree — " + _describe(acc, rate, verdict is not None),
-            ),
+        fig = _two_panels(
+            f"CART — accuracy {100 * cart_scores[0]:.1f}%",
+            "Ternary tree — " + _describe(acc, rate, verdict is not None),
         )
     else:
         fig = go.Figure()
+    if changed_from is not None:
+        reference, _ = _predict_grid(changed_from, grid, _columns_for(changed_from))
+        outline = _changed_trace(proba, reference, xs, ys)
+        if outline is not None:
+            fig.add_trace(outline, **(dict(row=1, col=2) if two else {}))
     hatch_legend = True
     for col, panel in enumerate(panels, start=1):
         where = dict(row=1, col=col) if two else {}
