@@ -186,14 +186,22 @@ def main(argv=None):
         stems = cc18_stems(args.quick, [s for s in args.sets.split(",") if s])
         rows = Parallel(n_jobs=args.jobs)(delayed(cc18_dataset)(s) for s in stems)
         table = pd.DataFrame(rows)
-        table.to_csv(RESULTS / "bench_selective_cc18.csv", index=False)
         out += ["", f"### OpenML-CC18 ({len(table)} local datasets)", ""]
         out += cc18_summary(table)
         out += [
             "",
             "Tree: `predict_confidence` (maximum blended probability, zone distance breaking "
-            "ties). CART Chow: a plain CART's maximum `predict_proba`. Per-dataset AURC in "
-            "`benchmarks/results/bench_selective_cc18.csv`.",
+            "ties). CART Chow: a plain CART's maximum `predict_proba`. Per dataset (fold "
+            "means):",
+            "",
+            "| dataset | rows | AURC CART Chow | " + " | ".join(f"AURC {t}" for t in TREES) + " |",
+            "|---|---:|---:|" + "---:|" * len(TREES),
+        ]
+        out += [
+            f"| {r['dataset']} | {r['rows']} | {r['aurc CART Chow']:.4f} | "
+            + " | ".join(f"{r[f'aurc {t}']:.4f}" for t in TREES)
+            + " |"
+            for r in rows
         ]
     if "breiman" not in skip:
         pairs = [(name, method) for name in BREIMAN for method in BAYES_METHODS]

@@ -1,18 +1,25 @@
-"""The compiled blend over boundary-uncertain rows (numba, loaded on first use).
+"""Compiled kernels (numba, loaded on first use): prediction and the bootstrap scan.
 
-`ternary._tree.traverse` routes every row through scikit-learn's compiled tree
-walk; only the rows that met a zone on their CART path need their leaf
-distributions blended, and that blend is the hot loop of ``predict_proba``. Here it
-is one numba kernel: per row, a depth-first walk that visits only the branches the
-row reaches with a positive weight, multiplying the branch weights from the root
-down and adding the leaves in the same order (left subtree first) as the numpy
-paths in `ternary._tree`, so the results agree with them to rounding.
+Prediction of a binary-routing tree (`predict_binary`, called by
+`ternary._tree.traverse`) is one compiled pass: each row follows CART's path and
+stops at the first zone it meets (then it is boundary-uncertain); decided rows take
+their leaf's distribution, and only the stopped rows are blended. The blend is the
+hot loop. For trees of up to 64 leaves it runs over blocks of rows node by node
+(`_blend_rows_dense`, the numpy `ternary._tree._blend_dense` in compiled form); for
+bigger trees, per row over the branches it reaches (`_blend_rows`, the compiled
+`ternary._tree._walk`). Weights, products (root down) and the order in which leaves
+are added (left subtree first) follow those numpy functions, so the probabilities
+agree with them to rounding (tests hold them within 1e-12).
 
-numba is optional. It is imported the first time a blend is needed (never by
-``import ternary``); when it is missing or fails to compile, `blend_into` returns
-False and the caller uses the numpy blend, silently. Compiled code is cached on
-disk (``cache=True``), so only the first process pays the compile time; call
-`warm_up` at start-up to pay it before the first user interaction.
+`bootstrap_best` is node_bootstrap's scan: each resample's best threshold in one
+left-to-right pass over the sorted column (see `ternary.delta.bootstrap_thresholds`).
+
+numba is optional. It is imported the first time a kernel is needed, never by
+``import ternary``; when it is missing or cannot compile, the functions here return
+False/None and the callers use numpy, silently. Each kernel has one signature
+(float32 rows of any memory layout), compiled once and cached on disk
+(``cache=True``), so later processes only load it; call `warm_up` at start-up to pay
+that before the first user interaction.
 """
 
 from __future__ import annotations
@@ -24,7 +31,7 @@ import numpy as np
 __all__ = ["blend_into", "bootstrap_best", "kernel_available", "predict_binary", "warm_up"]
 
 _LOCK = threading.Lock()
-_KERNEL: dict[str, object] = {}  # "blend": the compiled function, or None when unavailable
+_KERNEL: dict[str, object] = {}  # "blend": the compiled kernels by name, or None without numba
 
 
 def _blend_rows(X, rows, left, right, feature, threshold, delta, value, deferred, out):
@@ -240,34 +247,34 @@ def _bootstrap_best(
 
 
 def _route_rows(X, left, right, feature, threshold, delta, value, out, verdict, uncertain):
-    """CART's path for every row, stopping at the first zone; returns how many stopped.
+    """CART's path for every row, noting any zone on it; returns how many met one.
 
     Writes ``verdict`` (1 = no zone on the path), the leaf distribution of decided
     rows into ``out`` (unnormalised, like scikit-learn's), and the ids of the other
-    rows into ``uncertain[:count]``. Outside a zone ``x ≤ θ`` is the side the compiled
+    rows into ``uncertain[:count]``. Off the zone ``x ≤ θ`` is the side the compiled
     router in `ternary._tree` takes (its ``x ≤ θ−δ`` / ``x > θ+δ`` tests agree there).
+    The zone test is branch-free and the walk goes on to the leaf, which is faster
+    than stopping early: the loop has one unpredictable branch per node, not two.
     """
     count = 0
     n_classes = value.shape[1]
     for r in range(X.shape[0]):
         node = 0
-        decided = True
+        inside = False
         while left[node] != -1:
             x = np.float64(X[r, feature[node]])
             t = threshold[node]
             d = delta[node]
-            if d > 0.0 and t - d < x <= t + d:
-                decided = False
-                break
+            inside |= (d > 0.0) & (t - d < x) & (x <= t + d)
             node = left[node] if x <= t else right[node]
-        if decided:
-            verdict[r] = 1
-            for k in range(n_classes):
-                out[r, k] = value[node, k]
-        else:
+        if inside:
             verdict[r] = 0
             uncertain[count] = r
             count += 1
+        else:
+            verdict[r] = 1
+            for k in range(n_classes):
+                out[r, k] = value[node, k]
     return count
 
 
@@ -285,17 +292,18 @@ def _kernels():
     return _KERNEL["blend"]
 
 
-# One signature per kernel, with any memory layout ("[:, :]" is numba's "A" layout), so a
-# C-ordered array from numpy and an F-ordered one from a DataFrame share one compiled body:
-# compiling each kernel once at first use (or loading it from the disk cache) instead of
-# once per layout roughly halves the start-up cost.
-_ARRAYS = "intp[:], intp[:], intp[:], float64[:], float64[:], float64[:, :]"
+# One signature per kernel. The rows X may have any memory layout ("[:, :]", numba's "A"),
+# so a C-ordered array from numpy and an F-ordered one from a DataFrame share one compiled
+# body: compiling each kernel once (or loading it from the disk cache) instead of once per
+# layout halves the start-up cost. The tree's own arrays are contiguous ("[::1]"), which
+# lets the compiler drop their stride arithmetic from the inner loops.
+_ARRAYS = "intp[::1], intp[::1], intp[::1], float64[::1], float64[::1], float64[:, ::1]"
 _SIGNATURES = {
-    "walk": f"void(float32[:, :], intp[:], {_ARRAYS}, boolean, float64[:, :])",
-    "dense": f"void(float32[:, :], intp[:], intp[:], {_ARRAYS}, boolean, float64[:, :])",
-    "route": f"intp(float32[:, :], {_ARRAYS}, float64[:, :], int8[:], intp[:])",
-    "bootstrap": "void(intp[:, :], intp[:], intp[:], float64[:], intp, intp, boolean, "
-    "intp[:], intp[:], float64[:, :], float64[:, :])",
+    "walk": f"void(float32[:, :], intp[::1], {_ARRAYS}, boolean, float64[:, ::1])",
+    "dense": f"void(float32[:, :], intp[::1], intp[::1], {_ARRAYS}, boolean, float64[:, ::1])",
+    "route": f"intp(float32[:, :], {_ARRAYS}, float64[:, ::1], int8[::1], intp[::1])",
+    "bootstrap": "void(intp[:, ::1], intp[::1], intp[::1], float64[::1], intp, intp, boolean, "
+    "intp[::1], intp[::1], float64[:, ::1], float64[:, ::1])",
 }
 _FUNCTIONS = {
     "walk": _blend_rows,
@@ -327,41 +335,38 @@ def kernel_available() -> bool:
     return _kernels() is not None
 
 
+def _tree_arrays(tree):
+    """The node arrays the kernels read, contiguous as their signatures require."""
+    names = ("children_left", "children_right", "feature", "threshold", "delta", "value")
+    return tuple(np.ascontiguousarray(getattr(tree, name)) for name in names)
+
+
 def blend_into(tree, X: np.ndarray, rows: np.ndarray, routing: str, out: np.ndarray) -> bool:
     """Write the blended probabilities of ``X[rows]`` into ``out[rows]``.
 
     Parameters
     ----------
     tree : TernaryTree with binary routing
-    X : ndarray of shape (n_samples, n_features), float32 or float64
+    X : ndarray of float32, shape (n_samples, n_features), any memory layout
     rows : ndarray of int, the rows to blend
     routing : {"probabilistic", "deferred"}
     out : ndarray of float64, shape (n_samples, n_classes), C-contiguous, written in place
 
     Returns
     -------
-    bool : False (nothing written) when the compiled kernels are unavailable.
+    bool : False (nothing written) when the kernels are unavailable or ``X`` is not float32.
     """
     kernels = _kernels()
     if kernels is None:
         return False
-    walk, dense = kernels["walk"], kernels["dense"]
-    arrays = (
-        tree.children_left,
-        tree.children_right,
-        tree.feature,
-        tree.threshold,
-        tree.delta,
-        tree.value,
-        routing == "deferred",
-        out,
-    )
+    arrays = (*_tree_arrays(tree), routing == "deferred", out)
     rows = np.ascontiguousarray(rows, dtype=np.intp)
     try:
         if tree.n_leaves <= MAX_DENSE_LEAVES:
-            dense(X, rows, np.asarray(tree.preorder(), dtype=np.intp), *arrays)
+            preorder = np.asarray(tree.preorder(), dtype=np.intp)
+            kernels["dense"](X, rows, preorder, *arrays)
         else:
-            walk(X, rows, *arrays)
+            kernels["walk"](X, rows, *arrays)
     except TypeError:  # input types the signatures do not cover: the numpy path answers
         return False
     return True
@@ -370,8 +375,8 @@ def blend_into(tree, X: np.ndarray, rows: np.ndarray, routing: str, out: np.ndar
 def predict_binary(tree, X: np.ndarray, routing: str):
     """``(proba, verdict)`` of a binary-routing tree from the compiled kernels, or None.
 
-    One compiled pass routes every row along CART's path and stops at the first zone;
-    decided rows take their leaf's distribution, and only the stopped rows are blended.
+    One compiled pass routes every row along CART's path and notes whether it met a
+    zone; decided rows take their leaf's distribution, and only the others are blended.
     None when numba is unavailable (the caller then uses scikit-learn's compiled walk
     and the numpy blend).
     """
@@ -382,10 +387,8 @@ def predict_binary(tree, X: np.ndarray, routing: str):
     out = np.empty((n, tree.n_classes))
     verdict = np.empty(n, dtype=np.int8)
     uncertain = np.empty(n, dtype=np.intp)
-    arrays = (tree.children_left, tree.children_right, tree.feature, tree.threshold)
-    arrays += (tree.delta, tree.value)
     try:
-        count = kernels["route"](X, *arrays, out, verdict, uncertain)
+        count = kernels["route"](X, *_tree_arrays(tree), out, verdict, uncertain)
     except TypeError:  # input types the signatures do not cover: the numpy path answers
         return None
     if count and not blend_into(tree, X, uncertain[:count], routing, out):

@@ -184,6 +184,8 @@ def _two_gaussians(n, rng):
     return X, y
 
 
+# a calibration sample now and then allows no threshold: that split flags everything
+@pytest.mark.filterwarnings("ignore:No confidence threshold")
 def test_selective_risk_exceeds_the_target_no_more_often_than_allowed():
     rng = np.random.default_rng(42)
     X_test, y_test = _two_gaussians(100_000, rng)
