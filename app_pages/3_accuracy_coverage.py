@@ -46,10 +46,16 @@ def selective_section(ds, key, request) -> None:
         "the accuracy on the rows kept (y) as the flagged share grows (x). CART's dashed curve "
         f"ranks by its largest class probability (Chow's rule). {result.n_test} held-out rows "
         f"({DEFAULTS['test_size']:.0%} of the data, seed {request.seed}), depth "
-        f"{request.max_depth}, probabilistic routing."
+        f"{request.max_depth}, probabilistic routing. The star is the margin tree with "
+        '`delta_scale="bayes"`: its zones scaled so that the share it flags matches the '
+        "Bayes error it estimates from the training rows."
     )
     c1, c2 = st.columns([3, 2])
-    c1.plotly_chart(viz.risk_coverage_figure(result.curves), width="stretch", key="risk_chart")
+    c1.plotly_chart(
+        viz.risk_coverage_figure(result.curves, markers=result.markers),
+        width="stretch",
+        key="risk_chart",
+    )
     c2.dataframe(result.table.round(4), hide_index=True, width="stretch")
     c2.caption(
         "AURC: the mean error rate on the kept rows over all coverages (lower is better). "

@@ -17,7 +17,7 @@ import streamlit as st
 import viz
 from appkit.model import CVSpec, FitSpec, fit, split_data
 from appkit.vocabulary import METHOD_PARAM, SWEEP_PARAMS, ZONE_METHODS
-from ternary import experiment, selective
+from ternary import experiment, metrics, selective
 from ternary.data import Dataset
 
 __all__ = [
@@ -207,6 +207,7 @@ class SelectiveResult:
     curves: pd.DataFrame
     table: pd.DataFrame
     n_test: int
+    markers: pd.DataFrame
 
 
 def _curve(label, method, y, pred, confidence):
@@ -253,4 +254,29 @@ def selective_curves(ds: Dataset, spec: FitSpec) -> SelectiveResult:
         curves.append(curve)
         rows.append(row)
     table = pd.DataFrame(rows).sort_values("AURC", kind="stable").reset_index(drop=True)
-    return SelectiveResult(pd.concat(curves, ignore_index=True), table, int(len(sp.y_test)))
+    return SelectiveResult(
+        pd.concat(curves, ignore_index=True),
+        table,
+        int(len(sp.y_test)),
+        _bayes_marker(sp, spec.with_params({**cart_spec.params, "delta_method": "margin"})),
+    )
+
+
+def _bayes_marker(sp, margin: FitSpec) -> pd.DataFrame:
+    """The margin tree with ``delta_scale="bayes"``: its one operating point on the test rows.
+
+    The scale is calibrated so that the expected flagged share equals the Bayes
+    error the estimator estimates from the training rows; the label says which.
+    """
+    clf = fit(sp, margin.with_params({**margin.params, "delta_scale": "bayes"}))
+    pred, verdict = clf.predict_with_verdict(sp.X_test)
+    estimate = clf.bayes_error_estimate_
+    shown = "no estimate" if estimate is None else f"Bayes error ≈ {100 * estimate:.1f}%"
+    return pd.DataFrame(
+        {
+            "label": [f"margin, δ scale = bayes ({shown})"],
+            "delta_method": ["margin"],
+            "flagged": [float(np.mean(verdict == 0))],
+            "decided_accuracy": [metrics.decided_accuracy(sp.y_test, pred, verdict)],
+        }
+    )

@@ -292,6 +292,8 @@ def test_coverage_page_draws_on_arrival_and_runs_a_sweep():
     assert set(aurc["method"]) == {"CART (Chow's rule)", *vocabulary.ZONE_METHODS}
     assert (aurc["E-AURC"] <= aurc["AURC"] + 1e-12).all()
     assert aurc["AURC"].is_monotonic_increasing
+    star = json.loads(at.get("plotly_chart")[1].proto.spec)["data"][-1]
+    assert star["marker"]["symbol"] == "star" and "δ scale = bayes (Bayes error ≈" in star["name"]
 
     at.button(key="run_sweep").click().run()
     assert_clean(at)

@@ -178,3 +178,13 @@ def test_risk_coverage_figure_draws_one_curve_per_method_cart_dashed():
     assert list(margin.y) == [0.8, 0.9, 0.95]
     with pytest.raises(ValueError, match="flagged"):
         risk_coverage_figure(curves.drop(columns="flagged"))
+    star = pd.DataFrame(
+        {
+            "label": ["bayes"],
+            "delta_method": ["margin"],
+            "flagged": [0.1],
+            "decided_accuracy": [0.9],
+        }
+    )
+    (marker,) = risk_coverage_figure(curves, markers=star).data[2:]
+    assert marker.marker.symbol == "star" and list(marker.x) == [0.1] and marker.name == "bayes"

@@ -266,7 +266,7 @@ def accuracy_coverage_figure(
     return fig
 
 
-def risk_coverage_figure(curves, *, title=None) -> go.Figure:
+def risk_coverage_figure(curves, *, markers=None, title=None) -> go.Figure:
     """Decided accuracy against the flagged share as each method's ranking is followed.
 
     Parameters
@@ -276,6 +276,8 @@ def risk_coverage_figure(curves, *, title=None) -> go.Figure:
         method is least confident about is set aside, the accuracy on the rest
         is ``decided_accuracy``. ``delta_method`` "none" marks CART's Chow curve
         (drawn dashed).
+    markers : DataFrame with label, delta_method, flagged, decided_accuracy, optional
+        Single operating points drawn as stars, e.g. a calibrated δ scale
     title : str, optional
 
     Returns
@@ -303,6 +305,28 @@ def risk_coverage_figure(curves, *, title=None) -> go.Figure:
                 "<extra></extra>",
             )
         )
+    if markers is not None and len(markers):
+        _require(markers, ["label", "delta_method", "flagged", "decided_accuracy"], "markers")
+        for row in markers.itertuples(index=False):
+            fig.add_trace(
+                go.Scatter(
+                    x=[row.flagged],
+                    y=[row.decided_accuracy],
+                    mode="markers+text",
+                    marker=dict(
+                        symbol="star",
+                        size=16,
+                        color=method_color(row.delta_method),
+                        line=dict(color="#222222", width=1),
+                    ),
+                    text=[str(row.label)],
+                    textposition="top right",
+                    textfont=dict(size=10),
+                    name=str(row.label),
+                    hovertemplate=f"{row.label}<br>flagged %{{x:.1%}}<br>decided accuracy "
+                    "%{y:.4f}<extra></extra>",
+                )
+            )
     fig.update_xaxes(title_text="Share of rows flagged (least confident first)", tickformat=".0%")
     fig.update_yaxes(title_text="Accuracy on the rows kept")
     fig.update_layout(
