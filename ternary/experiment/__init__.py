@@ -26,9 +26,11 @@ callback. The command line ``python -m ternary.experiment --help`` is such a
 caller (see `main`).
 
 The package holds one module per concern: ``_combos`` (the combinations and
-their labels), ``_chow`` (the baseline), ``_cv`` (`run_cv`), ``_summary``
-(`summarize`), ``_store`` (the results file), ``_suite`` (`run_suite`) and
-``_cli`` (the command line that ``__main__`` runs).
+their labels), ``_chow`` (the baseline), ``_cv`` (`run_cv`: folds and CART
+references), ``_tasks`` (the fits and scores a worker runs), ``_parallel``
+(joblib or a Dask cluster), ``_summary`` (`summarize`), ``_store`` (the results
+file), ``_suite`` (`run_suite`) and ``_cli`` (the command line that ``__main__``
+runs).
 """
 
 from ternary.experiment._chow import chow_curve, chow_decided_accuracy
