@@ -580,15 +580,24 @@ def _closed_at_nearest(clf, X, distance):
     method=st.sampled_from(METHODS),
     routing=st.sampled_from(["probabilistic", "deferred"]),
     base=st.sampled_from([1.0, 0.7, 2.5]),
+    graft=st.sampled_from(["none", "all"]),
     s=st.floats(0.0, 4.0),
     pick=st.integers(0, 79),
 )
-def test_boundary_distance_predicts_the_verdicts_of_refits(seed, method, routing, base, s, pick):
+def test_boundary_distance_predicts_the_verdicts_of_refits(
+    seed, method, routing, base, graft, s, pick
+):
     rng = np.random.RandomState(seed)
     X = rng.normal(size=(120, 3)).round(1)  # ties put training rows exactly on zone edges
     y = (X[:, 0] + 0.8 * rng.normal(size=120) > 0).astype(int)
     clf = TernaryTreeClassifier(
-        delta_method=method, routing=routing, delta_scale=base, max_depth=3, random_state=seed
+        delta_method=method,
+        routing=routing,
+        delta_scale=base,
+        max_depth=3,
+        graft=graft,
+        graft_alpha=0.3,
+        random_state=seed,
     ).fit(X, y)
     X_new = np.vstack([X[:40], rng.normal(size=(40, 3))])
     distance = clf.boundary_distance(X_new)
