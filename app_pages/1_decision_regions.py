@@ -39,6 +39,19 @@ def why_panel(res, event) -> None:
     )
 
 
+@st.fragment
+def regions_view(res) -> None:
+    """The figure and the clicked row's story: a click reruns this part alone, not the fits."""
+    event = st.plotly_chart(
+        res.figure,
+        width="stretch",
+        key="regions_chart",
+        on_select="rerun",
+        selection_mode="points",
+    )
+    why_panel(res, event)
+
+
 with page_guard("drawing the decision regions"):
     ds, key = datasets.current_dataset()
     features = model.feature_pickers(ds)
@@ -81,14 +94,7 @@ with page_guard("drawing the decision regions"):
         f"averages {paper.MARGIN_EFFICIENCY} on OpenML-CC18. Undefined when nothing is flagged.",
     )
 
-    event = st.plotly_chart(
-        res.figure,
-        width="stretch",
-        key="regions_chart",
-        on_select="rerun",
-        selection_mode="points",
-    )
-    why_panel(res, event)
+    regions_view(res)
 
     st.subheader("Flagged test rows")
     st.caption(

@@ -62,7 +62,7 @@ def main():
     t_sk = median_seconds(lambda: cart.predict_proba(grid))
     fig = decision_regions_figure(model, X, y, resolution=300)
     t_json = median_seconds(fig.to_json)
-    size_mb = len(fig.to_json()) / 1e6
+    size_kb = len(fig.to_json()) / 1e3
     n_rects = (
         len(next(t for t in fig.data if t.type == "scatter" and t.fill == "toself").x) // 6 + 1
     )
@@ -76,7 +76,7 @@ def main():
         ("  same, depth-8 margin tree", t_fig_deep, f"{t_fig_deep / t_sk:.0f}×"),
         ("  of which predict_proba_verdict(90,000 rows)", t_pred, f"{t_pred / t_sk:.1f}×"),
         ("  sklearn DecisionTreeClassifier.predict_proba (reference)", t_sk, "1×"),
-        (f"  fig.to_json() ({size_mb:.1f} MB, {n_rects} hatched rectangles)", t_json, ""),
+        (f"  fig.to_json() ({size_kb:.0f} kB, {n_rects} hatched rectangles)", t_json, ""),
     ]
 
     data = load_breast_cancer()

@@ -198,7 +198,8 @@ def png_bytes(rgb) -> bytes:
     return (
         b"\x89PNG\r\n\x1a\n"
         + chunk(b"IHDR", header)
-        + chunk(b"IDAT", zlib.compress(rows.tobytes(), 6))
+        # level 1: the flat colour regions compress almost as well, three times faster
+        + chunk(b"IDAT", zlib.compress(rows.tobytes(), 1))
         + chunk(b"IEND", b"")
     )
 
