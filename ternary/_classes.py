@@ -107,8 +107,7 @@ def _check_labels(y) -> None:
     if missing.size:
         raise ValueError(
             f"y holds {missing.size} missing label(s) (None or NaN), first at row "
-            f"{missing[0]}; "
-            "drop those rows or give them a class before fitting."
+            f"{missing[0]}; drop those rows or give them a class before fitting."
         )
     kinds = {str if isinstance(v, str) else type(v) for v in labels}
     if str in kinds and len(kinds) > 1:
