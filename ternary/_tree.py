@@ -730,9 +730,10 @@ def _flip_scale(x, theta, base, scale):
 
     with np.errstate(over="ignore", invalid="ignore"):
         guess = np.abs(x - theta) / (base * scale)
-        # a narrow bracket around the plain ratio, widened where rounding put it outside
-        lo = np.where(np.isfinite(guess), guess * (1 - 2.0**-30), 0.0)
-        hi = np.where(np.isfinite(guess) & (guess > 0), guess * (1 + 2.0**-30), top)
+        # the plain ratio is off by a few ulps at most: bracket it tightly, and widen the
+        # bracket where it does not hold the flip (then the search takes up to 64 steps)
+        lo = np.where(np.isfinite(guess), guess * (1 - 2.0**-44), 0.0)
+        hi = np.where(np.isfinite(guess) & (guess > 0), guess * (1 + 2.0**-44), top)
         lo = np.where(inside(lo), 0.0, lo)  # s = 0 gives an empty zone
         hi = np.where(inside(hi), hi, top)
         never = ~inside(np.full_like(x, top))
