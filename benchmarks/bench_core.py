@@ -1,11 +1,13 @@
 """Speed of TernaryTreeClassifier against scikit-learn's DecisionTreeClassifier, in one run.
 
-Usage: python benchmarks/bench_core.py [--quick] [--repeats 5]
+Usage: python benchmarks/bench_core.py [--big] [--repeats 5]
 
 Prints (and writes to benchmarks/results/bench_core.md) the median time of each
 operation over ``--repeats`` runs and its ratio to scikit-learn measured in the
 same run on the same data. Every repeat times scikit-learn and the ternary tree
-back to back, so a busy machine slows both alike.
+back to back, so a busy machine slows both alike; both are single-threaded, so the
+ratio of CPU times (``time.process_time``) is given too: on a shared machine it is
+the steadier figure.
 
 * Breiman's waveform, fit on 20,000 × 21 rows at max_depth=4, every δ method
   (node_bootstrap with B = 20), against a scikit-learn fit;
@@ -13,7 +15,7 @@ back to back, so a busy machine slows both alike.
   ``predict_proba``, with the compiled blend (numba) and with the numpy fallback;
 * numba's cost: installed size of numba + llvmlite, import time, first-call compile
   time in a fresh process with an empty cache, and the load time from the disk cache;
-* unless ``--quick``: one fit per method on 1,000,000 × 20 (make_classification).
+* with ``--big``: one fit per method on 1,000,000 × 20 (make_classification).
 
 Targets (issue 10): predict_proba ≤ 2.0× for every method, predict_verdict ≤ 1.5×,
 node_bootstrap fit (B = 20) ≤ 1.5×.
@@ -44,15 +46,19 @@ METHODS = ["margin", "quality_plateau", "gain_ratio", "class_overlap", "node_boo
 RESULTS = Path(__file__).resolve().parent / "results"
 
 
-def paired_medians(reference, candidate, repeats):
-    """Median seconds of ``reference()`` and ``candidate()``, timed back to back."""
-    ref, cand = [], []
+def paired_ratios(reference, candidate, repeats):
+    """Wall and CPU median ratios of ``candidate()`` to ``reference()``, timed back to back.
+
+    Returns ``(wall ratio, cpu ratio, candidate wall seconds, reference wall seconds)``.
+    """
+    times = {"ref": [], "cand": []}
     for _ in range(repeats):
-        for fn, out in ((reference, ref), (candidate, cand)):
-            start = time.perf_counter()
+        for fn, key in ((reference, "ref"), (candidate, "cand")):
+            wall, cpu = time.perf_counter(), time.process_time()
             fn()
-            out.append(time.perf_counter() - start)
-    return float(np.median(ref)), float(np.median(cand))
+            times[key].append((time.perf_counter() - wall, time.process_time() - cpu))
+    ref, cand = np.median(times["ref"], axis=0), np.median(times["cand"], axis=0)
+    return float(cand[0] / ref[0]), float(cand[1] / ref[1]), float(cand[0]), float(ref[0])
 
 
 def _params(method):
@@ -96,7 +102,7 @@ def main(argv=None):
         description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
     )
     parser.add_argument("--repeats", type=int, default=5)
-    parser.add_argument("--quick", action="store_true", help="skip the 1,000,000-row fits")
+    parser.add_argument("--big", action="store_true", help="add the 1,000,000-row fits")
     args = parser.parse_args(argv)
 
     data = make_waveform(220_000, random_state=0)
@@ -107,50 +113,39 @@ def main(argv=None):
     cart = DecisionTreeClassifier(max_depth=4, random_state=0).fit(X_fit, y_fit)
     rows = []
     for method in METHODS:
-        sk_fit, fit = paired_medians(
+        fit = paired_ratios(
             lambda: DecisionTreeClassifier(max_depth=4, random_state=0).fit(X_fit, y_fit),
             lambda m=method: TernaryTreeClassifier(**_params(m)).fit(X_fit, y_fit),
             args.repeats,
         )
         model = TernaryTreeClassifier(**_params(method)).fit(X_fit, y_fit)
-        sk_pred, proba = paired_medians(
-            lambda: cart.predict_proba(X_pred),
-            lambda m=model: m.predict_proba(X_pred),
-            args.repeats,
-        )
-        sk_pred_v, verdict = paired_medians(
-            lambda: cart.predict_proba(X_pred),
-            lambda m=model: m.predict_verdict(X_pred),
-            args.repeats,
-        )
+        sk_proba = lambda: cart.predict_proba(X_pred)  # noqa: E731
+        proba = paired_ratios(sk_proba, lambda m=model: m.predict_proba(X_pred), args.repeats)
+        verdict = paired_ratios(sk_proba, lambda m=model: m.predict_verdict(X_pred), args.repeats)
         saved = _blend._KERNEL.get("blend")
         _blend._KERNEL["blend"] = None  # the numpy fallback, as without numba
-        sk_pred_np, proba_np = paired_medians(
-            lambda: cart.predict_proba(X_pred),
-            lambda m=model: m.predict_proba(X_pred),
-            args.repeats,
-        )
+        fallback = paired_ratios(sk_proba, lambda m=model: m.predict_proba(X_pred), args.repeats)
         _blend._KERNEL["blend"] = saved
         flagged = 1 - model.predict_verdict(X_pred).mean()
-        rows.append(
-            (method, fit / sk_fit, proba / sk_pred, verdict / sk_pred_v, proba_np / sk_pred_np)
-            + (flagged, proba * 1e3, sk_pred * 1e3, sk_fit * 1e3)
-        )
+        rows.append((method, fit, proba, verdict, fallback, flagged))
 
     lines = [
         f"Machine: {platform.machine()}, {os.cpu_count()} cores, "
         f"Python {platform.python_version()}; median of {args.repeats}, scikit-learn timed "
         "back to back with each measurement. Breiman's waveform: fit on 20,000 × 21 at "
-        "max_depth=4 (node_bootstrap B = 20), predictions on 200,000 rows.",
+        "max_depth=4 (node_bootstrap B = 20), predictions on 200,000 rows. Each cell: "
+        "ratio of wall times / ratio of CPU times to scikit-learn (fit: a scikit-learn fit; "
+        "predictions: scikit-learn's predict_proba).",
         "",
-        "| δ method | fit / sklearn fit | predict_proba / sklearn | predict_verdict / sklearn "
-        "| predict_proba, numpy fallback | flagged | predict_proba ms (sklearn ms) |",
+        "| δ method | fit | predict_proba | predict_verdict | predict_proba, numpy fallback "
+        "| flagged | predict_proba ms (sklearn ms), wall |",
         "|---|---:|---:|---:|---:|---:|---:|",
     ]
-    lines += [
-        f"| {m} | {f:.2f}× | {p:.2f}× | {v:.2f}× | {pn:.2f}× | {u:.1%} | {pm:.1f} ({sm:.1f}) |"
-        for m, f, p, v, pn, u, pm, sm, _ in rows
-    ]
+    for method, fit, proba, verdict, fallback, flagged in rows:
+        cells = " | ".join(f"{r[0]:.2f}× / {r[1]:.2f}×" for r in (fit, proba, verdict, fallback))
+        lines.append(
+            f"| {method} | {cells} | {flagged:.1%} | {proba[2] * 1e3:.1f} ({proba[3] * 1e3:.1f}) |"
+        )
     lines += [
         "",
         "Targets: predict_proba ≤ 2.0×, predict_verdict ≤ 1.5×, node_bootstrap fit ≤ 1.5×.",
@@ -165,15 +160,15 @@ def main(argv=None):
             f"the same with the disk cache filled (`cache=True`) {cached:.2f} s. "
             "`ternary._blend.warm_up()` pays this at start-up; `import ternary` loads no numba.",
         ]
-    lines += big_fits(args.quick)
+    lines += big_fits(args.big)
     text = "\n".join(lines)
     print(text)
     RESULTS.mkdir(exist_ok=True)
     (RESULTS / "bench_core.md").write_text(text + "\n", encoding="utf-8")
 
 
-def big_fits(quick):
-    if quick:
+def big_fits(big):
+    if not big:
         return []
     Xb, yb = make_classification(
         1_000_000, 20, n_informative=10, n_redundant=4, flip_y=0.05, random_state=1

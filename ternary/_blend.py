@@ -119,9 +119,12 @@ def _blend_rows_dense(
     acc = np.empty((n_classes, block), dtype=np.float64)
     for start in range(0, rows.shape[0], block):
         m = min(block, rows.shape[0] - start)
-        W[0, :m] = 1.0
-        E[0, :m] = False
-        acc[:, :m] = 0.0
+        # explicit loops, not slice assignments: they compile several times faster
+        for j in range(m):
+            W[0, j] = 1.0
+            E[0, j] = False
+            for k in range(n_classes):
+                acc[k, j] = 0.0
         for p in range(preorder.shape[0]):
             node = preorder[p]
             w = W[node]
@@ -196,17 +199,20 @@ def _bootstrap_best(
     counts = np.zeros(n_groups, dtype=np.intp)
     left = np.empty(n_classes, dtype=np.float64)
     for i in range(draws.shape[0]):
-        cw[:, :] = 0.0
-        counts[:] = 0
+        for g in range(n_groups):
+            counts[g] = 0
+            for k in range(n_classes):
+                cw[g, k] = 0.0
         for j in range(n):
             row = draws[i, j]
             cw[group[row], y[row]] += w[row]
             counts[group[row]] += 1
-        total[i, :] = 0.0
+        for k in range(n_classes):
+            total[i, k] = 0.0
+            left[k] = 0.0
         for g in range(n_groups):
             for k in range(n_classes):
                 total[i, k] += cw[g, k]
-        left[:] = 0.0
         n_left = 0
         prev = -1
         best[i] = -1
@@ -239,7 +245,8 @@ def _bootstrap_best(
                     best_score = score
                     best[i] = prev
                     nxt[i] = g
-                    left_best[i, :] = left
+                    for k in range(n_classes):
+                        left_best[i, k] = left[k]
             for k in range(n_classes):
                 left[k] += cw[g, k]
             n_left += counts[g]
