@@ -12,6 +12,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 import numpy as np
+from numpy.typing import ArrayLike
 
 from ternary.delta import impurity
 
@@ -65,18 +66,18 @@ class TernaryTree:
     def __init__(
         self,
         *,
-        children_left,
-        children_right,
-        children_middle=None,
-        feature,
-        threshold,
-        delta=None,
-        value,
-        n_node_samples,
-        weighted_n_node_samples=None,
-        impurity,
-        grafted=None,
-    ):
+        children_left: ArrayLike,
+        children_right: ArrayLike,
+        children_middle: ArrayLike | None = None,
+        feature: ArrayLike,
+        threshold: ArrayLike,
+        delta: ArrayLike | None = None,
+        value: ArrayLike,
+        n_node_samples: ArrayLike,
+        weighted_n_node_samples: ArrayLike | None = None,
+        impurity: ArrayLike,
+        grafted: ArrayLike | None = None,
+    ) -> None:
         self.children_left = np.asarray(children_left, dtype=np.intp)
         n = self.children_left.shape[0]
         self.children_right = np.asarray(children_right, dtype=np.intp)
