@@ -4,7 +4,9 @@
 ``-1`` for an absent child, feature ``-2`` at a leaf), plus a middle child for
 hard-middle trees, a δ per node and a ``grafted`` flag. Routing, blending and
 verdicts (Smits 2026, §3.4–3.5) are implemented once, in `traverse`; the
-estimator, grafting and the figures all call it.
+estimator, grafting and the figures all call it. Trees not grown by CART (hard-middle
+growth, grafting) are built through one `TreeBuilder`; `impurity_importances` and
+`zone_distance` read a fitted tree for the estimator's importances and zone distances.
 """
 
 from __future__ import annotations
