@@ -10,8 +10,12 @@ The pages stay thin: they read widgets, call the functions here (which call
 - `appkit.datasets`: the sidebar dataset picker, uploads and OpenML;
 - `appkit.model`: the model sidebar and `FitSpec` / `CVSpec`, whose ``.key``
   every cache uses;
-- one module of helpers per page: `appkit.regions`, `appkit.tree`,
-  `appkit.coverage`, `appkit.grafting`.
+- `appkit.links`: the whole setting in the address (``st.query_params``),
+  ``hide=`` for a lecture, presets;
+- one module of helpers per page: `appkit.regions` (with `appkit.why`, the
+  clicked row's path), `appkit.tree` (with `appkit.export`, skops and a rebuild
+  script), `appkit.coverage` (with the risk–coverage curves), `appkit.grafting`;
+- `appkit.warmup`: one-off costs of a fresh server, paid in the background.
 
 Everything that costs time is cached: datasets and result tables with
 ``st.cache_data`` (callers get copies), fitted models and figures with
