@@ -29,6 +29,19 @@ def progress_bar(label: str):
     return bar, update
 
 
+def use_operating_point(setting) -> None:
+    """Make a clicked sweep point the model setting of the other pages."""
+    if setting is None:
+        st.caption("Click a point of the sweep to use its setting on the other pages.")
+        return
+    s = st.session_state
+    if s.get("_applied_point") != setting:
+        s["_applied_point"] = setting
+        s.update(setting)
+    shown = ", ".join(f"{k} = {v}" for k, v in setting.items())
+    st.success(f"The Decision regions and Tree diagram pages now use {shown}.")
+
+
 def selective_section(ds, key, request) -> None:
     """Risk–coverage curves of every method's own confidence ranking, with AURC / E-AURC."""
     st.subheader("Risk–coverage: every operating point at once")
@@ -244,11 +257,14 @@ with page_guard("running the cross-validation"):
             else:
                 base = coverage.cart_only_summary(rows)
             chow = coverage.chow_curve(ds, folds)
-            st.plotly_chart(
+            event = st.plotly_chart(
                 coverage.coverage_figure(base, baseline, chow, paper_means, sweep=trace),
                 width="stretch",
                 key="sweep_chart",
+                on_select="rerun",
+                selection_mode="points",
             )
+            use_operating_point(coverage.selected_setting(event))
             st.dataframe(sweep_summary.round(4), hide_index=True, width="stretch")
             st.download_button(
                 "Download sweep (CSV)",

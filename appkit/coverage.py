@@ -29,6 +29,7 @@ __all__ = [
     "cv_problem",
     "cv_results",
     "estimate_seconds",
+    "selected_setting",
     "selective_curves",
     "summarize",
     "sweep_choices",
@@ -280,3 +281,26 @@ def _bayes_marker(sp, margin: FitSpec) -> pd.DataFrame:
             "decided_accuracy": [metrics.decided_accuracy(sp.y_test, pred, verdict)],
         }
     )
+
+
+def selected_setting(event) -> dict | None:
+    """The model setting of the sweep point clicked last, or None.
+
+    Each sweep point carries ``(parameter, value, δ method, routing)``; the
+    result holds the keys the model sidebar uses, ready for the session state.
+    """
+    try:
+        points = event["selection"]["points"]
+    except (KeyError, TypeError):
+        return None
+    for point in reversed(list(points or ())):
+        data = point.get("customdata")
+        if isinstance(data, (list, tuple)) and len(data) == 4 and data[0] in SWEEP_PARAMS:
+            param, value, method, routing = data
+            setting = {param: float(value)}
+            if method is not None:
+                setting["delta_method"] = str(method)
+            if routing is not None:
+                setting["routing"] = str(routing)
+            return setting
+    return None

@@ -848,3 +848,14 @@ def test_tree_page_exports_rules_model_and_a_script_that_rebuilds_it(tmp_path):
     ]
     loaded = sio.load(path, trusted=untrusted)
     np.testing.assert_array_equal(loaded.predict_proba(X), clf.predict_proba(X))
+
+
+def test_a_clicked_sweep_point_becomes_the_model_setting():
+    assert coverage.selected_setting(None) is None
+    assert coverage.selected_setting({"selection": {"points": [{"customdata": 3}]}}) is None
+    point = {"customdata": ["epsilon", 0.15, "quality_plateau", "hard_middle"]}
+    assert coverage.selected_setting({"selection": {"points": [point]}}) == {
+        "epsilon": 0.15,
+        "delta_method": "quality_plateau",
+        "routing": "hard_middle",
+    }

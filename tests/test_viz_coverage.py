@@ -118,6 +118,10 @@ def test_sweep_draws_operating_points_with_their_values(summary):
     fig = accuracy_coverage_figure(summary, baseline_accuracy=BASELINE, sweep=sweep)
     trace = next(t for t in fig.data if t.name.startswith("sweep"))
     assert list(trace.text) == ["delta_scale=0.5", "delta_scale=1", "delta_scale=2"]
+    # each point names its setting, for a click to pick it up
+    assert [list(c) for c in trace.customdata] == [
+        ["delta_scale", v, "margin", "probabilistic"] for v in (0.5, 1.0, 2.0)
+    ]
     assert list(trace.x) == [0.1, 0.17, 0.3]
 
 

@@ -194,6 +194,11 @@ def _sweep_layer(fig, sweep):
                 line=dict(color=method_color(method), width=1.5),
                 marker=dict(size=7, color=method_color(method)),
                 text=[_value_text(param, v) for v in group["value"]],
+                # (parameter, value, method, routing): a click on a point names its setting
+                customdata=[
+                    [param, v, method, group["routing"].iloc[0] if "routing" in group else None]
+                    for v in group["value"]
+                ],
                 textposition="bottom right",
                 textfont=dict(size=9),
                 name=f"sweep: {label}",
