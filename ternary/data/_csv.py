@@ -165,7 +165,7 @@ def _open_csv(source: Any, opts: _Options) -> _CsvText:
     for i in blank:
         names[i] = f"column_{i + 1}"
     _check_shape(0, len(names), opts)
-    _check_cells(n_lines - 1 - skip, len(names), opts)
+    _check_lines_and_cells(data, n_lines, skip, len(names), opts)
     _check_names(names)
     return _CsvText(data, codec, text, file_name, delimiter, skip, names, blank, first_row, report)
 
@@ -196,19 +196,33 @@ def _check_width_early(data: bytes, n_lines: int, opts: _Options) -> None:
     except DataError:
         return
     _check_shape(0, len(header), opts)
-    _check_cells(n_lines - 1 - skip, len(header), opts)
+    _check_lines_and_cells(data, n_lines, skip, len(header), opts)
 
 
 def _count_lines(data: bytes, max_rows: int) -> int:
-    """The number of non-blank lines, roughly; too many for ``max_rows`` is refused."""
-    # Blank lines are not rows; a count without them bounds the rows from above.
-    lines = data.count(b"\n") - data.count(b"\n\n") - data.count(b"\n\r\n") + 1
+    """The number of lines, roughly; more than ``max_rows`` data rows is refused."""
+    lines = data.count(b"\n") + 1
     if lines > max_rows + 3:
-        raise DataError(
-            f"The file has about {lines:,} lines; the limit is {max_rows:,} data rows. "
-            "Use a random sample of the rows."
-        )
+        lines = _non_blank_lines(data)
+        if lines > max_rows + 3:
+            raise DataError(
+                f"The file has about {lines:,} lines; the limit is {max_rows:,} data rows. "
+                "Use a random sample of the rows."
+            )
     return lines
+
+
+def _non_blank_lines(data: bytes) -> int:
+    # Blank lines are not rows. Counting two-byte patterns is slower than counting
+    # line breaks, so this runs only when the plain count is over a limit.
+    return data.count(b"\n") - data.count(b"\n\n") - data.count(b"\n\r\n") + 1
+
+
+def _check_lines_and_cells(
+    data: bytes, n_lines: int, skip: int, n_cols: int, opts: _Options
+) -> None:
+    if (n_lines - 1 - skip) * n_cols > opts.max_cells:
+        _check_cells(_non_blank_lines(data) - 1 - skip, n_cols, opts)
 
 
 def _first_records(text: str, delimiter: str, skip: int) -> tuple[list[str], tuple[int, int]]:
