@@ -3,6 +3,7 @@
 import numpy as np
 import streamlit as st
 
+import viz
 from appkit import datasets, model, paper, regions, why
 from appkit.guard import page_guard, plain
 
@@ -30,6 +31,11 @@ def why_panel(res, event) -> None:
     verdict = "flagged boundary-uncertain" if story.flagged else "decided"
     st.markdown(f"**Test row {plain(values.name)}** (true class {plain(truth)}, {verdict}).")
     st.markdown(plain(story.sentence))
+    st.graphviz_chart(viz.tree_dot(res.model, path=story.path), width="stretch")
+    st.caption(
+        "The row's way through the tree: thick edges; where a zone forks it, the two "
+        "branches are drawn in orange with the share of the row each one carries."
+    )
     st.dataframe(story.steps.round(4), hide_index=True, width="stretch")
     st.caption(
         "One line per split the row reaches (with probabilistic routing a row in a zone goes "

@@ -28,6 +28,7 @@ class RowStory:
     steps: pd.DataFrame
     proba: np.ndarray
     flagged: bool
+    path: dict[int, float]  # every node reached, leaves included, with the row's share
 
 
 class _Walker:
@@ -39,9 +40,11 @@ class _Walker:
         self.x = np.asarray(x, dtype=np.float32).astype(np.float64)
         self.names = list(feature_names)
         self.steps: list[dict] = []
+        self.reach: dict[int, float] = {}
 
     def proba(self, node: int, reach: float, hard: bool) -> np.ndarray:
         t = self.tree
+        self.reach[node] = reach
         if t.children_left[node] < 0:
             return t.value[node]
         f, theta, delta = int(t.feature[node]), float(t.threshold[node]), float(t.delta[node])
@@ -125,7 +128,7 @@ def row_story(model, x, feature_names) -> RowStory:
                 f"({format_number(nearest['θ − δ'])} – {format_number(nearest['θ + δ'])}), "
                 f"{nearest['distance to θ in δ']:.2g} δ from θ."
             )
-    return RowStory(sentence, _table(walker.steps, classes), proba, bool(zones))
+    return RowStory(sentence, _table(walker.steps, classes), proba, bool(zones), walker.reach)
 
 
 def _table(steps, classes) -> pd.DataFrame:

@@ -757,6 +757,10 @@ def test_row_story_retraces_the_estimators_own_prediction(routing):
         np.testing.assert_allclose(story.proba, proba[i], atol=1e-12)
         assert story.flagged == (verdict[i] == 0)
         assert story.steps["node"].iloc[0] == 0  # from the root down
+        # the shares of the row over the leaves it reaches add up to the whole row
+        leaves = [n for n in story.path if clf.tree_.is_leaf[n]]
+        assert sum(story.path[n] for n in leaves) == pytest.approx(1.0)
+        assert story.path[0] == 1.0
     flagged = row_story(clf, X[np.flatnonzero(verdict == 0)[0]], ["x1", "x2"])
     assert "lies inside the zone of" in flagged.sentence
     assert ("% left /" in flagged.sentence) == (routing != "hard_middle")

@@ -200,3 +200,19 @@ def test_a_really_grafted_tree_colours_exactly_its_grafted_nodes():
         assert (f'color="{GRAFTED_COLOR}"' in _node_line(dot, node)) == bool(
             model.tree_.grafted[node]
         )
+
+
+def test_a_rows_path_is_drawn_thick_with_the_forked_branches_in_the_zone_colour(cancer):
+    model = _fit(cancer, "probabilistic", depth=2)
+    # the root forked 30 % / 70 %, the right child took its share whole
+    left, right = int(model.tree_.children_left[0]), int(model.tree_.children_right[0])
+    grand = int(model.tree_.children_left[right])
+    dot = tree_dot(model, path={0: 1.0, left: 0.3, right: 0.7, grand: 0.7})
+    edges = {line.split("[")[0].strip(): line for line in _edges(dot)}
+    assert UNCERTAIN_COLOR in edges[f"0 -> {left}"] and "30 %" in edges[f"0 -> {left}"]
+    assert UNCERTAIN_COLOR in edges[f"0 -> {right}"] and "70 %" in edges[f"0 -> {right}"]
+    whole = edges[f"{right} -> {grand}"]
+    assert "penwidth=3" in whole and UNCERTAIN_COLOR not in whole and "%" not in whole
+    assert "penwidth=3" not in edges[f"{left} -> {int(model.tree_.children_left[left])}"]
+    assert 'penwidth="3"' in _node_line(dot, 0) or "penwidth=3" in _node_line(dot, 0)
+    assert UNCERTAIN_COLOR in _node_line(dot, left)

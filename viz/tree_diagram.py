@@ -25,6 +25,8 @@ _SPLIT_FILL = "#f7f7f7"
 _MIDDLE_FILL = tint(UNCERTAIN_COLOR, 0.35)
 _GRAFT_FILL = tint(GRAFTED_COLOR, 0.25)
 _HIGHLIGHT = "#C0392B"
+#: Border and edges of the path of one explained row.
+_PATH = "#111111"
 _MAX_LEGEND_CLASSES = 10
 
 
@@ -109,7 +111,7 @@ def _legend(
     return table
 
 
-def _node_line(model, tree, node, features, classes, through_middle, highlight_node):
+def _node_line(model, tree, node, features, classes, through_middle, highlight_node, path=None):
     """The DOT line of one node, and its class when it is a leaf (else None)."""
     attrs = {"label": _html_label(node_label_items(model, node, features, classes))}
     fill, border, pen = _SPLIT_FILL, "#444444", 1.0
@@ -123,6 +125,9 @@ def _node_line(model, tree, node, features, classes, through_middle, highlight_n
         fill, border, pen = _GRAFT_FILL, GRAFTED_COLOR, 2.0
     if highlight_node is not None and node == int(highlight_node):
         border, pen = _HIGHLIGHT, 3.0
+    if path and node in path:
+        # a node the row reaches only in part (a zone forked it) is drawn in the zone colour
+        border, pen = (_PATH if path[node] >= 1.0 else UNCERTAIN_COLOR), 3.0
     attrs.update(
         fillcolor=f'"{fill}"',
         color=f'"{border}"',
@@ -132,8 +137,12 @@ def _node_line(model, tree, node, features, classes, through_middle, highlight_n
     return f"  {node} [" + ", ".join(f"{k}={v}" for k, v in attrs.items()) + "];", leaf_class
 
 
-def _edge_lines(tree, drawn, routing, depth, max_depth) -> list[str]:
-    """The edges from every drawn split node; children beyond ``max_depth`` become "(…)"."""
+def _edge_lines(tree, drawn, routing, depth, max_depth, path=None) -> list[str]:
+    """The edges from every drawn split node; children beyond ``max_depth`` become "(…)".
+
+    Edges on ``path`` (both ends reached) are drawn thick: dark where the whole
+    row goes, in the zone colour with its share where a zone splits it.
+    """
     lines = []
     hidden = 0
     for node in drawn:
@@ -156,7 +165,15 @@ def _edge_lines(tree, drawn, routing, depth, max_depth) -> list[str]:
                 hidden += 1
                 target = f"hidden{hidden}"
                 lines.append(f'  {target} [label="(…)", shape=plaintext, style=""];')
-            if is_middle:
+            if path and node in path and int(child) in path:
+                share = path[int(child)] / path[node]
+                color = _PATH if share >= 1.0 else UNCERTAIN_COLOR
+                text = label if share >= 1.0 else f"{label}  {100 * share:.0f} %"
+                lines.append(
+                    f'  {node} -> {target} [label=<{text}>, color="{color}", '
+                    f'fontcolor="{color}", penwidth=3];'
+                )
+            elif is_middle:
                 lines.append(
                     f"  {node} -> {target} [label=<{label}>, style=dashed, "
                     f'color="{UNCERTAIN_COLOR}", fontcolor="{UNCERTAIN_COLOR}", penwidth=1.8];'
@@ -174,6 +191,7 @@ def tree_dot(
     highlight_node=None,
     max_depth=None,
     rounded=True,
+    path=None,
 ) -> str:
     """The tree as Graphviz DOT text.
 
@@ -185,6 +203,9 @@ def tree_dot(
     highlight_node : int, optional, a node drawn with a thick red border
     max_depth : int, optional; deeper nodes are replaced by "(…)"
     rounded : bool, rounded node boxes
+    path : mapping of node id to the share of one row that reaches it, optional
+        Drawn thick: the row's way through the tree, with the nodes and edges a
+        zone splits it over in the zone colour and their share on the edge
 
     Returns
     -------
@@ -221,12 +242,12 @@ def tree_dot(
     leaf_classes = set()
     for node in drawn:
         line, leaf_class = _node_line(
-            model, tree, node, features, classes, through_middle, highlight_node
+            model, tree, node, features, classes, through_middle, highlight_node, path
         )
         lines.append(line)
         if leaf_class is not None:
             leaf_classes.add(leaf_class)
-    lines += _edge_lines(tree, drawn, routing, depth, max_depth)
+    lines += _edge_lines(tree, drawn, routing, depth, max_depth, path)
 
     legend = _legend(
         routing,
