@@ -200,7 +200,7 @@ def test_every_shared_arff_file_loads(shared_datasets):
     table = _readme_table(shared_datasets)
     files = sorted(shared_datasets.glob("*.arff")) + sorted(shared_datasets.glob("webb1997/*.arff"))
     assert files, "the shared folder holds no ARFF files"
-    fast = 0
+    fast = compared = 0
     for path in files:
         ds = load_arff(path)
         key = path.relative_to(shared_datasets).as_posix()
@@ -210,12 +210,17 @@ def test_every_shared_arff_file_loads(shared_datasets):
             assert (ds.n_samples, ds.n_classes) == table[key], key
         if "pandas' C parser" in report_text(ds):
             fast += 1
-            # The shortcut must give exactly what liac-arff (or the tolerant parser) gives.
+        if "pandas' C parser" in report_text(ds) and path.stat().st_size < 400_000:
+            # The shortcut must give exactly what liac-arff (or the tolerant parser)
+            # gives; the comparison skips the few largest files, which take the most
+            # time with liac and add no kind of content the others lack.
+            compared += 1
             slow = _load_without_shortcut(path)
             assert "pandas' C parser" not in report_text(slow), key
             pd.testing.assert_frame_equal(ds.X, slow.X)
             np.testing.assert_array_equal(ds.y, slow.y)
     assert fast >= len(files) // 2  # most real files have a plain data section
+    assert compared >= len(files) // 2
 
 
 def _load_without_shortcut(path) -> Dataset:
