@@ -196,6 +196,13 @@ def cc18_tables(rows: pd.DataFrame) -> list[str]:
     dacc = per.dropna(subset=["dacc_forest", "dacc_rf"])
     summary = [
         "",
+        "Columns: *flagged* is the share of test rows the forest's verdict flags "
+        "(min_decided_fraction=0.5); *decided acc forest* the accuracy on the rows it decides; "
+        "*RF, same number flagged* the random forest flagging as many rows, least max "
+        "probability first (Chow); *forest ranking, same number* the forest flagging as many "
+        "rows by its own predict_confidence instead of its verdict. Ties in a ranking are "
+        "averaged over random orders.",
+        "",
         f"Over {len(per)} datasets (means of 5 folds); W/T/L from the forest's side "
         f"(tie: |difference| ≤ {TIE}); p: one-sided Wilcoxon signed-rank, forest better.",
         "",
