@@ -111,9 +111,10 @@ class TernaryForestClassifier(ClassifierMixin, BaseEstimator):
     delta_method : str, default="margin"
         How each tree computes δ at its nodes (see `ternary.delta`).
     routing : {"probabilistic", "deferred"}, default="probabilistic"
-        How a member routes a row inside a zone. ``hard_middle`` is not offered: its middle
-        subtrees are grown on the zone rows of one sample, and members with different
-        three-way structures do not share the binary paths the forest's verdict averages over.
+        How a member routes a row inside a zone. ``hard_middle`` is not offered: a
+        hard-middle tree is grown node by node (a depth-1 CART per node, in Python), not by
+        scikit-learn's compiled builder, so a forest of them would be far slower to fit, and
+        its middle subtrees would be grown on the few zone rows of each bootstrap sample.
     criterion, min_samples_split, min_samples_leaf, min_weight_fraction_leaf, epsilon, alpha, \
 q, n_bootstraps, max_delta_fraction, delta_scale, ccp_alpha
         Passed to every member, with the meaning they have in `TernaryTreeClassifier`
@@ -226,11 +227,10 @@ q, n_bootstraps, max_delta_fraction, delta_scale, ccp_alpha
                 raise ValueError("n_jobs=0 runs nothing; use None or 1 (one job), 2, … or -1.")
         if self.routing == "hard_middle":
             raise ValueError(
-                "routing='hard_middle' is not supported by TernaryForestClassifier: each tree "
-                "would grow its middle subtrees on the zone rows of its own bootstrap sample, "
-                "and the forest's verdict averages decisions along binary paths. Use "
-                "routing='probabilistic' or 'deferred', or a single TernaryTreeClassifier "
-                "for hard-middle routing."
+                "routing='hard_middle' is not supported by TernaryForestClassifier: hard-middle "
+                "trees are grown node by node in Python rather than by scikit-learn's compiled "
+                "builder, too slow to grow a forest of. Use routing='probabilistic' or "
+                "'deferred', or a single TernaryTreeClassifier for hard-middle routing."
             )
         if self.oob_score and not self.bootstrap:
             raise ValueError(
