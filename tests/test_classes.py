@@ -19,7 +19,6 @@ from sklearn.tree import DecisionTreeClassifier
 from ternary import DELTA_METHODS, ROUTINGS, TernaryTreeClassifier
 from ternary._classes import rezone, validate_tree_params
 from ternary._tree import TernaryTree, iter_node_rows, zone_distance
-from ternary.metrics import bayes_error_bound
 from ternary.selective import aurc
 
 METHODS = [m for m in DELTA_METHODS if m != "none"]
@@ -685,26 +684,6 @@ def _two_gaussians(n, seed, shift=1.0, n_features=2):
     X = rng.normal(size=(n, n_features))
     X[:, 0] += np.where(y == 1, shift, -shift)
     return X, y  # Bayes error Φ(−shift): 0.159 for shift 1
-
-
-def test_bayes_error_bound_is_cover_hart_on_the_cv_1nn_error():
-    from sklearn.model_selection import cross_val_predict
-    from sklearn.neighbors import KNeighborsClassifier
-    from sklearn.pipeline import make_pipeline
-    from sklearn.preprocessing import StandardScaler
-
-    from ternary.metrics import _folds
-
-    X, y = make_classification(600, 5, n_informative=3, n_classes=3, random_state=0)
-    knn = make_pipeline(StandardScaler(), KNeighborsClassifier(1))
-    r_nn = np.mean(cross_val_predict(knn, X, y, cv=_folds(y, 4)) != y)
-    expected = (2 / 3) * (1 - np.sqrt(1 - 1.5 * r_nn))
-    assert bayes_error_bound(X, y, random_state=4) == pytest.approx(expected, rel=1e-12)
-    X, y = _two_gaussians(2000, 0)
-    assert 0.6 * 0.159 < bayes_error_bound(X, y) < 1.4 * 0.159
-    noise = np.random.RandomState(99).randint(0, 2, 400)  # labels unrelated to X: R_NN ≈ ½
-    assert 0.25 < bayes_error_bound(X[:400], noise) <= 0.5  # (C−1)/C caps it
-    assert bayes_error_bound(X[:50], np.zeros(50)) == 0.0
 
 
 def test_bayes_delta_scale_aims_the_flagged_share_at_the_estimate():

@@ -1,11 +1,19 @@
-"""ternary.metrics on hand-computed cases."""
+"""ternary.metrics on hand-computed cases, and the Bayes error bound on generated data."""
 
 import math
 
 import numpy as np
 import pytest
+from sklearn.datasets import make_classification
 
-from ternary.metrics import decided_accuracy, decided_f1, efficiency, ub_ratio, uncertain_rate
+from ternary.metrics import (
+    bayes_error_bound,
+    decided_accuracy,
+    decided_f1,
+    efficiency,
+    ub_ratio,
+    uncertain_rate,
+)
 
 
 def test_decided_accuracy_counts_only_decided_rows():
@@ -46,3 +54,26 @@ def test_efficiency_and_ub_ratio():
 def test_length_mismatch_is_an_error():
     with pytest.raises(ValueError, match="same length"):
         decided_accuracy([0, 1], [0], [1, 1])
+
+
+def test_bayes_error_bound_is_cover_hart_on_the_cv_1nn_error():
+    from sklearn.model_selection import cross_val_predict
+    from sklearn.neighbors import KNeighborsClassifier
+    from sklearn.pipeline import make_pipeline
+    from sklearn.preprocessing import StandardScaler
+
+    from ternary.metrics import _folds
+
+    X, y = make_classification(600, 5, n_informative=3, n_classes=3, random_state=0)
+    knn = make_pipeline(StandardScaler(), KNeighborsClassifier(1))
+    r_nn = np.mean(cross_val_predict(knn, X, y, cv=_folds(y, 4)) != y)
+    expected = (2 / 3) * (1 - np.sqrt(1 - 1.5 * r_nn))
+    assert bayes_error_bound(X, y, random_state=4) == pytest.approx(expected, rel=1e-12)
+    rng = np.random.RandomState(0)
+    y = rng.randint(0, 2, 2000)
+    X = rng.normal(size=(2000, 2))
+    X[:, 0] += np.where(y == 1, 1.0, -1.0)  # Bayes error Φ(−1) = 0.159
+    assert 0.6 * 0.159 < bayes_error_bound(X, y) < 1.4 * 0.159
+    noise = np.random.RandomState(99).randint(0, 2, 400)  # labels unrelated to X: R_NN ≈ ½
+    assert 0.25 < bayes_error_bound(X[:400], noise) <= 0.5  # (C−1)/C caps it
+    assert bayes_error_bound(X[:50], np.zeros(50)) == 0.0
