@@ -296,12 +296,15 @@ def load_arff(
 ) -> Dataset:
     """Load a Weka ARFF file as a Dataset.
 
-    The file is read with liac-arff; files it rejects (tab-separated headers,
-    nominal lists with spaces such as ``{ C , H , G }``, padded values, values
-    outside the declared list) are read by a tolerant parser of this module.
-    Nominal attributes are encoded like CSV text columns (ordinal codes follow
-    the declared level order); nominal attributes whose levels are all numbers
-    become numeric; date attributes become seconds since 1970.
+    A plain dense data section (single quotes and comment lines allowed) is
+    parsed by pandas' C parser, with the same result liac-arff gives; other files
+    are read with liac-arff, and files it rejects (tab-separated headers, nominal
+    lists with spaces such as ``{ C , H , G }``, padded values, values outside the
+    declared list) by a tolerant parser of this module. Files that need those two
+    pure-Python parsers are refused beyond 500,000 values. Nominal attributes
+    are encoded like CSV text columns (ordinal codes follow the declared level
+    order); nominal attributes whose levels are all numbers become numeric; date
+    attributes become seconds since 1970.
 
     Parameters
     ----------
@@ -332,7 +335,7 @@ def load_arff(
     if head is not None:
         _check_cells(data.count(b"\n", head[2]) + 1, len(head[1]), opts)
     text, encoding, codec = _decode(data, "ARFF")
-    if not text.strip():
+    if not text or text.isspace():  # isspace() scans without copying a large text
         raise DataError(
             "The file contains only blank lines. Upload an ARFF file with "
             "@attribute lines and a @data section."

@@ -149,7 +149,7 @@ def _open_csv(source: Any, opts: _Options) -> _CsvText:
     if len(data) > _HEAD_CHARS:
         _check_width_early(data, n_lines, opts)
     text, encoding, codec = _decode(data, "CSV")
-    if not text.strip():
+    if not text or text.isspace():  # isspace() scans without copying a large text
         raise DataError(
             "The file contains only blank lines. Upload a CSV with a header "
             "row and at least two rows of data."
@@ -319,14 +319,18 @@ def load_csv(
         is restored and its bytes are not modified.
     target : str or int, optional
         Name (or position) of the label column; default the last column.
-    missing : {"impute", "drop"}, default="impute"
+    missing : {"impute", "drop", "keep"}, default="impute"
         Fill missing feature values (numeric: column median, text: most frequent
-        value) or drop the rows that have them. Rows with a missing target are
-        always dropped.
+        value), drop the rows that have them, or keep them as NaN in ``X`` (in
+        every column a text value becomes) so that cross-validation can impute
+        inside each training fold. Rows with a missing target are always dropped.
     max_rows, max_columns : int
-        Size limits; larger inputs raise :class:`DataError`.
+        Size limits; larger inputs raise :class:`DataError`. Besides them, a file
+        may hold at most 10 million values (rows × columns) and no line longer
+        than 1 MB; all are checked before the data rows are parsed.
     max_bytes : int, default=MAX_FILE_BYTES
-        Largest file read, in bytes (200 MB).
+        Largest file read, in bytes (200 MB). A path must be a regular file (not
+        a named pipe or a device); a stream is read no further than this.
     max_classes : int, default=100
         More distinct labels than this means the target is not a class column.
     ordinal_threshold : int, default=10
