@@ -235,3 +235,18 @@ def test_openml_limits_apply_before_and_after_the_download(tmp_path, monkeypatch
     # And the cached copy is held to the limits as well.
     with pytest.raises(DataError, match="6 data rows; the limit is 5"):
         load_openml("iris", cache_dir=tmp_path, max_rows=5)
+
+
+def test_digits_that_are_not_ascii_are_a_name_not_a_crash(tmp_path, monkeypatch):
+    import openml
+
+    asked = []
+
+    def unknown(key, **kwargs):
+        asked.append(key)
+        raise openml.exceptions.OpenMLServerException("Unknown dataset")
+
+    monkeypatch.setattr(openml.datasets, "get_dataset", unknown)
+    with pytest.raises(DataError, match="OpenML has no dataset '²'"):
+        load_openml("²", cache_dir=tmp_path)
+    assert asked == ["²"]  # looked up as a name: int("²") would have raised

@@ -71,10 +71,16 @@ def _cached_entries(root: Path) -> list[tuple[int, str, Path]]:
     return sorted(entries)
 
 
+def _is_id(text: str) -> bool:
+    # str.isdigit() is also true for "²" or "٣", which int() either rejects or reads
+    # as a number nobody typed; an OpenML id is plain ASCII digits.
+    return text.isascii() and text.isdigit()
+
+
 def _find_cached(root: Path, key: int | str) -> Path | None:
     entries = _cached_entries(root)
     text = str(key).strip()
-    if text.isdigit():
+    if _is_id(text):
         return next((p for i, _, p in entries if i == int(text)), None)
     wanted = text.lower()
     # Several versions may share a name; like openml, prefer the oldest id.
@@ -354,7 +360,7 @@ def _download(data_id_or_name: int | str, root: Path, opts: _Options) -> tuple[A
     """Fetch a dataset from OpenML within the loaders' limits; failures become DataErrors."""
     openml = _import_openml()
     key: int | str = data_id_or_name
-    if isinstance(key, str) and key.strip().isdigit():
+    if isinstance(key, str) and _is_id(key.strip()):
         key = int(key.strip())
     try:
         with _OpenMLSettings(openml, root):
