@@ -286,7 +286,7 @@ def read_header(
 
     Examples
     --------
-    >>> read_header(b'"height, cm";"weight, kg";label\n181.2;75.3;tall\n')
+    >>> read_header(b'"height, cm";"weight, kg";label\\n181.2;75.3;tall\\n')
     ['height, cm', 'weight, kg', 'label']
     """
     del name  # accepted for symmetry with load_csv; it does not affect the header
