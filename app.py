@@ -137,11 +137,12 @@ def main() -> None:
     if page.title == PAGES["home"].title:
         intro()
     from appkit import datasets, links, state, warmup
-    from appkit.guard import page_guard
+    from appkit.guard import page_guard, plain
 
     state.init_state()
     for message in links.restore():
-        st.toast(f"Ignored from the link: {message}", icon="⚠️")
+        # the values come from whoever wrote the link: shown as plain text
+        st.toast(plain(f"Ignored from the link: {message}"), icon="⚠️")
     state.keep_state()
     with page_guard("drawing the dataset picker"):
         datasets.dataset_sidebar()

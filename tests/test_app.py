@@ -684,7 +684,7 @@ def test_the_address_follows_the_widgets():
 def test_a_bad_link_is_ignored_with_a_note_and_numbers_are_clipped():
     at = open_link({"delta_method": "magic", "max_depth": "99", "noise": "nan", "dataset": "x"})
     assert not at.exception and not at.error
-    notes = " ".join(t.value for t in at.toast)
+    notes = " ".join(shown(t) for t in at.toast)
     assert "delta_method='magic'" in notes and "dataset='x'" in notes and "noise='nan'" in notes
     assert at.session_state["delta_method"] == "margin"
     assert at.session_state["max_depth"] == 12  # the slider's largest value
