@@ -154,8 +154,10 @@ def main() -> None:
         )
     if st.session_state.get("present"):
         st.html(PRESENTATION_CSS)
-    page.run()
-    links.sync()
+    try:
+        page.run()
+    finally:  # a page that stops early (st.stop) still leaves its setting in the address
+        links.sync()
     # after the page is on screen, so the two compete for no CPU on a fresh server
     warmup.start()
 
