@@ -119,6 +119,24 @@ def _check_labels(y) -> None:
         )
 
 
+def _cart_importances(tree: TernaryTree, n_features: int) -> np.ndarray:
+    """scikit-learn's impurity importances, read from an ungrafted CART's stored arrays.
+
+    The same sum as `impurity_importances` (each split's ``W_n·i(n) − Σ_c W_c·i(c)``,
+    divided by the root weight, then normalised to 1), but over the impurities and
+    weights CART stored while growing, which are exact for its own partition.
+    """
+    W, imp = tree.weighted_n_node_samples, tree.impurity
+    split = np.flatnonzero(~tree.is_leaf)
+    left, right = tree.children_left[split], tree.children_right[split]
+    decrease = W[split] * imp[split] - W[left] * imp[left] - W[right] * imp[right]
+    importances = np.bincount(tree.feature[split], weights=decrease, minlength=n_features)
+    if W[0] > 0:
+        importances = importances / W[0]
+    total = importances.sum()
+    return importances / total if total > 0 else importances
+
+
 def validate_tree_params(estimator: TernaryTreeClassifier) -> None:
     """Check every parameter of a `TernaryTreeClassifier`, raising a clear ValueError.
 
@@ -358,9 +376,14 @@ class TernaryTreeClassifier(ClassifierMixin, BaseEstimator):
             self.graft_report_, self._cart, self._delta_base = None, None, None
         else:
             self._zone(X, y_enc, weights, self._grow_cart(X, y_enc, weights))
-        self.feature_importances_ = impurity_importances(
-            self.tree_, X, y_enc, weights, _criterion(self), self.routing, self.n_features_in_
-        )
+        if self.routing != "hard_middle" and self.graft_report_ is None:
+            # CART's own partition: its stored impurities give the importances directly,
+            # without walking the rows again (a fifth of a forest member's fit time)
+            self.feature_importances_ = _cart_importances(self.tree_, self.n_features_in_)
+        else:
+            self.feature_importances_ = impurity_importances(
+                self.tree_, X, y_enc, weights, _criterion(self), self.routing, self.n_features_in_
+            )
         return self
 
     def _set_scale(self, X, y, sample_weight, weights):

@@ -491,6 +491,31 @@ def test_importances_sum_to_one_and_follow_the_splits(method, routing):
     assert set(np.flatnonzero(imp > 0)) <= split_features
 
 
+@pytest.mark.parametrize("method", ["margin", "quality_plateau", "node_bootstrap"])
+@pytest.mark.parametrize("routing", ["probabilistic", "deferred"])
+def test_ungrafted_importances_read_from_cart_equal_the_row_walk(method, routing):
+    # an ungrafted binary tree reads its importances from CART's stored impurities;
+    # recomputing them from the rows of the training partition must give the same vector
+    from ternary._tree import impurity_importances
+
+    X, y = datasets()[3]
+    clf = TernaryTreeClassifier(
+        delta_method=method, routing=routing, max_depth=5, random_state=0
+    ).fit(X, y)
+    codes = np.searchsorted(clf.classes_, y)
+    walked = impurity_importances(
+        clf.tree_,
+        np.asarray(X, dtype=np.float64),
+        codes,
+        np.ones(len(y)),
+        "gini",
+        routing,
+        X.shape[1],
+    )
+    assert np.count_nonzero(walked) >= 2
+    np.testing.assert_allclose(clf.feature_importances_, walked, rtol=1e-10, atol=1e-12)
+
+
 def test_grafted_and_middle_splits_earn_importance():
     X, y = make_moons(400, noise=0.35, random_state=2)
     X = np.column_stack([X, np.random.RandomState(0).normal(size=len(X))])
