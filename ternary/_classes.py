@@ -596,7 +596,9 @@ class TernaryTreeClassifier(ClassifierMixin, BaseEstimator):
             max_features=self.max_features,
             random_state=seed,
         )
-        stump.fit(X[rows], y_enc[rows], sample_weight=weights[rows])
+        # the rows are validated float32 already: skip scikit-learn's per-call input checks,
+        # which cost as much as the split search on a small node
+        stump.fit(X[rows], y_enc[rows], sample_weight=weights[rows], check_input=False)
         if stump.tree_.node_count < 3:
             return None
         return int(stump.tree_.feature[0]), float(stump.tree_.threshold[0])
