@@ -1,4 +1,9 @@
-"""Why a node's δ is what it is: everything each δ method sees at one node.
+"""Why a node's δ is what it is, and why one row is flagged.
+
+`explain_row` follows one row through a fitted tree: every split it reaches,
+its value against the zone, the blend weights, what each subtree and the node
+predict for it, and one plain sentence for a person. The routing itself is
+`ternary._tree.traverse`'s; this module only reads the shares it gives.
 
 `explain_node` re-finds the training rows reaching a node (with the same
 float32 cast and partition the estimator used) and asks `ternary.delta` for
@@ -18,7 +23,7 @@ from numpy.typing import ArrayLike
 from sklearn.utils.validation import check_is_fitted
 
 from ternary._classes import TernaryTreeClassifier, _delta_params
-from ternary._tree import LEAF, iter_node_rows
+from ternary._tree import LEAF, iter_node_rows, traverse
 from ternary.delta import (
     DeltaParams,
     NodeRows,
@@ -33,7 +38,14 @@ from ternary.delta import (
     widest_overlap,
 )
 
-__all__ = ["EXPLAINED_METHODS", "NodeExplanation", "explain_node"]
+__all__ = [
+    "EXPLAINED_METHODS",
+    "NodeExplanation",
+    "RowExplanation",
+    "SplitStep",
+    "explain_node",
+    "explain_row",
+]
 
 #: The δ methods an explanation covers (all but "none").
 EXPLAINED_METHODS = ("margin", "node_bootstrap", "quality_plateau", "gain_ratio", "class_overlap")
@@ -291,3 +303,270 @@ def explain_node(
         cap=params.max_delta_fraction * node_rows.value_range,
         grafted=bool(tree.grafted[node]),
     )
+
+
+# ----------------------------------------------------------------------------- one row
+@dataclass(frozen=True)
+class SplitStep:
+    """One split a row reaches, and what happens to the row there.
+
+    Attributes
+    ----------
+    node, feature : int
+    feature_name : str
+    x : float, the row's value of the split feature (as float32, like the estimator)
+    low, threshold, high : float, θ − δ, θ and θ + δ
+    distance : float, ``|x − θ| / δ`` (``inf`` where δ = 0)
+    in_zone : bool, the row falls in this split's zone and is flagged here (deferred
+        routing: only at the first zone on a path; below it routing is CART's)
+    reach : float, the share of the row that reaches the node (1 for the whole row)
+    w_left, w_right, w_middle : float, the share of the node's part of the row sent
+        to each child; they sum to 1
+    proba_left, proba_right, proba_middle : ndarray or None, what each subtree
+        predicts for the row; None for a subtree the row does not enter
+    proba : ndarray, the blended result the node passes up
+    """
+
+    node: int
+    feature: int
+    feature_name: str
+    x: float
+    low: float
+    threshold: float
+    high: float
+    distance: float
+    in_zone: bool
+    reach: float
+    w_left: float
+    w_right: float
+    w_middle: float
+    proba_left: np.ndarray | None
+    proba_right: np.ndarray | None
+    proba_middle: np.ndarray | None
+    proba: np.ndarray
+
+
+@dataclass(frozen=True)
+class RowExplanation:
+    """Why a fitted tree predicts what it does for one row.
+
+    Attributes
+    ----------
+    sentence : str, one plain sentence for a person
+    steps : tuple of SplitStep, every split the row reaches, in preorder (root first)
+    proba : ndarray, the blended class probabilities (equal to ``predict_proba``)
+    flagged : bool, the row is boundary-uncertain (``predict_verdict`` gives 0)
+    path : dict of node id → share of the row reaching it, leaves included
+    classes : ndarray, ``model.classes_``
+    """
+
+    sentence: str
+    steps: tuple[SplitStep, ...]
+    proba: np.ndarray
+    flagged: bool
+    path: dict[int, float]
+    classes: np.ndarray
+
+    @property
+    def prediction(self):
+        """The most probable class."""
+        return self.classes[int(np.argmax(self.proba))]
+
+    def to_frame(self) -> pd.DataFrame:
+        """The steps as a table, one row per split; probabilities stay arrays (or None)."""
+        return pd.DataFrame(
+            [s.__dict__ for s in self.steps], columns=list(SplitStep.__annotations__)
+        )
+
+
+def _leaf_shares(tree, x64, routing):
+    """``(share of the row per node, verdict)`` from `traverse` itself.
+
+    The tree is routed with its leaf distributions swapped for one indicator column
+    per leaf, so the "probabilities" it returns are the weights the blend gives each
+    leaf. Any node's share is the sum over the leaves below it.
+    """
+    leaves = np.flatnonzero(tree.is_leaf)
+    indicator = tree.copy()
+    indicator.value = np.zeros((tree.node_count, leaves.size))
+    indicator.value[leaves, np.arange(leaves.size)] = 1.0
+    weights, verdict = traverse(indicator, x64[None, :], routing)
+    mass = np.zeros(tree.node_count)
+    mass[leaves] = weights[0]
+    return mass, bool(verdict[0] == 0)
+
+
+def _subtree_sums(tree, order, mass):
+    """Per node, the summed leaf share below it and the share-weighted class distribution."""
+    total = mass.copy()
+    weighted = np.where(tree.is_leaf[:, None], mass[:, None] * tree.value, 0.0)
+    for node in reversed(order):
+        for child in tree.children(node):
+            total[node] += total[child]
+            weighted[node] += weighted[child]
+    return total, weighted
+
+
+def _reach(tree, order, total):
+    """Share of the row reaching each node: 1 at the root, exactly the parent's share
+    where the whole part goes one way (so a decided path stays at 1, not 0.999…)."""
+    reach = {0: 1.0}
+    for node in order:
+        if node not in reach:
+            continue
+        kids = [c for c in tree.children(node) if total[c] > 0]
+        for child in kids:
+            reach[child] = reach[node] if len(kids) == 1 else float(total[child])
+    return reach
+
+
+def _steps(model, x, names, total, weighted, reach, order):
+    tree, routing = model.tree_, model.routing
+    hard = np.zeros(tree.node_count, dtype=bool)  # deferred: below a zone, CART routing
+    steps = []
+    for node in order:
+        if node not in reach or tree.is_leaf[node]:
+            continue
+        f, theta, delta = (
+            int(tree.feature[node]),
+            float(tree.threshold[node]),
+            float(tree.delta[node]),
+        )
+        value, low, high = float(x[f]), theta - delta, theta + delta
+        kids = (tree.children_left[node], tree.children_right[node], tree.children_middle[node])
+        shares = [total[k] / total[node] if k != LEAF else 0.0 for k in kids]
+        sub = [weighted[k] / total[k] if k != LEAF and total[k] > 0 else None for k in kids]
+        if routing == "hard_middle":
+            in_zone = shares[2] > 0
+        else:
+            in_zone = delta > 0 and low < value <= high and not hard[node]
+        for k in tree.children(node):
+            hard[k] = routing == "deferred" and (hard[node] or in_zone)
+        steps.append(
+            SplitStep(
+                node=int(node),
+                feature=f,
+                feature_name=names[f],
+                x=value,
+                low=low,
+                threshold=theta,
+                high=high,
+                distance=abs(value - theta) / delta if delta > 0 else np.inf,
+                in_zone=bool(in_zone),
+                reach=reach[node],
+                w_left=float(shares[0]),
+                w_right=float(shares[1]),
+                w_middle=float(shares[2]),
+                proba_left=sub[0],
+                proba_right=sub[1],
+                proba_middle=sub[2],
+                proba=weighted[node] / total[node],
+            )
+        )
+    return tuple(steps)
+
+
+def _short(value: float) -> str:
+    """Four significant digits, without an exponent for everyday sizes (12346, not 1.235e+04)."""
+    if np.isfinite(value) and 1e4 <= abs(value) < 1e6:
+        return f"{value:.0f}"
+    return f"{value:.4g}"
+
+
+def _sentence(steps, classes, proba) -> str:
+    predicted = f"{classes[int(np.argmax(proba))]} ({100 * proba.max():.0f} %)"
+    zones = [s for s in steps if s.in_zone]
+    if zones:
+        s = max(zones, key=lambda step: step.reach)  # the first one on ties (preorder)
+        where = "the root split" if s.node == 0 else f"split node {s.node}"
+        head = (
+            f"{s.feature_name} = {_short(s.x)} lies inside the zone of {where} "
+            f"({_short(s.low)} – {_short(s.high)}): "
+        )
+        if s.w_middle > 0:
+            return head + (
+                "the row goes down the middle branch, grown on the training rows of that "
+                f"zone, which predicts {predicted}."
+            )
+        return head + (
+            f"the tree blends {100 * s.w_left:.0f} % left / {100 * s.w_right:.0f} % right, "
+            f"and predicts {predicted}."
+        )
+    sentence = (
+        "Decided: every split on this row's path is clear of its zone, so it is not "
+        f"flagged; the tree predicts {predicted}."
+    )
+    zoned = [s for s in steps if np.isfinite(s.distance)]
+    if zoned:
+        near = min(zoned, key=lambda step: step.distance)
+        sentence += (
+            f" The nearest zone is at {near.feature_name} "
+            f"({_short(near.low)} – {_short(near.high)}), {near.distance:.2g} δ from θ."
+        )
+    return sentence
+
+
+def explain_row(
+    clf: TernaryTreeClassifier, x: ArrayLike, feature_names: list[str] | None = None
+) -> RowExplanation:
+    """Explain ``clf``'s prediction for one row: the splits it reaches and why it is flagged.
+
+    Parameters
+    ----------
+    clf : fitted TernaryTreeClassifier
+    x : array-like of shape (n_features,) or (1, n_features), the row's values in
+        feature order (cast to float32, like ``predict_proba`` does)
+    feature_names : list of str, optional
+        Names for the features; default ``clf.feature_names_in_`` when the model was
+        fitted on a DataFrame, else ``x[0]``, ``x[1]``, …
+
+    Returns
+    -------
+    RowExplanation
+        Its ``proba`` equals ``clf.predict_proba`` of the row and ``flagged`` equals
+        ``predict_verdict == 0``. With the binary routings a row inside a zone goes
+        both ways, so ``steps`` lists every split either part reaches, each with the
+        share of the row it carries; with hard_middle the path is a single three-way one.
+
+    Raises
+    ------
+    ValueError
+        For a row of the wrong length, a non-finite value, or names of the wrong length.
+
+    Examples
+    --------
+    >>> from sklearn.datasets import make_moons
+    >>> from ternary import TernaryTreeClassifier
+    >>> X, y = make_moons(200, noise=0.3, random_state=0)
+    >>> clf = TernaryTreeClassifier(max_depth=2, random_state=0).fit(X, y)
+    >>> e = explain_row(clf, X[0])
+    >>> bool(abs(e.proba - clf.predict_proba(X[:1])[0]).max() < 1e-12)
+    True
+    >>> e.steps[0].node
+    0
+    """
+    check_is_fitted(clf, "tree_")
+    n = clf.n_features_in_
+    row = np.asarray(x, dtype=np.float32).reshape(-1)
+    if row.shape[0] != n:
+        raise ValueError(f"x must hold one value per feature ({n}); got {row.shape[0]}.")
+    if not np.isfinite(row).all():
+        raise ValueError("x holds a missing or infinite value; the tree needs finite numbers.")
+    if feature_names is None:
+        fitted = getattr(clf, "feature_names_in_", None)
+        feature_names = [f"x[{i}]" for i in range(n)] if fitted is None else fitted
+    names = [str(name) for name in feature_names]
+    if len(names) != n:
+        raise ValueError(f"feature_names must hold {n} names; got {len(names)}.")
+    tree = clf.tree_
+    # float64 copies of the float32 values compare with θ exactly as the float32 row does
+    x64 = row.astype(np.float64)
+    mass, flagged = _leaf_shares(tree, x64, clf.routing)
+    order = tree.preorder()
+    total, weighted = _subtree_sums(tree, order, mass)
+    reach = _reach(tree, order, total)
+    steps = _steps(clf, x64, names, total, weighted, reach, order)
+    proba = weighted[0] / total[0]
+    classes = np.asarray(clf.classes_)
+    sentence = _sentence(steps, [str(c) for c in classes], proba)
+    return RowExplanation(sentence, steps, proba, flagged, reach, classes)

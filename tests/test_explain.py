@@ -1,12 +1,18 @@
-"""ternary.explain.explain_node recomputes what each δ method saw at a node."""
+"""ternary.explain: explain_node recomputes what each δ method saw at a node, and
+explain_row retraces one row's way through the tree."""
+
+import re
+from functools import cache
 
 import numpy as np
 import pandas as pd
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from sklearn.datasets import load_breast_cancer, load_iris, load_wine, make_moons
 
-from ternary import TernaryTreeClassifier
-from ternary.explain import EXPLAINED_METHODS, explain_node
+from ternary import ROUTINGS, TernaryTreeClassifier
+from ternary.explain import EXPLAINED_METHODS, explain_node, explain_row
 
 DETERMINISTIC = ("margin", "quality_plateau", "gain_ratio", "class_overlap")
 
@@ -188,3 +194,130 @@ def test_grafted_nodes_are_flagged():
     for node in original_splits:
         e = explain_node(model, X, y, node)
         assert not e.grafted and e.final_delta["margin"] == t.delta[node]
+
+
+# ----------------------------------------------------------------------------- explain_row
+MOONS_X, MOONS_Y = make_moons(300, noise=0.3, random_state=0)
+FITS = [(routing, "none") for routing in ROUTINGS] + [("probabilistic", "all")]
+
+
+@cache
+def _fitted(routing, graft="none"):
+    return TernaryTreeClassifier(
+        delta_method="quality_plateau", routing=routing, graft=graft, max_depth=4, random_state=0
+    ).fit(MOONS_X, MOONS_Y)
+
+
+def _named_split(sentence):
+    """The node a sentence names: "the root split" is 0, "split node 7" is 7."""
+    if "the root split" in sentence:
+        return 0
+    return int(re.search(r"split node (\d+)", sentence).group(1))
+
+
+def _check_row(clf, x):
+    """Every claim of one explanation, against the estimator and the tree's own arrays."""
+    e = explain_row(clf, x, ["x1", "x2"])
+    proba, verdict = clf.predict_proba_verdict(np.asarray(x, dtype=float)[None, :])
+    np.testing.assert_allclose(e.proba, proba[0], rtol=0, atol=1e-12)
+    assert e.flagged == (verdict[0] == 0) == any(s.in_zone for s in e.steps)
+    assert e.steps[0].node == 0 and e.path[0] == 1.0
+    t = clf.tree_
+    leaves = [n for n in e.path if t.is_leaf[n]]
+    assert sum(e.path[n] for n in leaves) == pytest.approx(1.0)
+    x32 = np.asarray(x, dtype=np.float32)
+    for s in e.steps:
+        theta, delta = t.threshold[s.node], t.delta[s.node]
+        assert s.x == x32[t.feature[s.node]] and s.feature_name == f"x{t.feature[s.node] + 1}"
+        assert (s.low, s.threshold, s.high) == (theta - delta, theta, theta + delta)
+        assert s.w_left + s.w_right + s.w_middle == pytest.approx(1.0)
+        # the node passes up the weighted mix of the subtrees the row enters
+        mix = sum(
+            w * p
+            for w, p in ((s.w_left, s.proba_left), (s.w_right, s.proba_right))
+            if p is not None
+        )
+        if s.proba_middle is not None:
+            np.testing.assert_allclose(s.proba, s.proba_middle, atol=1e-12)
+        else:
+            np.testing.assert_allclose(s.proba, mix, atol=1e-12)
+        if s.in_zone and clf.routing != "hard_middle":
+            # the paper's blend weight w_L = (θ+δ−x)/(2δ), clipped
+            w = min(max((s.high - float(s.x)) / (2 * delta), 0.0), 1.0)
+            assert s.w_left == pytest.approx(w, abs=1e-9)
+    if e.flagged:
+        node = _named_split(e.sentence)
+        named = next(s for s in e.steps if s.node == node)
+        assert named.in_zone and named.reach == max(s.reach for s in e.steps if s.in_zone)
+        assert e.sentence.startswith(f"x{t.feature[node] + 1} = ")
+        assert ("% left /" in e.sentence) == (clf.routing != "hard_middle")
+    else:
+        assert e.sentence.startswith("Decided")
+    return e
+
+
+@pytest.mark.parametrize(("routing", "graft"), FITS)
+def test_explain_row_retraces_every_training_row(routing, graft):
+    clf = _fitted(routing, graft)
+    verdict = clf.predict_verdict(MOONS_X)
+    assert (verdict == 0).any() and (verdict == 1).any()
+    for x in MOONS_X:
+        _check_row(clf, x)
+
+
+@settings(max_examples=60, deadline=None)
+@given(
+    fit=st.sampled_from(FITS),
+    x1=st.floats(-2.0, 3.0, allow_nan=False),
+    x2=st.floats(-1.5, 2.0, allow_nan=False),
+    node=st.integers(0, 30),
+    offset=st.floats(-1.5, 1.5, allow_nan=False),
+    near=st.booleans(),
+)
+def test_explain_row_on_random_rows(fit, x1, x2, node, offset, near):
+    clf = _fitted(*fit)
+    t = clf.tree_
+    splits = np.flatnonzero(~t.is_leaf)
+    node = int(splits[node % splits.size])
+    x = np.array([x1, x2])
+    if near:  # moved near one split's zone, so zones are hit often, not by luck
+        x[t.feature[node]] = t.threshold[node] + offset * t.delta[node]
+    _check_row(clf, x)
+
+
+@pytest.mark.parametrize("routing", ROUTINGS)
+def test_explain_row_at_the_zone_edges(routing):
+    """float32 neighbours of θ−δ (open end) and θ+δ (closed end) of every split."""
+    clf = _fitted(routing)
+    t = clf.tree_
+    edges_hit = 0
+    for node in np.flatnonzero(~t.is_leaf & (t.delta > 0)):
+        for edge in (t.threshold[node] - t.delta[node], t.threshold[node] + t.delta[node]):
+            below = np.float32(edge)
+            while below > edge:
+                below = np.nextafter(below, np.float32(-np.inf))
+            for value in (below, np.nextafter(below, np.float32(np.inf))):
+                x = MOONS_X[0].astype(np.float32)
+                x[t.feature[node]] = value
+                e = _check_row(clf, x)
+                edges_hit += any(s.node == node for s in e.steps)
+    assert edges_hit >= 8
+
+
+def test_explain_row_names_and_errors():
+    X, y = load_iris(return_X_y=True, as_frame=True)
+    labels = np.array(["setosa", "versicolor", "virginica"])[y]
+    clf = TernaryTreeClassifier(delta_method="margin", max_depth=3, random_state=0).fit(X, labels)
+    e = explain_row(clf, X.iloc[70])
+    assert [s.feature_name for s in e.steps] == [X.columns[s.feature] for s in e.steps]
+    assert e.prediction == clf.predict(X.iloc[[70]])[0]
+    frame = e.to_frame()
+    assert list(frame["node"]) == [s.node for s in e.steps] and "w_left" in frame
+    renamed = explain_row(clf, X.iloc[70].to_numpy()[None, :], list("abcd"))
+    assert [s.feature_name for s in renamed.steps] == ["abcd"[s.feature] for s in e.steps]
+    with pytest.raises(ValueError, match="one value per feature"):
+        explain_row(clf, [1.0, 2.0])
+    with pytest.raises(ValueError, match="missing or infinite"):
+        explain_row(clf, [1.0, np.nan, 2.0, 3.0])
+    with pytest.raises(ValueError, match="4 names"):
+        explain_row(clf, X.iloc[0], ["a"])
