@@ -29,7 +29,13 @@ from ternary._tree import (
     traverse,
     zone_distance,
 )
-from ternary.delta import DeltaParams, NodeRows, node_delta, resolve_n_bootstraps
+from ternary.delta import (
+    DeltaParams,
+    NodeRows,
+    margin_deltas,
+    node_delta,
+    resolve_n_bootstraps,
+)
 
 __all__ = [
     "DELTA_METHODS",
@@ -423,7 +429,20 @@ class TernaryTreeClassifier(ClassifierMixin, BaseEstimator):
         tree = cart.copy()
         # rezone needs the tree before grafting; without grafts tree_ is that tree plus δ
         self._cart = cart if self.graft != "none" else None
-        if params.method != "none":
+        if params.method == "margin":
+            # margin draws no random numbers, so one vectorised pass leaves the stream alone
+            tree.delta[:] = margin_deltas(
+                tree.children_left,
+                tree.children_right,
+                tree.feature,
+                tree.threshold,
+                X,
+                y_enc,
+                weights,
+                self.n_classes_,
+                params.max_delta_fraction,
+            )
+        elif params.method != "none":
             for node, rows in iter_node_rows(tree, X):
                 if tree.children_left[node] == LEAF:
                     continue

@@ -264,3 +264,55 @@ def test_node_bootstrap_tree_is_the_same_with_and_without_numba(monkeypatch):
     numpy_only = TernaryTreeClassifier(**params).fit(X, y).tree_.delta
     np.testing.assert_array_equal(compiled, numpy_only)
     assert (compiled > 0).sum() >= 3
+
+
+# ------------------------------------------------------------ vectorised margin over a tree
+
+
+@settings(max_examples=60, deadline=None)
+@given(
+    seed=st.integers(0, 10_000),
+    n=st.integers(2, 120),
+    n_classes=st.integers(2, 4),
+    levels=st.integers(2, 12),
+    zero_share=st.sampled_from([0.0, 0.0, 0.2]),
+    fraction=st.sampled_from([0.25, 0.05, 1.0]),
+)
+def test_margin_deltas_equal_the_node_by_node_margin(
+    seed, n, n_classes, levels, zero_share, fraction
+):
+    # a CART grown on coarse (tie-heavy) values and uneven weights, some of them zero;
+    # every split's vectorised δ must equal node_delta on that node's NodeRows, bit for bit
+    from sklearn.tree import DecisionTreeClassifier
+
+    from ternary._tree import iter_node_rows
+    from ternary.delta import DeltaParams, NodeRows, margin_deltas, node_delta
+
+    rng = np.random.default_rng(seed)
+    X = rng.integers(0, levels, size=(n, 3)).astype(np.float32) / np.float32(levels)
+    y = rng.integers(0, n_classes, size=n)
+    w = rng.uniform(0.2, 3.0, size=n)
+    w[rng.random(n) < zero_share] = 0.0
+    if w.sum() == 0:
+        w[0] = 1.0
+    cart = DecisionTreeClassifier(random_state=seed).fit(X, y, sample_weight=w)
+    t = cart.tree_
+    got = margin_deltas(
+        t.children_left, t.children_right, t.feature, t.threshold, X, y, w, n_classes, fraction
+    )
+
+    class Tree:  # the arrays iter_node_rows reads
+        children_left, children_right = t.children_left, t.children_right
+        children_middle = np.full(t.node_count, -1)
+        feature, threshold, delta = t.feature, t.threshold, np.zeros(t.node_count)
+
+    params = DeltaParams(method="margin", max_delta_fraction=fraction)
+    want = np.zeros(t.node_count)
+    for node, rows in iter_node_rows(Tree, X):
+        if t.children_left[node] == -1:
+            continue
+        f = t.feature[node]
+        node_rows = NodeRows.from_arrays(X[rows, f], y[rows], w[rows], t.threshold[node], n_classes)
+        want[node] = node_delta(node_rows, params)
+    np.testing.assert_array_equal(got, want)
+    assert got[t.children_left == -1].sum() == 0
