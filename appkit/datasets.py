@@ -199,30 +199,20 @@ def upload_limit_mb() -> int:
     return min(server, tdata.MAX_FILE_BYTES // 2**20)
 
 
-def _arff_attributes(head: str) -> list[str]:
-    names = []
-    for line in head.splitlines():
-        m = re.match(r"\s*@attribute\s+('([^']*)'|\"([^\"]*)\"|(\S+))", line, re.I)
-        if m:
-            names.append(m.group(2) or m.group(3) or m.group(4))
-        elif re.match(r"\s*@data", line, re.I):
-            break
-    return names
-
-
 def upload_columns(data: bytes, filename: str) -> list[str]:
     """Column names of an uploaded CSV/ARFF, for the label picker ([] if unreadable).
 
-    A CSV's names come from `ternary.data.read_header`, which sniffs and parses
-    the header exactly as the loader will. The real parsing and its error
-    messages stay the loader's job, so an unreadable header only means no picker.
+    The names come from `ternary.data.read_header`, which picks the CSV or ARFF
+    reader by the file name as the loader does, and decodes and parses the header
+    exactly as the loader will. The real parsing and its error messages stay the
+    loader's job, so an unreadable header only means no picker.
     """
     if head_text(data) is None:  # binary: the loader will say what it is
         return []
-    if filename.lower().endswith(".arff"):
-        return _arff_attributes(bytes(data[:200_000]).decode("utf-8", errors="replace"))
+    upload = io.BytesIO(bytes(data))
+    upload.name = filename
     try:
-        return [str(c) for c in tdata.read_header(bytes(data))]
+        return [str(c) for c in tdata.read_header(upload)]
     except DataError:
         return []
 

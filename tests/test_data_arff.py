@@ -6,17 +6,23 @@ skip when it is absent.
 
 from __future__ import annotations
 
+import io
 import re
 from pathlib import Path
 
 import numpy as np
 import pandas as pd
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from ternary.data import (
     DataError,
     Dataset,
     load_arff,
+    load_csv,
+    read_arff_header,
+    read_header,
 )
 from ternary.data._arff import _parse_arff_tolerant
 
@@ -344,3 +350,132 @@ def test_a_file_only_the_slow_parsers_read_has_a_smaller_value_budget(monkeypatc
         load_arff((HEAD + rows).encode())
     # The same values without the double quotes take the fast path, under the main budget.
     assert load_arff((HEAD + rows.replace('"', "")).encode()).n_samples == 20
+
+
+# ---------------------------------------------------------------------------
+# read_header / read_arff_header: the names load_arff gives the columns
+# ---------------------------------------------------------------------------
+
+SMALL_SHARED = [
+    "iris.arff",
+    "labor.arff",
+    "echocardiogram.arff",
+    "balance-scale.arff",
+    "hepatitis.arff",
+    "heart-statlog.arff",
+    "glass.arff",
+    "breast-w.arff",
+]
+
+
+def _liac_names(path: Path) -> list[str] | None:
+    """liac-arff's attribute names for the header alone, stripped; None if it refuses."""
+    import arff
+
+    text = path.read_text(encoding="utf-8", errors="replace")
+    head = re.split(r"(?im)^[ \t]*@data", text, maxsplit=1)[0]
+    try:
+        return [str(name).strip() for name, _ in arff.loads(head + "@data\n")["attributes"]]
+    except Exception:  # noqa: BLE001 - liac's own errors; the tolerant reader then decides
+        return None
+
+
+def _assert_columns_follow(names: list[str], ds: Dataset, target: str) -> None:
+    """Every loaded column is a header name, or ``name=level`` of a nominal one, in order."""
+    assert target in names and target not in ds.feature_names
+    positions = []
+    for column in ds.feature_names:
+        owners = [i for i, n in enumerate(names) if column == n or column.startswith(f"{n}=")]
+        assert owners, column
+        positions.append(max(owners))
+    assert positions == sorted(positions)
+    assert f"(target '{target}')" in report_text(ds)
+
+
+def test_read_header_of_every_shared_arff_file_agrees_with_liac(shared_datasets):
+    files = sorted(shared_datasets.glob("*.arff")) + sorted(shared_datasets.glob("webb1997/*.arff"))
+    compared = 0
+    for path in files:
+        names = read_header(path)
+        assert names == read_arff_header(path) == read_header(path.read_bytes()), path.name
+        reference = _liac_names(path)
+        if reference is not None:
+            assert names == reference, path.name
+            compared += 1
+    assert compared >= len(files) // 2
+
+
+@pytest.mark.parametrize("file", SMALL_SHARED)
+def test_read_header_names_are_the_ones_load_arff_uses(shared_datasets, file):
+    path = shared_datasets / file
+    names = read_header(path)
+    default = load_arff(path)
+    _assert_columns_follow(names, default, names[-1])
+    # the first name, given back as the target, is accepted exactly as read
+    other = names[0]
+    try:
+        chosen = load_arff(path, target=other)
+    except DataError as exc:  # a numeric first column is refused as a label, not as a name
+        assert "not in the file" not in str(exc)
+    else:
+        _assert_columns_follow(names, chosen, other)
+
+
+_ARFF_NAME = st.text(
+    alphabet=st.characters(
+        codec="utf-8",
+        exclude_categories=("Cc", "Cs", "Zl", "Zp", "Zs"),
+        exclude_characters="'\"\\%{}\ufeff",
+    ),
+    min_size=1,
+    max_size=10,
+)
+
+
+@settings(max_examples=40, deadline=None)
+@given(
+    names=st.lists(_ARFF_NAME, min_size=2, max_size=6, unique=True),
+    quoted=st.lists(st.booleans(), min_size=6, max_size=6),
+    padded=st.booleans(),
+    seed=st.integers(0, 2**16),
+)
+def test_read_header_equals_the_columns_load_arff_builds(names, quoted, padded, seed):
+    rng = np.random.default_rng(seed)
+    lines = ["% generated", "@RELATION gen"]
+    for name, quote in zip(names[:-1], quoted, strict=False):
+        # a quoted name may hold spaces around it, which the loader strips
+        shown = f"' {name} '" if quote and padded else f"'{name}'" if quote else name
+        lines.append(f"@attribute\t{shown} NUMERIC")
+    lines.append(f"@attribute '{names[-1]}'{{yes,no}}")
+    lines.append("@data")
+    for i in range(8):
+        values = [f"{v:.3f}" for v in rng.normal(size=len(names) - 1)]
+        lines.append(",".join([*values, "yes" if i % 2 else "no"]))
+    data = ("\n".join(lines) + "\n").encode()
+    assert read_header(data) == names
+    ds = load_arff(data)
+    assert ds.feature_names + [names[-1]] == names
+    utf16 = "\ufeff".encode("utf-16-le") + ("\n".join(lines) + "\n").encode("utf-16-le")
+    assert read_header(utf16) == names  # the full parsers read UTF-16 headers
+
+
+def test_read_header_picks_the_reader_by_name_then_content(tmp_path):
+    arff_bytes = SMALL_ARFF
+    assert read_header(arff_bytes) == ["width", "colour", "class"]
+    assert read_header(write(tmp_path, "t.arff", arff_bytes)) == ["width", "colour", "class"]
+    upload = io.BytesIO(arff_bytes)
+    upload.name = "T.ARFF"
+    assert read_header(upload) == ["width", "colour", "class"]
+    assert upload.tell() == 0  # not consumed
+    # a CSV whose first name starts with '@' is still a CSV
+    assert read_header(b"@user,score,label\nann,1,a\nbob,2,b\n") == ["@user", "score", "label"]
+    # the name decides over the content, as load_file does
+    with pytest.raises(DataError):
+        load_csv(write(tmp_path, "t.csv", arff_bytes), target="class")
+    assert read_header(write(tmp_path, "t.csv", arff_bytes)) != ["width", "colour", "class"]
+    with pytest.raises(DataError, match="Target column 'size' is not in the file"):
+        read_header(arff_bytes, target="size")
+    with pytest.raises(DataError, match="Duplicate column names"):
+        read_arff_header(b"@relation r\n@attribute a real\n@attribute 'a ' real\n@data\n1,2\n")
+    with pytest.raises(DataError, match="too large"):
+        read_arff_header(arff_bytes, max_bytes=10)

@@ -16,7 +16,9 @@ Three families of data are provided:
   Breiman's twonorm, ringnorm and waveform, each with its published Bayes error)
   and scikit-learn's bundled datasets (iris, wine, breast cancer, digits);
 * ``load_csv`` / ``load_arff`` / ``load_file`` for user files and uploads, and
-  ``read_header`` for a CSV's column names as ``load_csv`` sees them;
+  ``read_header`` for a file's column names as its loader will name them
+  (``read_csv_header`` / ``read_arff_header`` when the format is known; ``read_header``
+  picks one by file name like ``load_file``, and by content for bare bytes);
 * ``load_openml`` with an offline cache, and ``openml_cc18_tasks``.
 
 Every load has a bounded cost. A path must be a regular file (a named pipe or a
@@ -33,7 +35,7 @@ container and the error), ``_builtin``, ``_source`` (bytes and decoding),
 ``_openml``.
 """
 
-from ._arff import load_arff
+from ._arff import load_arff, read_arff_header
 from ._builtin import (
     BUILTIN_DATASETS,
     DEFAULT_DATASET,
@@ -50,9 +52,9 @@ from ._builtin import (
     make_waveform,
     make_xor_dataset,
 )
-from ._csv import load_csv, read_header
+from ._csv import load_csv, read_csv_header
 from ._dataset import DataError, Dataset
-from ._files import list_local_arff, load_file
+from ._files import list_local_arff, load_file, read_header
 from ._openml import load_openml, openml_cc18_tasks
 from ._source import MAX_FILE_BYTES
 
@@ -80,5 +82,7 @@ __all__ = [
     "make_waveform",
     "make_xor_dataset",
     "openml_cc18_tasks",
+    "read_arff_header",
+    "read_csv_header",
     "read_header",
 ]

@@ -1,4 +1,5 @@
-"""Weka ARFF files: :func:`load_arff`, liac-arff first and a tolerant parser after it."""
+"""Weka ARFF files: :func:`load_arff`, liac-arff first and a tolerant parser after it, and
+:func:`read_arff_header` for the names it gives the columns."""
 
 from __future__ import annotations
 
@@ -23,6 +24,7 @@ from ._clean import (
     _check_shape,
     _Options,
     _options,
+    _resolve_target,
 )
 from ._csv import _EXACT_FLOATS
 from ._dataset import DataError, Dataset, _quoted, _shorten
@@ -327,6 +329,27 @@ def load_arff(
         For every problem with the input.
     """
     opts = _options(missing, max_rows, max_columns, max_bytes, max_classes, ordinal_threshold)
+    data, file_name, text, encoding, codec = _checked_text(source, opts)
+    report = [f"Read as {encoding}."]
+    relation, table, nominal_levels = _parse_arff(data, text, codec, opts, report)
+    stem = Path(file_name).stem if file_name else (relation or "uploaded data")
+    return _assemble(
+        table,
+        target,
+        opts=opts,
+        name=name or stem,
+        source="arff",
+        report=report,
+        nominal_levels=nominal_levels,
+    )
+
+
+def _checked_text(source: Any, opts: _Options) -> tuple[bytes, str | None, str, str, str]:
+    """``(bytes, file name, text, encoding description, codec)`` of an ARFF source.
+
+    Everything refused before the attributes are parsed is refused here: the size,
+    a line too long, too many data lines or values, an undecodable or blank file.
+    """
     data, file_name = _read_source(source, opts.max_bytes)
     _check_line_lengths(data)
     _check_data_lines(data, opts.max_rows)
@@ -340,18 +363,70 @@ def load_arff(
             "The file contains only blank lines. Upload an ARFF file with "
             "@attribute lines and a @data section."
         )
-    report = [f"Read as {encoding}."]
-    relation, table, nominal_levels = _parse_arff(data, text, codec, opts, report)
-    stem = Path(file_name).stem if file_name else (relation or "uploaded data")
-    return _assemble(
-        table,
-        target,
-        opts=opts,
-        name=name or stem,
-        source="arff",
-        report=report,
-        nominal_levels=nominal_levels,
-    )
+    return data, file_name, text, encoding, codec
+
+
+def read_arff_header(
+    source: Any,
+    target: str | int | None = None,
+    *,
+    missing: str = "impute",
+    max_rows: int = _MAX_ROWS,
+    max_columns: int = _MAX_COLUMNS,
+    max_bytes: int = MAX_FILE_BYTES,
+    max_classes: int = _MAX_CLASSES,
+    ordinal_threshold: int = _ORDINAL_THRESHOLD,
+    name: str | None = None,
+) -> list[str]:
+    """The attribute names of an ARFF file, exactly as :func:`load_arff` names its columns.
+
+    The same decoding and the same header parsing are used: a header the quick
+    header reader understands is read alone, without the data rows; any other
+    (UTF-16, or a declaration only liac-arff reads) goes through the same full
+    parsers :func:`load_arff` falls back on, so the names still agree.
+
+    Parameters
+    ----------
+    source : str, pathlib.Path, bytes or file-like
+        As for :func:`load_arff`; an upload is not consumed.
+    target : str or int, optional
+        When given, checked against the names (a :class:`DataError` lists them
+        if it is not there).
+    missing, max_rows, max_columns, max_bytes, max_classes, ordinal_threshold, name
+        The options of :func:`load_arff`, accepted so one set of keyword arguments
+        serves both calls; the size, line, row, column and value limits apply here too.
+
+    Returns
+    -------
+    list of str
+        Attribute names in file order (quotes removed, surrounding spaces stripped),
+        the class attribute included. Nominal attributes keep their own name here;
+        the loaded ``X`` may hold them one-hot encoded as ``name=level`` columns.
+
+    Raises
+    ------
+    DataError
+        For everything :func:`load_arff` would refuse on the header, and for
+        duplicate names.
+
+    Examples
+    --------
+    >>> read_arff_header(b"@relation r\\n@attribute 'x 1' numeric\\n@attribute c {a,b}\\n@data\\n")
+    ['x 1', 'c']
+    """
+    del name  # accepted for symmetry with load_arff; it does not affect the names
+    opts = _options(missing, max_rows, max_columns, max_bytes, max_classes, ordinal_threshold)
+    data, _, text, _, codec = _checked_text(source, opts)
+    head = _arff_head(data, codec)
+    if head is not None:
+        names = [a.name.strip() for a in head[1]]
+        _check_shape(0, len(names), opts)
+        _check_names(names)
+    else:
+        names = [str(c) for c in _parse_arff(data, text, codec, opts, [])[1].columns]
+    if target is not None:
+        _resolve_target(names, target)
+    return names
 
 
 def _parse_arff(

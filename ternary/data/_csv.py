@@ -1,4 +1,4 @@
-"""Delimited text files: :func:`load_csv` and :func:`read_header`.
+"""Delimited text files: :func:`load_csv` and :func:`read_csv_header`.
 
 Both go through :func:`_open_csv`, so the column names a label picker offers are
 the ones the loader will find: the same decoding, the same delimiter, the same
@@ -244,7 +244,7 @@ def _first_records(text: str, delimiter: str, skip: int) -> tuple[list[str], tup
     return header, (reader.line_num, len(first))
 
 
-def read_header(
+def read_csv_header(
     source: Any,
     target: str | int | None = None,
     *,
@@ -286,7 +286,7 @@ def read_header(
 
     Examples
     --------
-    >>> read_header(b'"height, cm";"weight, kg";label\\n181.2;75.3;tall\\n')
+    >>> read_csv_header(b'"height, cm";"weight, kg";label\\n181.2;75.3;tall\\n')
     ['height, cm', 'weight, kg', 'label']
     """
     del name  # accepted for symmetry with load_csv; it does not affect the header

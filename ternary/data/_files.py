@@ -1,14 +1,18 @@
-"""Files and folders: :func:`load_file` picks the loader by extension."""
+"""Files and folders: :func:`load_file` picks the loader by extension, and
+:func:`read_header` the header reader the same way (by content for bare bytes)."""
 
 from __future__ import annotations
 
 import os
+import re
 from pathlib import Path
 from typing import Any
 
-from ._arff import load_arff
-from ._csv import load_csv
+from ._arff import load_arff, read_arff_header
+from ._clean import _MAX_CLASSES, _MAX_COLUMNS, _MAX_ROWS, _ORDINAL_THRESHOLD
+from ._csv import load_csv, read_csv_header
 from ._dataset import DataError, Dataset, _quoted
+from ._source import MAX_FILE_BYTES, _read_source
 
 _CSV_SUFFIXES = (".csv", ".tsv", ".txt")
 _ARFF_SUFFIXES = (".arff",)
@@ -79,3 +83,86 @@ def load_file(path_or_upload: Any, target: str | int | None = None, **kwargs: An
         f"Cannot tell the format of {_quoted(Path(file_name).name or 'this data')} "
         f"({shown}). Use a file ending in .csv, .tsv, .txt or .arff."
     )
+
+
+# The first line of an ARFF file that is not blank or a '%' comment declares it.
+_ARFF_START = re.compile(r"@(relation|attribute|data)\b", re.IGNORECASE)
+_SNIFF_BYTES = 65_536
+
+
+def _looks_like_arff(data: bytes) -> bool:
+    """Whether the first line that is not blank or a ``%`` comment is an ARFF declaration."""
+    head = data[:_SNIFF_BYTES]
+    if head.startswith((b"\xff\xfe", b"\xfe\xff")):
+        text = head[: len(head) // 2 * 2].decode("utf-16", errors="replace")
+    else:
+        text = head.decode("utf-8", errors="replace")
+    for line in text.lstrip("\ufeff").splitlines():
+        line = line.strip()
+        if line and not line.startswith("%"):
+            return _ARFF_START.match(line) is not None
+    return False
+
+
+def read_header(
+    source: Any,
+    target: str | int | None = None,
+    *,
+    missing: str = "impute",
+    max_rows: int = _MAX_ROWS,
+    max_columns: int = _MAX_COLUMNS,
+    max_bytes: int = MAX_FILE_BYTES,
+    max_classes: int = _MAX_CLASSES,
+    ordinal_threshold: int = _ORDINAL_THRESHOLD,
+    name: str | None = None,
+) -> list[str]:
+    """The column names of a CSV or ARFF file, exactly as its loader names them.
+
+    The reader is chosen like :func:`load_file` chooses the loader: a file name
+    ending in .arff (a path, or an upload's ``name``) is ARFF and .csv, .tsv or
+    .txt is CSV. Without such a name (bare bytes, another suffix) the content
+    decides: ARFF when the first line that is neither blank nor a ``%`` comment
+    starts with ``@relation``, ``@attribute`` or ``@data``, CSV otherwise. Then
+    :func:`read_csv_header` or :func:`read_arff_header` reads the names with the
+    loader's own decoding and header parsing.
+
+    Parameters
+    ----------
+    source : str, pathlib.Path, bytes or file-like
+        As for :func:`load_csv`; an upload is not consumed.
+    target : str or int, optional
+        When given, checked against the names.
+    missing, max_rows, max_columns, max_bytes, max_classes, ordinal_threshold, name
+        The loaders' options; the byte, line and column limits apply here too.
+
+    Returns
+    -------
+    list of str
+        Column names in file order, the label column included.
+
+    Raises
+    ------
+    DataError
+        For everything the loader would refuse before reading the data rows.
+
+    Examples
+    --------
+    >>> read_header(b'"height, cm";"weight, kg";label\\n181.2;75.3;tall\\n')
+    ['height, cm', 'weight, kg', 'label']
+    >>> read_header(b"%c\\n@relation r\\n@attribute x numeric\\n@attribute y {a,b}\\n@data\\n")
+    ['x', 'y']
+    """
+    options = {
+        "missing": missing,
+        "max_rows": max_rows,
+        "max_columns": max_columns,
+        "max_bytes": max_bytes,
+        "max_classes": max_classes,
+        "ordinal_threshold": ordinal_threshold,
+        "name": name,
+    }
+    data, file_name = _read_source(source, max_bytes)
+    suffix = Path(file_name or "").suffix.lower()
+    arff = suffix in _ARFF_SUFFIXES or (suffix not in _CSV_SUFFIXES and _looks_like_arff(data))
+    reader = read_arff_header if arff else read_csv_header
+    return reader(data, target, **options)
