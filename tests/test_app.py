@@ -543,6 +543,31 @@ def test_openml_fetch_flow_without_network(monkeypatch):
     assert at.session_state["dataset"] == vocabulary.USER_PREFIX + "iris (OpenML 61)"
 
 
+def test_openml_box_takes_a_superscript_digit_as_a_name(monkeypatch, tmp_path):
+    # '²'.isdigit() is True but int('²') raises: the box must look it up as a name and
+    # show the loader's message, not a raw ValueError. Only OpenML's own fetch is
+    # stubbed, so the app's and the loader's handling of the text both run.
+    import openml
+
+    asked = []
+
+    def no_such_dataset(key, **kwargs):
+        asked.append(key)
+        raise RuntimeError(f"No active datasets exist with name {key}")
+
+    monkeypatch.setenv("TERNARY_OPENML_CACHE", str(tmp_path))
+    monkeypatch.setattr(openml.datasets, "get_dataset", no_such_dataset)
+    at = open_app("data")
+    at.radio(key="data_source").set_value("OpenML").run()
+    at.text_input(key="openml_query").input("²").run()
+    at.button[0].click().run()
+    assert not at.exception
+    assert asked == ["²"]  # passed on as text, never through int()
+    assert [shown(e) for e in at.error] == [
+        "OpenML has no dataset '²'. Check the id or name on openml.org."
+    ]
+
+
 def test_cv_results_are_cached_and_handed_out_as_copies():
     from ternary import data as tdata
 
