@@ -1,7 +1,8 @@
 """Tests for the ARFF loader (ternary/data/_arff.py).
 
-The shared ARFF collection (../shared/datasets) is used where present; those tests
-skip when it is absent.
+The shared ARFF collection (../shared/datasets) is reached through the conftest
+fixture ``shared_datasets``: when the folder is absent those tests skip locally and
+fail in CI (``CI=true``), so a broken checkout never passes silently.
 """
 
 from __future__ import annotations
@@ -172,7 +173,7 @@ def _readme_table(folder: Path) -> dict[str, tuple[int, int]]:
     ],
 )
 def test_shared_arff_files_match_readme(shared_datasets, file, rows, n_classes):
-    # shared_datasets (conftest) skips with the reason when ../shared is absent.
+    # shared_datasets (conftest): skips locally, fails in CI, when ../shared is absent.
     ds = load_arff(shared_datasets / file)
     assert ds.n_samples == rows
     assert ds.n_classes == n_classes
