@@ -15,7 +15,7 @@ st.caption(
 )
 
 
-def why_panel(res, event) -> None:
+def why_panel(res, event, data_key) -> None:
     """The clicked test row's way through the tree, one plain sentence first."""
     st.subheader("Why is this row flagged?")
     row = regions.selected_row(event)
@@ -26,12 +26,20 @@ def why_panel(res, event) -> None:
         )
         return
     values = res.split.X_test.iloc[row]
-    story = why.row_story(res.model, values.to_numpy(), list(res.split.X_test.columns))
+    # the tree page draws the same row's path in its diagram
+    st.session_state["clicked_row"] = {"data_key": data_key, "index": values.name}
+    names = list(res.split.X_test.columns)
+    tree = res.model
+    if model.is_forest(res.model):
+        tree, note = regions.member_for_story(res.model, values.to_numpy())
+        st.markdown(plain(note))
+    story = why.row_story(tree, values.to_numpy(), names)
     truth = res.split.y_test[row]
-    verdict = "flagged boundary-uncertain" if story.flagged else "decided"
+    verdict = "flagged boundary-uncertain" if res.scores.verdict[row] == 0 else "decided"
     st.markdown(f"**Test row {plain(values.name)}** (true class {plain(truth)}, {verdict}).")
     st.markdown(plain(story.sentence))
-    st.graphviz_chart(viz.tree_dot(res.model, path=story.path), width="stretch")
+    dot = viz.tree_dot(tree, feature_names=names, path=story.path)
+    st.graphviz_chart(dot, width="stretch")
     st.caption(
         "The row's way through the tree: thick edges; where a zone forks it, the two "
         "branches are drawn in orange with the share of the row each one carries."
@@ -46,7 +54,7 @@ def why_panel(res, event) -> None:
 
 
 @st.fragment
-def regions_view(res) -> None:
+def regions_view(res, data_key) -> None:
     """The figure and the clicked row's story: a click reruns this part alone, not the fits."""
     event = st.plotly_chart(
         res.figure,
@@ -55,14 +63,21 @@ def regions_view(res) -> None:
         on_select="rerun",
         selection_mode="points",
     )
-    why_panel(res, event)
+    why_panel(res, event, data_key)
 
 
 with page_guard("drawing the decision regions"):
     ds, key = datasets.current_dataset()
     features = model.feature_pickers(ds)
-    model.model_sidebar()
+    model.model_sidebar(forest=True)
+    problem = model.forest_problem()
+    if problem:
+        st.info(problem, icon="ℹ️")
+        st.stop()
     res = regions.regions_result(ds, model.current_spec(key, features))
+    forest = model.is_forest(res.model)
+    who = "forest" if forest else "tree"
+    base = "Forest without zones" if forest else "CART"
 
     m = res.metrics
 
@@ -73,7 +88,8 @@ with page_guard("drawing the decision regions"):
     cols[0].metric(
         "Decided accuracy",
         pct(m["decided_accuracy"]),
-        help="Accuracy on the test rows the tree decided (verdict 1).",
+        help=f"Accuracy on the test rows the {who} decided (verdict 1)."
+        + (" A forest decides a row when at least half of its trees do." if forest else ""),
     )
     cols[1].metric(
         "Boundary-uncertain",
@@ -87,20 +103,22 @@ with page_guard("drawing the decision regions"):
         help="Accuracy on every test row, decided or not.",
     )
     cols[3].metric(
-        "CART accuracy",
+        f"{base} accuracy",
         pct(m["cart_accuracy"]),
-        help="Plain CART with the same depth and seed, on the same test rows.",
+        help="The same forest with δ = 0 (same seeds, samples and splits), on the same test rows."
+        if forest
+        else "Plain CART with the same depth and seed, on the same test rows.",
     )
     eta = m["efficiency"]
     cols[4].metric(
-        "η (efficiency vs CART)",
+        f"η (efficiency vs {base})",
         "—" if np.isnan(eta) else f"{eta:+.3f}",
         help="η = (decided accuracy − CART accuracy) / uncertain rate: accuracy "
         "gained per unit of flagging (Smits 2026). The paper's margin method "
         f"averages {paper.MARGIN_EFFICIENCY} on OpenML-CC18. Undefined when nothing is flagged.",
     )
 
-    regions_view(res)
+    regions_view(res, key)
 
     st.subheader("Flagged test rows")
     st.caption(

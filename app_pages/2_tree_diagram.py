@@ -2,8 +2,8 @@
 
 import streamlit as st
 
-from appkit import datasets, export, model, tree, vocabulary
-from appkit.guard import page_guard
+from appkit import datasets, export, model, regions, tree, vocabulary, why
+from appkit.guard import page_guard, plain
 from ternary import export_text
 
 st.title("Tree diagram")
@@ -14,14 +14,19 @@ st.caption(
 )
 
 
-def take_away(ds, spec, clf, base) -> None:
-    """The rules as text, the model as a skops file, and a script that rebuilds it."""
+def take_away(ds, spec, clf, base, names) -> None:
+    """The rules as text, the model as a skops file, and a script that rebuilds it.
+
+    For a forest the rules are the shown member's, the downloads the whole forest's.
+    """
     st.subheader("The rules, as text")
     st.caption(
         "Each split as CART routes it, followed by its uncertainty zone: a row inside the "
         "zone still gets a class but is flagged boundary-uncertain (`ternary.export_text`)."
     )
-    st.code(export_text(clf), language="text")
+    st.code(export_text(clf, feature_names=names), language="text")
+    if spec.forest:
+        clf = model.fit(model.split_data(ds, spec), spec)  # the downloads hold the forest
     st.subheader("Take the model away")
     user = ds is st.session_state.get("user_dataset")
     script = export.rebuild_script(
@@ -29,6 +34,7 @@ def take_away(ds, spec, clf, base) -> None:
         spec,
         generator_kwargs=None if user else datasets.builtin_kwargs(ds.name),
         upload=st.session_state.get("upload_source") if user else None,
+        member=int(st.session_state.get("member", 0)),
     )
     c1, c2 = st.columns(2)
     c1.download_button(
@@ -52,10 +58,60 @@ def take_away(ds, spec, clf, base) -> None:
         st.code(script, language="python")
 
 
+def member_tree(forest, sp, spec):
+    """The forest's member tree the reader picks, with the training rows it was grown on."""
+    n = len(forest.estimators_)
+    s = st.session_state
+    s["member"] = regions.member_index(forest)
+    st.sidebar.number_input(
+        "Member tree #",
+        0,
+        n - 1,
+        step=1,
+        key="member",
+        help=f"The model is a forest of {n} trees (chosen on the Decision regions page); "
+        "this page draws one of them, with its own bootstrap sample and splits.",
+    )
+    k = int(s["member"])
+    st.info(
+        f"Showing member tree #{k} of the forest's {n}. The forest averages all {n} trees' "
+        "probabilities and decides a row when at least half of them do.",
+        icon="🌲",
+    )
+    rows = tree.member_rows(forest, k, len(sp.y_train))
+    X = sp.X_train.iloc[rows].reset_index(drop=True)
+    return (
+        forest.estimators_[k],
+        X.to_numpy(dtype="float32"),
+        sp.y_train[rows],
+        (spec.key, "member", k),
+    )
+
+
+def clicked_path(ds, key, clf, names):
+    """The path, through ``clf``, of the row last clicked on the Decision regions page."""
+    clicked = st.session_state.get("clicked_row")
+    if not clicked or clicked.get("data_key") != key or clicked.get("index") not in ds.X.index:
+        return None, None
+    x = ds.X.loc[clicked["index"], names].to_numpy(dtype=float)
+    story = why.row_story(clf, x, names)
+    verdict = "flagged" if story.flagged else "decided"
+    note = (
+        f"Thick edges: the way of row {clicked['index']} (clicked on the Decision regions "
+        f"page; this tree {verdict} it) through this tree; a zone it falls in forks it in orange."
+    )
+    return story.path, note
+
+
 with page_guard("drawing the tree"):
     ds, key = datasets.current_dataset()
     model.model_sidebar()
     with st.sidebar:
+        if st.session_state.get("model") == "forest":
+            st.caption(
+                "Model: a forest of ternary trees (set on the Decision regions page). "
+                "Routing must be probabilistic or deferred."
+            )
         st.radio(
             "Fit the tree on",
             ("all features", "the two plotted features"),
@@ -66,12 +122,20 @@ with page_guard("drawing the tree"):
     features = None
     if st.session_state["tree_features"] != "all features" and ds.n_features > 2:
         features = model.feature_pickers(ds)
+    problem = model.forest_problem()
+    if problem:
+        st.info(problem, icon="ℹ️")
+        st.stop()
     spec = model.current_spec(key, features)
     s = st.session_state
     sp = model.split_data(ds, spec)
     clf = model.fit(sp, spec)
     names = list(sp.X_train.columns.astype(str))
+    X_rows, y_rows, tree_key = sp.X_train, sp.y_train, spec.key
+    if model.is_forest(clf):
+        clf, X_rows, y_rows, tree_key = member_tree(clf, sp, spec)
     nodes = tree.internal_nodes(clf)
+    path, path_note = clicked_path(ds, key, clf, names)
 
     # the diagram goes on top but is drawn last, once the inspected node is known
     diagram = st.container()
@@ -102,22 +166,25 @@ with page_guard("drawing the tree"):
                 help="Compute δ at this node with another method, on the same rows, "
                 "to compare the zones the five methods would draw.",
             )
-            explanation = tree.node_explanation(clf, sp.X_train, sp.y_train, spec.key, int(node))
+            explanation = tree.node_explanation(clf, X_rows, y_rows, tree_key, int(node))
             st.caption(
                 "δ at this node by each method: raw, then clamped to the cap and "
                 "scaled; model_method marks the tree's own."
             )
             st.dataframe(explanation.delta_table(), hide_index=True, width="stretch")
         with view:
-            fig = tree.node_figure(clf, sp.X_train, sp.y_train, spec.key, int(node), method)
+            fig = tree.node_figure(clf, X_rows, y_rows, tree_key, int(node), method)
             st.plotly_chart(fig, width="stretch", key="node_chart")
 
     with diagram:
-        dot = tree.tree_dot(clf, spec.key, node)
+        dot = tree.tree_dot(clf, tree_key, node, tuple(names), path)
         st.graphviz_chart(dot, width="stretch")
+        if path_note:
+            st.caption(plain(path_note))
         st.caption(
             f"{clf.tree_.node_count} nodes, {clf.tree_.n_leaves} leaves, depth "
-            f"{clf.get_depth()}, fitted on {len(sp.y_train)} training rows."
+            f"{clf.get_depth()}, fitted on {len(y_rows)} training rows"
+            + (" (a bootstrap sample, repeats counted)." if tree_key != spec.key else ".")
         )
         c1, c2 = st.columns(2)
         base = f"tree_{ds.name.replace(' ', '_')}"
@@ -144,4 +211,4 @@ with page_guard("drawing the tree"):
             )
 
     with page_guard("preparing the exports"):
-        take_away(ds, spec, clf, base)
+        take_away(ds, spec, clf, base, names)

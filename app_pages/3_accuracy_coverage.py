@@ -3,7 +3,7 @@
 import streamlit as st
 
 import viz
-from appkit import coverage, datasets, paper, vocabulary
+from appkit import coverage, datasets, model, paper, vocabulary
 from appkit.guard import page_guard, plain
 from appkit.model import CVSpec, FitSpec
 from appkit.state import DEFAULTS
@@ -42,9 +42,46 @@ def use_operating_point(setting) -> None:
     st.success(f"The Decision regions and Tree diagram pages now use {shown}.")
 
 
+def use_curve_point(ds, spec, point) -> None:
+    """Make a clicked risk–coverage point the δ scale of the other pages."""
+    if point is None:
+        st.caption(
+            "Click a point on a δ method's curve to use that flagged share on the other pages."
+        )
+        return
+    method, share = point
+    found = coverage.curve_point_setting(ds, spec, method, share)
+    if found is None:
+        st.info(
+            "That curve ranks rows by class probability and has no zone to widen; click a "
+            "point on a δ method's curve to set a δ scale.",
+            icon="ℹ️",
+        )
+        return
+    setting, flagged = found
+    s = st.session_state
+    if s.get("_applied_curve_point") != setting:
+        s["_applied_curve_point"] = setting
+        s.update(setting)
+    st.success(
+        f"Set for the other pages: {vocabulary.METHOD_LABELS.get(method, method)}, "
+        f"probabilistic routing, δ scale = {setting['delta_scale']:g}. On this page's tree (all "
+        f"features, depth {spec.params['max_depth']}) that scale flags {flagged:.1%} of the "
+        f"held-out rows (you clicked {share:.1%}); the zones now flag the rows nearest to a "
+        "split, which can differ from the rows this curve ranks least confident. The Decision "
+        "regions page fits on its two plotted features, so its share differs too."
+        + (
+            " The Model choice stays forest: its trees take the new δ scale too."
+            if s.get("model") == "forest"
+            else ""
+        )
+    )
+
+
 def selective_section(ds, key, request) -> None:
     """Risk–coverage curves of every method's own confidence ranking, with AURC / E-AURC."""
     st.subheader("Risk–coverage: every operating point at once")
+    s = st.session_state
     spec = FitSpec(
         key,
         None,
@@ -52,7 +89,10 @@ def selective_section(ds, key, request) -> None:
         request.seed,
         {"delta_method": "none", "max_depth": request.max_depth, "random_state": request.seed},
     )
-    result = coverage.selective_curves(ds, spec)
+    forest = None
+    if s.get("model") == "forest":
+        forest = coverage.forest_spec(spec, model.model_params())
+    result = coverage.selective_curves(ds, spec, forest)
     st.caption(
         "A fixed δ is one point above. Ranking the held-out rows by each method's "
         "`predict_confidence` and flagging the least confident first traces its whole curve: "
@@ -62,13 +102,23 @@ def selective_section(ds, key, request) -> None:
         f"{request.max_depth}, probabilistic routing. The star is the margin tree with "
         '`delta_scale="bayes"`: its zones scaled so that the share it flags matches the '
         "Bayes error it estimates from the training rows."
+        + (
+            f" The brown curve is the {coverage.forest_label(forest)} ranking by its "
+            "`predict_confidence`; its star is where its own verdict puts it."
+            if forest is not None
+            else ""
+        )
     )
     c1, c2 = st.columns([3, 2])
-    c1.plotly_chart(
-        viz.risk_coverage_figure(result.curves, markers=result.markers),
-        width="stretch",
-        key="risk_chart",
-    )
+    with c1:
+        event = st.plotly_chart(
+            viz.risk_coverage_figure(result.curves, markers=result.markers),
+            width="stretch",
+            key="risk_chart",
+            on_select="rerun",
+            selection_mode="points",
+        )
+        use_curve_point(ds, spec, coverage.selected_curve_point(event))
     c2.dataframe(result.table.round(4), hide_index=True, width="stretch")
     c2.caption(
         "AURC: the mean error rate on the kept rows over all coverages (lower is better). "
@@ -101,6 +151,8 @@ with page_guard("running the cross-validation"):
             key="cv_seed",
             help="Seeds the folds and the trees; same seed, same table.",
         )
+        st.subheader("Model")
+        model.forest_controls()
         st.checkbox(
             "Overlay the paper's CC18 means",
             key="show_paper",
@@ -116,7 +168,10 @@ with page_guard("running the cross-validation"):
         st.stop()
     tab_all, tab_sweep = st.tabs(["All 11 combinations", "Parameter sweep"])
     with tab_all:
-        estimate = coverage.estimate_seconds(ds.n_samples, ds.n_features, settings.cv)
+        n_trees = int(s["n_estimators"]) if s.get("model") == "forest" else 0
+        estimate = coverage.estimate_seconds(
+            ds.n_samples, ds.n_features, settings.cv, n_trees=n_trees
+        )
         if estimate <= coverage.AUTO_RUN_SECONDS or coverage.is_cached(settings):
             # quick enough to draw on arrival, and again whenever a setting changes
             s["cv_request"] = settings

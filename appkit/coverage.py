@@ -16,6 +16,7 @@ import streamlit as st
 
 import viz
 from appkit.model import CVSpec, FitSpec, fit, split_data
+from appkit.state import BOUNDS, DEFAULTS
 from appkit.vocabulary import METHOD_PARAM, SWEEP_PARAMS, ZONE_METHODS
 from ternary import experiment, metrics, selective
 from ternary.data import Dataset
@@ -27,8 +28,13 @@ __all__ = [
     "chow_curve",
     "coverage_figure",
     "cv_problem",
+    "curve_point_setting",
     "cv_results",
     "estimate_seconds",
+    "forest_label",
+    "forest_spec",
+    "scale_for_share",
+    "selected_curve_point",
     "selected_setting",
     "selective_curves",
     "summarize",
@@ -193,11 +199,21 @@ _FIT_SECONDS = (0.012, 2e-5, 5e-8)
 AUTO_RUN_SECONDS = 3.0
 
 
-def estimate_seconds(n_rows: int, n_features: int, folds: int, n_combos: int = 11) -> float:
-    """Rough seconds of `cv_results`: ``n_combos × folds`` fits on 1 − 1/folds of the rows."""
+def estimate_seconds(
+    n_rows: int, n_features: int, folds: int, n_combos: int = 11, n_trees: int = 0
+) -> float:
+    """Rough seconds of `cv_results`: ``n_combos × folds`` fits on 1 − 1/folds of the rows.
+
+    ``n_trees`` adds a forest of that many trees fitted once on the page's
+    training split (1 − the default test fraction of the rows), each tree on a
+    bootstrap sample of them and a random feature subset per split; counted as
+    full-size tree fits, which overstates a little.
+    """
     rows = n_rows * (1.0 - 1.0 / max(int(folds), 2))
     c0, c_row, c_cell = _FIT_SECONDS
-    return n_combos * int(folds) * (c0 + c_row * rows + c_cell * rows * n_features)
+    total = n_combos * int(folds) * (c0 + c_row * rows + c_cell * rows * n_features)
+    train = n_rows * (1.0 - DEFAULTS["test_size"])
+    return total + int(n_trees) * (c0 + c_row * train + c_cell * train * n_features)
 
 
 # ----------------------------------------------------------------------------- selective
@@ -230,13 +246,15 @@ def _curve(label, method, y, pred, confidence):
     return curve, row
 
 
-def selective_curves(ds: Dataset, spec: FitSpec) -> SelectiveResult:
+def selective_curves(ds: Dataset, spec: FitSpec, forest: FitSpec | None = None) -> SelectiveResult:
     """Every zone method's `predict_confidence` ranking, and CART's, on ``spec``'s test rows.
 
     Each method (probabilistic routing, its default parameters) is fitted on
     the training rows of ``spec``; the curve ranks the held-out rows by the
     method's confidence and reports the accuracy on the rows kept as more and
     more are flagged. CART ranks by its largest class probability (Chow's rule).
+    ``forest`` (a `FitSpec` with ``n_estimators``, on the same rows) adds the
+    forest's curve and its verdict's operating point as a marker.
     """
     sp = split_data(ds, spec)
     curves, rows = [], []
@@ -254,13 +272,60 @@ def selective_curves(ds: Dataset, spec: FitSpec) -> SelectiveResult:
         )
         curves.append(curve)
         rows.append(row)
+    markers = [_bayes_marker(sp, spec.with_params({**cart_spec.params, "delta_method": "margin"}))]
+    if forest is not None:
+        curve, row, marker = _forest_curve(sp, forest)
+        curves.append(curve)
+        rows.append(row)
+        markers.append(marker)
     table = pd.DataFrame(rows).sort_values("AURC", kind="stable").reset_index(drop=True)
     return SelectiveResult(
         pd.concat(curves, ignore_index=True),
         table,
         int(len(sp.y_test)),
-        _bayes_marker(sp, spec.with_params({**cart_spec.params, "delta_method": "margin"})),
+        pd.concat(markers, ignore_index=True),
     )
+
+
+def forest_spec(spec: FitSpec, params: dict) -> FitSpec:
+    """The forest of the model settings ``params`` on ``spec``'s rows, depth and seed.
+
+    The curves compare rankings at probabilistic routing, so a hard-middle choice
+    (which a forest does not offer) becomes probabilistic here.
+    """
+    routing = params["routing"] if params["routing"] != "hard_middle" else "probabilistic"
+    return spec.with_params(
+        {
+            **{k: v for k, v in params.items() if k != "graft"},
+            "routing": routing,
+            "max_depth": spec.params.get("max_depth"),
+            "random_state": spec.params.get("random_state"),
+        }
+    )
+
+
+def forest_label(forest: FitSpec) -> str:
+    """``forest (25 trees, margin)``: the forest's name on the curves and in the table."""
+    return f"forest ({forest.params['n_estimators']} trees, {forest.params['delta_method']})"
+
+
+def _forest_curve(sp, forest: FitSpec):
+    """The forest's risk–coverage curve, its table row, and its verdict's operating point."""
+    clf = fit(sp, forest)
+    label = forest_label(forest)
+    curve, row = _curve(
+        label, "forest", sp.y_test, clf.predict(sp.X_test), clf.predict_confidence(sp.X_test)
+    )
+    pred, verdict = clf.predict_with_verdict(sp.X_test)
+    marker = pd.DataFrame(
+        {
+            "label": [f"{label}, verdict (≥ half the trees decide)"],
+            "delta_method": ["forest"],
+            "flagged": [float(np.mean(verdict == 0))],
+            "decided_accuracy": [metrics.decided_accuracy(sp.y_test, pred, verdict)],
+        }
+    )
+    return curve, row, marker
 
 
 def _bayes_marker(sp, margin: FitSpec) -> pd.DataFrame:
@@ -304,3 +369,78 @@ def selected_setting(event) -> dict | None:
                 setting["routing"] = str(routing)
             return setting
     return None
+
+
+# ----------------------------------------------------------------------------- curve clicks
+def selected_curve_point(event) -> tuple[str, float] | None:
+    """``(delta_method, flagged share)`` of the risk–coverage point clicked last, or None."""
+    try:
+        points = event["selection"]["points"]
+    except (KeyError, TypeError):
+        return None
+    for point in reversed(list(points or ())):
+        data = point.get("customdata")
+        if isinstance(data, (list, tuple)) and len(data) == 3 and data[0] == viz.CURVE_POINT:
+            return str(data[1]), float(data[2])
+    return None
+
+
+def scale_for_share(distance: np.ndarray, share: float, fitted_scale: float) -> float:
+    """The ``delta_scale`` at which a refit flags ``share`` of the rows whose ``distance`` is given.
+
+    ``distance`` is `TernaryTreeClassifier.boundary_distance` of a tree fitted
+    at ``fitted_scale``: a refit at ``fitted_scale · s`` flags exactly the rows
+    with distance below ``s``. The target is the k = round(share · n) nearest
+    rows; rows tied at one distance are flagged together, so the count is the
+    reachable one nearest k (the smaller on a tie). ``s`` is taken halfway between
+    two consecutive distances, so rounding the result moves no row across; beyond
+    the largest finite distance the scale is capped at the slider's maximum.
+    """
+    d = np.sort(np.asarray(distance, dtype=np.float64))
+    n = len(d)
+    k = int(round(float(share) * n))
+    high = float(BOUNDS["delta_scale"][1])
+    if k <= 0 or n == 0:
+        return 0.0
+    if k >= n or not np.isfinite(d[k]):
+        return high
+    below = int(np.searchsorted(d, d[k], side="left"))  # rows strictly nearer than d[k]
+    upto = int(np.searchsorted(d, d[k], side="right"))  # ... or tied with it
+    if k - below <= upto - k:
+        if below == 0:
+            return 0.0
+        lo, hi = d[below - 1], d[below]
+    else:
+        if upto >= n or not np.isfinite(d[upto]):
+            return high
+        lo, hi = d[upto - 1], d[upto]
+    s = 0.5 * (lo + hi)
+    scale = fitted_scale * s
+    rounded = round(scale, 4)
+    if fitted_scale * lo < rounded < fitted_scale * hi:
+        scale = rounded  # a short number for the slider, flagging the same rows
+    return float(min(scale, high))
+
+
+def curve_point_setting(ds: Dataset, spec: FitSpec, method: str, share: float):
+    """The model setting that flags ``share`` of ``spec``'s held-out rows with ``method``.
+
+    Returns ``(setting, flagged)``: the session keys for the other pages (δ
+    method, probabilistic routing, δ scale) and the share of the
+    held-out rows the tree refitted at that scale flags, or None for a curve
+    without zones to scale (CART's Chow curve, the forest's).
+    """
+    if method not in ZONE_METHODS:
+        return None
+    sp = split_data(ds, spec)
+    tree_spec = spec.with_params({**spec.cart().params, "delta_method": method})
+    clf = fit(sp, tree_spec)
+    scale = scale_for_share(clf.boundary_distance(sp.X_test), share, float(clf.delta_scale_))
+    refit = fit(sp, tree_spec.with_params({**tree_spec.params, "delta_scale": scale}))
+    flagged = float(np.mean(refit.predict_verdict(sp.X_test) == 0))
+    setting = {
+        "delta_method": method,
+        "routing": "probabilistic",
+        "delta_scale": scale,
+    }
+    return setting, flagged

@@ -50,22 +50,31 @@ def _data_lines(ds: Dataset, generator_kwargs: dict | None, upload: dict | None)
 
 
 def rebuild_script(
-    ds: Dataset, spec: FitSpec, *, generator_kwargs: dict | None = None, upload: dict | None = None
+    ds: Dataset,
+    spec: FitSpec,
+    *,
+    generator_kwargs: dict | None = None,
+    upload: dict | None = None,
+    member: int | None = None,
 ) -> str:
-    """A short Python script that loads the data, splits it and fits the same tree.
+    """A short Python script that loads the data, splits it and fits the same tree (or forest).
+
+    For a forest, ``member`` is the member tree whose rules the script prints.
 
     The split repeats the app's (stratified when every class has two rows and
     the test part can hold each class), so the fitted tree is the app's.
     """
     features = "ds.X" if spec.features is None else f"ds.X[{list(spec.features)!r}]"
     params = ",\n".join(f"    {k}={v!r}" for k, v in spec.params.items())
+    estimator = "TernaryForestClassifier" if spec.forest else "TernaryTreeClassifier"
+    what = "forest" if spec.forest else "tree"
     lines = [
-        f'"""Rebuild the ternary tree the app showed for {ds.name!r}."""',
+        f'"""Rebuild the ternary {what} the app showed for {ds.name!r}."""',
         "",
         "import numpy as np",
         "from sklearn.model_selection import train_test_split",
         "",
-        "from ternary import TernaryTreeClassifier, export_text",
+        f"from ternary import {estimator}, export_text",
         *_data_lines(ds, generator_kwargs, upload),
         f"X = {features}",
         "_, counts = np.unique(ds.y, return_counts=True)",
@@ -74,12 +83,14 @@ def rebuild_script(
         "X_train, X_test, y_train, y_test = train_test_split(",
         f"    X, ds.y, test_size={spec.test_size!r}, random_state={spec.seed!r}, stratify=stratify",
         ")",
-        "clf = TernaryTreeClassifier(",
+        f"clf = {estimator}(",
         params + ",",
         ").fit(X_train, y_train)",
         "",
         "pred, verdict = clf.predict_with_verdict(X_test)",
-        "print(export_text(clf))",
+        "print(export_text(clf))"
+        if member is None or not spec.forest
+        else f"print(export_text(clf.estimators_[{member}], feature_names=list(X.columns)))",
         'print(f"boundary-uncertain: {np.mean(verdict == 0):.1%} of the test rows")',
         "",
     ]

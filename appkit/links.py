@@ -20,7 +20,7 @@ import math
 import streamlit as st
 
 from appkit.datasets import BUILTIN_NAMES, generator_defaults
-from appkit.state import BOUNDS, DEFAULTS
+from appkit.state import BOUNDS, DEFAULTS, MODEL_KINDS
 from appkit.vocabulary import DELTA_METHODS, ROUTINGS
 
 __all__ = ["PRESETS", "URL_KEYS", "restore", "sync"]
@@ -39,6 +39,8 @@ URL_KEYS = (
     "delta_scale",
     "max_depth",
     "graft",
+    "model",
+    "n_estimators",
     "test_size",
     "seed",
     "feature_x",
@@ -48,6 +50,7 @@ _CHOICES = {
     "delta_method": DELTA_METHODS,
     "routing": ROUTINGS,
     "graft": ("none", "one", "all"),
+    "model": MODEL_KINDS,
     "dataset": tuple(BUILTIN_NAMES),
 }
 
@@ -148,6 +151,8 @@ def sync() -> None:
             default = DEFAULTS.get(key)
         if key == "dataset" and value not in BUILTIN_NAMES:
             continue  # an upload cannot travel in a link
+        if key == "n_estimators" and s.get("model") != "forest":
+            continue  # a tree has no trees to count: the link stays short
         if key in ("n_samples", "noise"):
             default = generator_defaults(s.get("dataset", "")).get(key, default)
         if value != default:

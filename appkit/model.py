@@ -19,7 +19,7 @@ import streamlit as st
 from sklearn.model_selection import train_test_split
 
 from appkit.guard import plain
-from appkit.state import BOUNDS, DEFAULTS, shown
+from appkit.state import BOUNDS, DEFAULTS, MODEL_KINDS, shown
 from appkit.vocabulary import (
     DELTA_METHODS,
     METHOD_HELP,
@@ -29,7 +29,7 @@ from appkit.vocabulary import (
     ROUTING_LABELS,
     ROUTINGS,
 )
-from ternary import TernaryTreeClassifier
+from ternary import TernaryForestClassifier, TernaryTreeClassifier
 from ternary.data import DataError, Dataset
 
 __all__ = [
@@ -38,8 +38,12 @@ __all__ = [
     "Split",
     "feature_pickers",
     "fit",
+    "forest_controls",
+    "forest_problem",
+    "is_forest",
     "model_params",
     "model_sidebar",
+    "proba_verdict",
     "split_data",
 ]
 
@@ -61,8 +65,9 @@ class FitSpec:
     features : tuple of str or None; None fits on every feature
     test_size : float, share of rows held out (stratified)
     seed : int, seed of the split
-    params : mapping of `TernaryTreeClassifier` parameters; stored read-only,
-        without the parameters of δ methods other than the chosen one
+    params : mapping of `TernaryTreeClassifier` parameters, or of
+        `TernaryForestClassifier` ones when it holds ``n_estimators``; stored
+        read-only, without the parameters of δ methods other than the chosen one
     """
 
     data_key: tuple
@@ -96,16 +101,26 @@ class FitSpec:
         """The same rows and split with other estimator parameters."""
         return replace(self, params=params)
 
+    @property
+    def forest(self) -> bool:
+        """Whether this is a fit of a `TernaryForestClassifier`."""
+        return "n_estimators" in self.params
+
     def cart(self) -> FitSpec:
-        """The CART baseline: same rows, depth and seed, no δ, no grafting."""
-        return self.with_params(
-            {
-                "delta_method": "none",
-                "routing": "probabilistic",
-                "max_depth": self.params.get("max_depth"),
-                "random_state": self.params.get("random_state"),
-            }
-        )
+        """The baseline without zones: same rows, depth and seed, no δ, no grafting.
+
+        For a forest it is the same forest without zones: its members have the
+        same seeds, bootstrap samples and splits, so the two differ by the zones only.
+        """
+        params = {
+            "delta_method": "none",
+            "routing": "probabilistic",
+            "max_depth": self.params.get("max_depth"),
+            "random_state": self.params.get("random_state"),
+        }
+        if self.forest:
+            params["n_estimators"] = self.params["n_estimators"]
+        return self.with_params(params)
 
 
 @dataclass(frozen=True)
@@ -170,12 +185,38 @@ def split_data(ds: Dataset, spec: FitSpec) -> Split:
 
 @st.cache_resource(show_spinner=False, max_entries=128)
 def _fit_tree(_X: pd.DataFrame, _y: np.ndarray, _spec: FitSpec, key: tuple):
-    return TernaryTreeClassifier(**_spec.params).fit(_X, _y)
+    estimator = TernaryForestClassifier if _spec.forest else TernaryTreeClassifier
+    return estimator(**_spec.params).fit(_X, _y)
 
 
-def fit(sp: Split, spec: FitSpec) -> TernaryTreeClassifier:
-    """The tree of ``spec`` fitted on ``sp``'s training rows, shared across reruns."""
+def fit(sp: Split, spec: FitSpec):
+    """The tree (or forest) of ``spec`` fitted on ``sp``'s training rows, shared across reruns."""
     return _fit_tree(sp.X_train, sp.y_train, spec, spec.key)
+
+
+def is_forest(model) -> bool:
+    """Whether ``model`` is a fitted `TernaryForestClassifier`."""
+    return isinstance(model, TernaryForestClassifier)
+
+
+def proba_verdict(model, X) -> tuple[np.ndarray, np.ndarray]:
+    """Blended probabilities and verdicts of a tree or a forest."""
+    if is_forest(model):
+        return model.predict_proba(X), model.predict_verdict(X)
+    return model.predict_proba_verdict(X)
+
+
+def forest_problem(state=None) -> str | None:
+    """Why the chosen forest cannot be fitted (hard-middle routing), or None."""
+    s = st.session_state if state is None else state
+    if s.get("model") == "forest" and s.get("routing") == "hard_middle":
+        return (
+            "A ternary forest cannot use hard-middle routing: its trees are grown by "
+            "scikit-learn's compiled builder, and hard-middle trees grow middle subtrees node "
+            "by node. Choose probabilistic or deferred routing in the sidebar, or set Model "
+            "to tree."
+        )
+    return None
 
 
 # ----------------------------------------------------------------------------- sidebar
@@ -216,15 +257,43 @@ def _method_slider(method: str) -> None:
         st.slider(label, low, high, step=step, key=METHOD_PARAM[method], help=help_text)
 
 
-def model_sidebar(*, split: bool = True) -> None:
+def forest_controls() -> None:
+    """The "model: tree | forest" choice and, for a forest, its number of trees."""
+    if not shown("model"):
+        return
+    if shown("model_kind"):
+        st.radio(
+            "Model",
+            MODEL_KINDS,
+            key="model",
+            horizontal=True,
+            help="One ternary tree, or a forest of them (`ternary.TernaryForestClassifier`): "
+            "bootstrap samples, a random feature subset at every split, mean blended "
+            "probabilities, and a row decided when at least half of the trees decide it.",
+        )
+    if st.session_state.get("model") == "forest" and shown("n_estimators"):
+        st.slider(
+            "Trees in the forest",
+            *BOUNDS["n_estimators"],
+            step=1,
+            key="n_estimators",
+            help="n_estimators. More trees, steadier probabilities and verdicts, slower: "
+            "every change refits the forest.",
+        )
+
+
+def model_sidebar(*, split: bool = True, forest: bool = False) -> None:
     """The model settings the regions and tree pages share, in the sidebar.
 
-    Each method's own parameter slider is drawn only while that method is chosen.
+    Each method's own parameter slider is drawn only while that method is chosen;
+    ``forest`` adds the tree | forest choice (`forest_controls`).
     """
     if not shown("model"):
         return
     with st.sidebar:
         st.subheader("Model")
+        if forest:
+            forest_controls()
         if shown("delta_method"):
             st.selectbox(
                 "δ method",
@@ -259,13 +328,19 @@ def model_sidebar(*, split: bool = True) -> None:
                 key="max_depth",
                 help="Depth of the tree. The paper uses 4.",
             )
-        _graft_control(st.session_state["routing"] == "hard_middle")
+        _graft_control(
+            st.session_state["routing"] == "hard_middle",
+            st.session_state.get("model") == "forest",
+        )
         if split:
             _split_controls()
 
 
-def _graft_control(hard: bool) -> None:
+def _graft_control(hard: bool, forest: bool = False) -> None:
     if not shown("graft"):
+        return
+    if forest:
+        st.caption("Grafting applies to a single tree; set Model to tree to use it.")
         return
     st.radio(
         "Grafting (Webb 1997)",
@@ -312,7 +387,7 @@ def model_params(state=None) -> dict:
     """
     s = st.session_state if state is None else state
     routing = s.get("routing", DEFAULTS["routing"])
-    return {
+    params = {
         "delta_method": s.get("delta_method", DEFAULTS["delta_method"]),
         "routing": routing,
         "max_depth": int(s.get("max_depth", DEFAULTS["max_depth"])),
@@ -324,6 +399,10 @@ def model_params(state=None) -> dict:
         "graft": "none" if routing == "hard_middle" else s.get("graft", "none"),
         "random_state": int(s.get("seed", DEFAULTS["seed"])),
     }
+    if s.get("model", DEFAULTS["model"]) == "forest":
+        del params["graft"]  # a tree's post-processing; the forest has no such parameter
+        params["n_estimators"] = int(s.get("n_estimators", DEFAULTS["n_estimators"]))
+    return params
 
 
 def current_spec(data_key: tuple, features) -> FitSpec:

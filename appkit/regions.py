@@ -9,11 +9,18 @@ import pandas as pd
 import streamlit as st
 
 import viz
-from appkit.model import FitSpec, Split, fit, split_data
+from appkit.model import FitSpec, Split, fit, is_forest, proba_verdict, split_data
 from ternary import TernaryTreeClassifier, metrics
 from ternary.data import Dataset
 
-__all__ = ["RegionsResult", "TestScores", "regions_result", "score_test_rows", "selected_row"]
+__all__ = [
+    "PANEL_NAMES",
+    "RegionsResult",
+    "TestScores",
+    "regions_result",
+    "score_test_rows",
+    "selected_row",
+]
 
 
 @dataclass(frozen=True)
@@ -59,8 +66,8 @@ class TestScores:
 
 
 def score_test_rows(model, cart, sp: Split) -> TestScores:
-    """One walk of each tree over the held-out rows."""
-    proba, verdict = model.predict_proba_verdict(sp.X_test)
+    """One walk of each tree (or forest) over the held-out rows."""
+    proba, verdict = proba_verdict(model, sp.X_test)
     pred = model.classes_[np.argmax(proba, axis=1)]
     return TestScores(proba, pred, verdict, cart.predict(sp.X_test), sp.y_test)
 
@@ -82,13 +89,17 @@ def flagged_table(model, sp: Split, scores: TestScores) -> pd.DataFrame:
 class RegionsResult:
     """Everything the decision-regions page shows for one setting."""
 
-    model: TernaryTreeClassifier
-    cart: TernaryTreeClassifier
+    model: TernaryTreeClassifier  # or a TernaryForestClassifier
+    cart: TernaryTreeClassifier  # the same model without zones
     split: Split
     scores: TestScores
     figure: object
     metrics: dict
     flagged: pd.DataFrame
+
+
+#: the two panels' names: (baseline without zones, the model), for a tree and a forest
+PANEL_NAMES = {False: ("CART", "Ternary tree"), True: ("Forest without zones", "Ternary forest")}
 
 
 @st.cache_resource(show_spinner=False, max_entries=64)
@@ -102,6 +113,7 @@ def _figure(_model, _cart, _sp: Split, _scores: TestScores, key: tuple):
         cart_model=_cart,
         scores=(_scores.decided_accuracy, _scores.uncertain_rate),
         cart_scores=(_scores.cart_accuracy, 0.0),
+        panel_names=PANEL_NAMES[is_forest(_model)],
     )
 
 
@@ -132,3 +144,25 @@ def selected_row(event) -> int | None:
         if data is not None:
             return int(data)
     return None
+
+
+def member_index(forest) -> int:
+    """The member tree the pages show (session ``member``), kept inside the forest."""
+    n = len(forest.estimators_)
+    member = int(st.session_state.get("member", 0))
+    return min(max(member, 0), n - 1)
+
+
+def member_for_story(forest, x: np.ndarray) -> tuple[TernaryTreeClassifier, str]:
+    """The chosen member tree and a sentence on how the whole forest votes for row ``x``."""
+    row = np.asarray(x, dtype=np.float64).reshape(1, -1)
+    votes = int(sum(int(t.predict_verdict(row)[0]) for t in forest.estimators_))
+    n = len(forest.estimators_)
+    needed = int(np.ceil(forest.min_decided_fraction * n - 1e-9 * n))
+    k = member_index(forest)
+    note = (
+        f"{votes} of the forest's {n} trees decide this row; the forest decides a row when at "
+        f"least {needed} do. Below, the path through member tree #{k} (pick another on the "
+        "Tree diagram page)."
+    )
+    return forest.estimators_[k], note

@@ -11,7 +11,19 @@ import streamlit as st
 
 from ternary import data as tdata
 
-__all__ = ["APP_ROWS", "BOUNDS", "DEFAULTS", "SHARED_KEYS", "init_state", "keep_state", "shown"]
+__all__ = [
+    "APP_ROWS",
+    "BOUNDS",
+    "DEFAULTS",
+    "MODEL_KINDS",
+    "SHARED_KEYS",
+    "init_state",
+    "keep_state",
+    "shown",
+]
+
+#: the model choice: one ternary tree, or a `ternary.TernaryForestClassifier`
+MODEL_KINDS = ("tree", "forest")
 
 DEFAULTS = {
     "dataset": tdata.DEFAULT_DATASET,
@@ -41,6 +53,9 @@ DEFAULTS = {
     "show_paper": False,
     "upload_missing": "impute",
     "present": False,
+    "model": "tree",
+    "n_estimators": 25,
+    "member": 0,
 }
 #: the range of every numeric setting: the widgets' limits, also applied to a shared link
 BOUNDS = {
@@ -55,6 +70,8 @@ BOUNDS = {
     "max_depth": (1, 12),
     "test_size": (0.1, 0.5),
     "seed": (0, 10_000),
+    # a forest is refitted live on every change: 100 trees keep that within a few seconds
+    "n_estimators": (2, 100),
 }
 #: keys whose widgets are drawn on some pages only, kept alive across pages
 SHARED_KEYS = tuple(DEFAULTS) + ("feature_x", "feature_y")

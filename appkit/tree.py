@@ -2,12 +2,20 @@
 
 from __future__ import annotations
 
+import numpy as np
 import streamlit as st
 
 import viz
 from viz.labels import format_number
 
-__all__ = ["internal_nodes", "node_caption", "node_explanation", "node_figure", "tree_dot"]
+__all__ = [
+    "internal_nodes",
+    "member_rows",
+    "node_caption",
+    "node_explanation",
+    "node_figure",
+    "tree_dot",
+]
 
 
 def internal_nodes(model) -> list[int]:
@@ -29,14 +37,40 @@ def node_caption(model, node: int, feature_names: list[str]) -> str:
 
 
 @st.cache_data(show_spinner=False, max_entries=64)
-def tree_dot(_model, key: tuple, highlight: int | None = None) -> str:
-    """The DOT source of ``_model`` (fitted on a DataFrame), ``highlight`` outlined."""
+def tree_dot(
+    _model,
+    key: tuple,
+    highlight: int | None = None,
+    feature_names: tuple[str, ...] | None = None,
+    path: dict | None = None,
+) -> str:
+    """The DOT source of ``_model``, ``highlight`` outlined, one row's ``path`` drawn thick.
+
+    ``feature_names`` default to the model's ``feature_names_in_`` (a forest's
+    member trees are fitted on arrays, so the page passes the forest's).
+    """
+    if feature_names is None:
+        feature_names = tuple(str(c) for c in _model.feature_names_in_)
     return viz.tree_dot(
         _model,
-        feature_names=[str(c) for c in _model.feature_names_in_],
+        feature_names=list(feature_names),
         class_names=[str(c) for c in _model.classes_],
         highlight_node=highlight,
+        path=path,
     )
+
+
+def member_rows(forest, member: int, n_rows: int) -> np.ndarray:
+    """Positions of the training rows member tree ``member`` was grown on (with repeats).
+
+    A member is fitted on one bootstrap draw, ``RandomState(seed).randint(0, n, n)``
+    from its own seed (`ternary.TernaryForestClassifier`'s module docstring), or on
+    every row without bootstrap.
+    """
+    if not forest.bootstrap:
+        return np.arange(n_rows)
+    seed = int(forest.estimators_[member].random_state)
+    return np.random.RandomState(seed).randint(0, n_rows, n_rows)
 
 
 @st.cache_data(show_spinner=False, max_entries=32)

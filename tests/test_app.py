@@ -15,9 +15,12 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st_
 from streamlit.testing.v1 import AppTest
 
 import ternary
+import viz
 from appkit import coverage, datasets, links, paper, vocabulary
 from appkit.model import CVSpec, FitSpec
 from appkit.state import DEFAULTS
@@ -888,3 +891,157 @@ def test_a_clicked_sweep_point_becomes_the_model_setting():
         "delta_method": "quality_plateau",
         "routing": "hard_middle",
     }
+
+
+# ----------------------------------------------------------------------------- forest
+def _two_moons_split(params):
+    from appkit import model
+
+    ds, key = datasets.load_builtin("two moons", n_samples=500, noise=0.3, random_state=0)
+    spec = FitSpec(key, ("x1", "x2"), 0.3, 0, params)
+    return spec, model.split_data(ds, spec)
+
+
+def test_forest_choice_travels_in_the_link_and_hatches_where_the_forest_flags():
+    from appkit import model
+
+    at = open_link({"model": "forest", "n_estimators": "5"}, "regions")
+    assert_clean(at)
+    assert at.radio(key="model").value == "forest"
+    assert at.slider(key="n_estimators").value == 5
+    m = metrics(at)
+    # the page's numbers are the forest's own verdicts, refitted here independently
+    params = {**model.model_params(DEFAULTS), "n_estimators": 5}
+    del params["graft"]
+    spec, sp = _two_moons_split(params)
+    forest = ternary.TernaryForestClassifier(**spec.params).fit(sp.X_train, sp.y_train)
+    verdict = forest.predict_verdict(sp.X_test)
+    assert pct(m["Boundary-uncertain"]) == pytest.approx(np.mean(verdict == 0), abs=5e-4)
+    assert "Forest without zones accuracy" in m
+    figure = json.loads(at.get("plotly_chart")[0].proto.spec)
+    titles = " ".join(a["text"] for a in figure["layout"]["annotations"])
+    assert "Ternary forest" in titles and "Forest without zones" in titles
+    hatched = [t for t in figure["data"] if t.get("fillpattern")]
+    assert hatched  # the forest's verdict-0 cells
+    # back to a tree: the address forgets the forest
+    at.radio(key="model").set_value("tree").run()
+    assert_clean(at)
+    assert "model" not in at.query_params and "n_estimators" not in at.query_params
+
+
+@pytest.mark.parametrize("page", ["regions", "tree"])
+def test_forest_with_hard_middle_routing_is_a_plain_message(page):
+    at = open_link({"model": "forest", "routing": "hard_middle"}, page)
+    assert_clean(at)
+    assert "cannot use hard-middle routing" in at.info[0].value
+    assert not at.get("plotly_chart") and not at.get("graphviz_chart")
+
+
+def test_tree_page_shows_the_chosen_member_tree_of_the_forest():
+    from ternary import export_text
+
+    at = open_link({"model": "forest", "n_estimators": "6"}, "tree")
+    assert_clean(at)
+    member = at.number_input(key="member")
+    assert (member.min, member.max) == (0, 5)
+    member.set_value(4).run()
+    assert_clean(at)
+    assert "member tree #4 of the forest's 6" in at.info[0].value
+    ds, key = datasets.load_builtin("two moons", n_samples=500, noise=0.3, random_state=0)
+    from appkit import model
+
+    spec = FitSpec(key, None, 0.3, 0, model.model_params({**DEFAULTS, "model": "forest"}))
+    spec = spec.with_params({**spec.params, "n_estimators": 6})
+    forest = model.fit(model.split_data(ds, spec), spec)
+    rules = export_text(forest.estimators_[4], feature_names=["x1", "x2"]).strip()
+    assert rules in [c.value.strip() for c in at.code]
+    assert rules != export_text(forest.estimators_[0], feature_names=["x1", "x2"]).strip()
+
+
+def test_coverage_page_draws_the_forest_curve_and_counts_it_in_the_estimate():
+    at = open_link({"model": "forest", "n_estimators": "5"}, "coverage")
+    assert_clean(at)
+    assert at.radio(key="model").value == "forest"
+    table = at.dataframe[1].value
+    assert "forest (5 trees, margin)" in set(table["method"])
+    spec = json.loads(at.get("plotly_chart")[1].proto.spec)
+    assert any(str(t.get("name", "")).startswith("forest (5 trees") for t in spec["data"])
+    single = coverage.estimate_seconds(500, 2, 5)
+    assert coverage.estimate_seconds(500, 2, 5, n_trees=25) > single
+    assert coverage.estimate_seconds(500, 2, 5, n_trees=25) <= coverage.AUTO_RUN_SECONDS
+
+
+# ----------------------------------------------------------------------------- curve clicks
+def test_a_clicked_risk_coverage_point_sets_the_delta_scale_that_flags_its_share():
+    from appkit import model
+
+    at = open_app("coverage")
+    point = {"customdata": ["risk-coverage", "margin", 0.2]}
+    at.session_state["risk_chart"] = {
+        "selection": {"points": [point], "point_indices": [], "box": [], "lasso": []}
+    }
+    at.run()
+    assert_clean(at)
+    scale = at.session_state["delta_scale"]
+    assert at.session_state["delta_method"] == "margin" and scale > 0
+    assert f"δ scale = {scale:g}" in at.success[0].value
+    # a margin tree refitted at that scale on the page's split flags the clicked share
+    ds, key = datasets.load_builtin("two moons", n_samples=500, noise=0.3, random_state=0)
+    params = {"delta_method": "margin", "max_depth": 4, "random_state": 42}
+    spec = FitSpec(key, None, DEFAULTS["test_size"], 42, {**params, "delta_scale": scale})
+    sp = model.split_data(ds, spec)
+    clf = ternary.TernaryTreeClassifier(**spec.params).fit(sp.X_train, sp.y_train)
+    flagged = int(np.sum(clf.predict_verdict(sp.X_test) == 0))
+    assert flagged == round(0.2 * len(sp.y_test))
+    # CART's curve has no zone to scale: a note, the setting unchanged
+    point["customdata"] = ["risk-coverage", "none", 0.3]
+    at.session_state["risk_chart"] = {
+        "selection": {"points": [point], "point_indices": [], "box": [], "lasso": []}
+    }
+    at.run()
+    assert_clean(at)
+    assert "no zone to widen" in at.info[0].value
+    assert at.session_state["delta_scale"] == scale
+
+
+@given(
+    st_.lists(st_.floats(0, 50, allow_nan=False), min_size=1, max_size=40),
+    st_.floats(0, 1),
+)
+@settings(max_examples=60, deadline=None)
+def test_scale_for_share_flags_exactly_the_nearest_rows(distances, share):
+    d = np.array(distances)
+    scale = coverage.scale_for_share(d, share, 1.0)
+    k = round(share * len(d))
+    # rows tied at one distance go together: the reachable counts, nearest k wins
+    reachable = sorted({int(np.sum(d < v)) for v in d} | {len(d)})
+    target = min(reachable, key=lambda c: (abs(c - k), c))
+    high = coverage.BOUNDS["delta_scale"][1]
+    if scale < high:
+        assert np.sum(d < scale) == target
+    else:  # capped at the slider's end: as near as the cap can reach
+        assert np.sum(d < scale) <= target
+
+
+def test_the_tree_page_draws_the_path_of_the_row_clicked_on_the_regions_page():
+    from appkit import model, why
+
+    at = open_app("regions")
+    at.session_state["regions_chart"] = {
+        "selection": {"points": [{"customdata": 7}], "point_indices": [], "box": [], "lasso": []}
+    }
+    at.run()
+    assert_clean(at)
+    clicked = at.session_state["clicked_row"]
+    at.switch_page(PAGES["tree"]).run()
+    assert_clean(at)
+    dot = at.get("graphviz_chart")[0].proto.spec
+    ds, key = datasets.load_builtin("two moons", n_samples=500, noise=0.3, random_state=0)
+    spec = FitSpec(key, None, 0.3, 0, model.model_params(DEFAULTS))
+    clf = model.fit(model.split_data(ds, spec), spec)
+    story = why.row_story(clf, ds.X.loc[clicked["index"]].to_numpy(), ["x1", "x2"])
+    names = dict(feature_names=["x1", "x2"], class_names=[str(c) for c in clf.classes_])
+    # the page's diagram is the tree with that row's way drawn, and differs from the plain one
+    assert dot == viz.tree_dot(clf, **names, highlight_node=0, path=story.path)
+    assert dot != viz.tree_dot(clf, **names, highlight_node=0)
+    assert any(f"row {clicked['index']}" in c.value for c in at.caption)

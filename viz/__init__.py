@@ -9,7 +9,7 @@ True
 """
 
 from viz.colors import CLASS_COLORS, class_color, method_color
-from viz.coverage import accuracy_coverage_figure, risk_coverage_figure
+from viz.coverage import CURVE_POINT, accuracy_coverage_figure, risk_coverage_figure
 from viz.inspector import INSPECTOR_METHODS, node_inspector_figure
 from viz.labels import format_number, node_label_lines
 from viz.regions import decision_regions_figure, uncertain_rectangles
@@ -17,6 +17,7 @@ from viz.tree_diagram import tree_dot, tree_svg
 
 __all__ = [
     "CLASS_COLORS",
+    "CURVE_POINT",
     "INSPECTOR_METHODS",
     "accuracy_coverage_figure",
     "class_color",

@@ -49,6 +49,8 @@ METHOD_COLORS = {
     "class_overlap": "#E69F00",
     "none": "#555555",
     "cart": "#555555",
+    # a ternary forest (any δ method): brown, like a trunk, apart from every method's colour
+    "forest": "#8C564B",
 }
 
 

@@ -13,7 +13,7 @@ import plotly.graph_objects as go
 
 from viz.colors import method_color
 
-__all__ = ["ROUTING_SYMBOLS", "accuracy_coverage_figure", "risk_coverage_figure"]
+__all__ = ["CURVE_POINT", "ROUTING_SYMBOLS", "accuracy_coverage_figure", "risk_coverage_figure"]
 
 #: Marker per routing, as in the paper (circles probabilistic, diamonds hard-middle).
 ROUTING_SYMBOLS = {
@@ -271,6 +271,11 @@ def accuracy_coverage_figure(
     return fig
 
 
+#: first item of the ``customdata`` of a risk–coverage curve's points:
+#: ``[CURVE_POINT, delta_method, flagged share]``, what a click on the curve reports
+CURVE_POINT = "risk-coverage"
+
+
 def risk_coverage_figure(curves, *, markers=None, title=None) -> go.Figure:
     """Decided accuracy against the flagged share as each method's ranking is followed.
 
@@ -280,7 +285,8 @@ def risk_coverage_figure(curves, *, markers=None, title=None) -> go.Figure:
         One row per operating point: when the ``flagged`` share of rows a
         method is least confident about is set aside, the accuracy on the rest
         is ``decided_accuracy``. ``delta_method`` "none" marks CART's Chow curve
-        (drawn dashed).
+        (drawn dashed), "forest" a ternary forest's (drawn thicker). Each point
+        carries ``[CURVE_POINT, delta_method, flagged]`` as customdata.
     markers : DataFrame with label, delta_method, flagged, decided_accuracy, optional
         Single operating points drawn as stars, e.g. a calibrated δ scale
     title : str, optional
@@ -299,12 +305,15 @@ def risk_coverage_figure(curves, *, markers=None, title=None) -> go.Figure:
             go.Scatter(
                 x=group["flagged"],
                 y=group["decided_accuracy"],
-                mode="lines",
+                mode="lines+markers",
+                # invisible markers: every point of a curve can be clicked
+                marker=dict(size=7, opacity=0),
                 line=dict(
                     color=method_color(method),
-                    width=2.5 if cart else 1.8,
+                    width=3.0 if method == "forest" else 2.5 if cart else 1.8,
                     dash="dash" if cart else None,
                 ),
+                customdata=[[CURVE_POINT, str(method), float(f)] for f in group["flagged"]],
                 name=str(label),
                 hovertemplate=f"{label}<br>flagged %{{x:.1%}}<br>decided accuracy %{{y:.4f}}"
                 "<extra></extra>",

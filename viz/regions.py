@@ -150,6 +150,8 @@ def _predict_grid(model, grid, columns):
     if hasattr(model, "predict_proba_verdict"):
         proba, verdict = model.predict_proba_verdict(grid)
         return np.asarray(proba), np.asarray(verdict)
+    if hasattr(model, "predict_verdict"):  # a ternary forest: its trees vote on the verdict
+        return np.asarray(model.predict_proba(grid)), np.asarray(model.predict_verdict(grid))
     return np.asarray(model.predict_proba(grid)), None
 
 
@@ -406,13 +408,15 @@ def decision_regions_figure(
     scores=None,
     cart_scores=None,
     changed_from=None,
+    panel_names=("CART", "Ternary tree"),
 ) -> go.Figure:
     """Decision regions of a 2-feature model, boundary-uncertain cells hatched.
 
     Parameters
     ----------
     model : fitted classifier on exactly the two columns of ``X2``
-        A `ternary.TernaryTreeClassifier` (hatching from its verdicts) or any
+        A `ternary.TernaryTreeClassifier` or `ternary.TernaryForestClassifier`
+        (hatching where its verdict is 0; a forest's is its trees' vote) or any
         classifier with ``predict_proba`` (no hatching).
     X2 : array-like of shape (n_samples, 2), the points to draw
     y : array-like of shape (n_samples,), their labels (in ``model.classes_``)
@@ -432,6 +436,8 @@ def decision_regions_figure(
     changed_from : fitted classifier on the same classes, optional
         Outline the cells where ``model`` predicts another class than this one
         (the regions a post-processing such as grafting relabelled)
+    panel_names : pair of str, the names in the titles of the ``cart_model``
+        panel and of ``model``'s (e.g. a forest without zones and a ternary forest)
 
     Returns
     -------
@@ -460,8 +466,8 @@ def decision_regions_figure(
             cart_scores = _scores(cart_model, X2, y, _columns_for(cart_model))
         panels.insert(0, dict(name="CART", proba=cart_proba, verdict=None))
         fig = _two_panels(
-            f"CART — accuracy {100 * cart_scores[0]:.1f}%",
-            "Ternary tree — " + _describe(acc, rate, verdict is not None),
+            f"{panel_names[0]} — accuracy {100 * cart_scores[0]:.1f}%",
+            f"{panel_names[1]} — " + _describe(acc, rate, verdict is not None),
         )
     else:
         fig = go.Figure()
@@ -481,7 +487,7 @@ def decision_regions_figure(
         title = (
             "Decision regions"
             if two
-            else "Ternary tree — " + _describe(acc, rate, verdict is not None)
+            else f"{panel_names[1]} — " + _describe(acc, rate, verdict is not None)
         )
     _layout(fig, xs, ys, feature_names, title=title, height=height, two_panels=two)
     return fig
