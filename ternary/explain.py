@@ -379,20 +379,32 @@ class RowExplanation:
         )
 
 
+#: Values in one indicator table (8 MB); bigger trees are routed in chunks of leaves.
+_INDICATOR_VALUES = 2**20
+
+
 def _leaf_shares(tree, x64, routing):
     """``(share of the row per node, verdict)`` from `traverse` itself.
 
     The tree is routed with its leaf distributions swapped for one indicator column
     per leaf, so the "probabilities" it returns are the weights the blend gives each
-    leaf. Any node's share is the sum over the leaves below it.
+    leaf. A big tree is routed once per chunk of leaves, the other leaves sharing one
+    "rest" column, so every pass still sums to 1 and the table stays small. Any
+    node's share is then the sum over the leaves below it.
     """
     leaves = np.flatnonzero(tree.is_leaf)
-    indicator = tree.copy()
-    indicator.value = np.zeros((tree.node_count, leaves.size))
-    indicator.value[leaves, np.arange(leaves.size)] = 1.0
-    weights, verdict = traverse(indicator, x64[None, :], routing)
+    per_pass = max(1, _INDICATOR_VALUES // tree.node_count - 1)
     mass = np.zeros(tree.node_count)
-    mass[leaves] = weights[0]
+    indicator = tree.copy()
+    for start in range(0, leaves.size, per_pass):
+        chunk = leaves[start : start + per_pass]
+        value = np.zeros((tree.node_count, chunk.size + 1))
+        value[leaves, -1] = 1.0
+        value[chunk, -1] = 0.0
+        value[chunk, np.arange(chunk.size)] = 1.0
+        indicator.value = value
+        weights, verdict = traverse(indicator, x64[None, :], routing)
+        mass[chunk] = weights[0, :-1]
     return mass, bool(verdict[0] == 0)
 
 

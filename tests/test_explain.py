@@ -321,3 +321,18 @@ def test_explain_row_names_and_errors():
         explain_row(clf, [1.0, np.nan, 2.0, 3.0])
     with pytest.raises(ValueError, match="4 names"):
         explain_row(clf, X.iloc[0], ["a"])
+
+
+@pytest.mark.parametrize("routing", ROUTINGS)
+def test_big_trees_are_routed_in_chunks_of_leaves_with_the_same_result(routing, monkeypatch):
+    import ternary.explain as explain
+
+    clf = _fitted(routing)
+    rows = MOONS_X[clf.predict_verdict(MOONS_X) == 0][:10]
+    whole = [explain_row(clf, x) for x in rows]
+    # one leaf per pass (the rest in a column of its own) instead of all at once
+    monkeypatch.setattr(explain, "_INDICATOR_VALUES", clf.tree_.node_count * 2)
+    for x, e in zip(rows, whole, strict=True):
+        chunked = _check_row(clf, x)
+        assert chunked.path == pytest.approx(e.path)
+        np.testing.assert_allclose(chunked.proba, e.proba, rtol=0, atol=1e-12)
