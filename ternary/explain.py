@@ -15,7 +15,7 @@ No δ formula is repeated here; the figures in `viz.inspector` draw the result.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, fields
 
 import numpy as np
 import pandas as pd
@@ -374,9 +374,8 @@ class RowExplanation:
 
     def to_frame(self) -> pd.DataFrame:
         """The steps as a table, one row per split; probabilities stay arrays (or None)."""
-        return pd.DataFrame(
-            [s.__dict__ for s in self.steps], columns=list(SplitStep.__annotations__)
-        )
+        columns = [f.name for f in fields(SplitStep)]
+        return pd.DataFrame([[getattr(s, c) for c in columns] for s in self.steps], columns=columns)
 
 
 #: Values in one indicator table (8 MB); bigger trees are routed in chunks of leaves.
@@ -557,6 +556,11 @@ def explain_row(
     >>> e.steps[0].node
     0
     """
+    if hasattr(clf, "estimators_") and not hasattr(clf, "tree_"):
+        raise ValueError(
+            f"explain_row explains one tree; got a {type(clf).__name__}. Pass one of its "
+            "members, e.g. forest.estimators_[0]."
+        )
     check_is_fitted(clf, "tree_")
     n = clf.n_features_in_
     row = np.asarray(x, dtype=np.float32).reshape(-1)

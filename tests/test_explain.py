@@ -11,7 +11,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from sklearn.datasets import load_breast_cancer, load_iris, load_wine, make_moons
 
-from ternary import ROUTINGS, TernaryTreeClassifier
+from ternary import ROUTINGS, TernaryForestClassifier, TernaryTreeClassifier
 from ternary.explain import EXPLAINED_METHODS, explain_node, explain_row
 
 DETERMINISTIC = ("margin", "quality_plateau", "gain_ratio", "class_overlap")
@@ -321,6 +321,13 @@ def test_explain_row_names_and_errors():
         explain_row(clf, [1.0, np.nan, 2.0, 3.0])
     with pytest.raises(ValueError, match="4 names"):
         explain_row(clf, X.iloc[0], ["a"])
+    forest = TernaryForestClassifier(n_estimators=2, max_depth=2, random_state=0).fit(X, labels)
+    with pytest.raises(ValueError, match="explains one tree.*estimators_"):
+        explain_row(forest, X.iloc[0])
+    member = explain_row(forest.estimators_[1], X.iloc[0])
+    np.testing.assert_allclose(
+        member.proba, forest.estimators_[1].predict_proba(X.iloc[[0]].to_numpy())[0], atol=1e-12
+    )
 
 
 @pytest.mark.parametrize("routing", ROUTINGS)
