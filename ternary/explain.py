@@ -419,8 +419,11 @@ def _subtree_sums(tree, order, mass):
 
 
 def _reach(tree, order, total):
-    """Share of the row reaching each node: 1 at the root, exactly the parent's share
-    where the whole part goes one way (so a decided path stays at 1, not 0.999…)."""
+    """Share of the row reaching each node (nodes it does not reach are left out).
+
+    1 at the root; where a node's whole part goes one way the child gets exactly the
+    parent's share, so a decided path stays at 1 rather than a sum like 0.999….
+    """
     reach = {0: 1.0}
     for node in order:
         if node not in reach:
@@ -432,6 +435,7 @@ def _reach(tree, order, total):
 
 
 def _steps(model, x, names, total, weighted, reach, order):
+    """One `SplitStep` per split node the row reaches, in preorder."""
     tree, routing = model.tree_, model.routing
     hard = np.zeros(tree.node_count, dtype=bool)  # deferred: below a zone, CART routing
     steps = []
@@ -447,6 +451,8 @@ def _steps(model, x, names, total, weighted, reach, order):
         kids = (tree.children_left[node], tree.children_right[node], tree.children_middle[node])
         shares = [total[k] / total[node] if k != LEAF else 0.0 for k in kids]
         sub = [weighted[k] / total[k] if k != LEAF and total[k] > 0 else None for k in kids]
+        # Where the row is flagged is a label here, not routing: the shares above came from
+        # traverse, and a test holds these labels to traverse's own verdict.
         if routing == "hard_middle":
             in_zone = shares[2] > 0
         else:
