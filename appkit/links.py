@@ -39,6 +39,7 @@ URL_KEYS = (
     "delta_scale",
     "max_depth",
     "graft",
+    "graft_max_depth",
     "model",
     "n_estimators",
     "test_size",
@@ -75,6 +76,13 @@ PRESETS = (
         "Paper Fig. 4 — breast cancer, margin, probabilistic, depth 2",
         "tree",
         {"dataset": "breast cancer", "delta_method": "margin", "max_depth": "2"},
+    ),
+    (
+        # C4.5's tree of §3 has depth 3; split seed 1 keeps, of the 30 rows, 27 that still
+        # grow it (seed 0 holds out a row the B = 3 graft rests on)
+        "Webb's worked example — §3 of the grafting paper, C4.5's depth-3 tree and its grafts",
+        "grafting",
+        {"dataset": "webb example", "graft_max_depth": "3", "test_size": "0.1", "seed": "1"},
     ),
 )
 

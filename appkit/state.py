@@ -72,6 +72,7 @@ BOUNDS = {
     "seed": (0, 10_000),
     # a forest is refitted live on every change: 100 trees keep that within a few seconds
     "n_estimators": (2, 100),
+    "graft_max_depth": (1, 12),
 }
 #: keys whose widgets are drawn on some pages only, kept alive across pages
 SHARED_KEYS = tuple(DEFAULTS) + ("feature_x", "feature_y")

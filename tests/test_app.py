@@ -739,7 +739,7 @@ def test_presentation_mode_enlarges_and_travels_in_the_link():
     assert at.query_params["present"] in ("1", ["1"])
 
 
-@pytest.mark.parametrize("preset", range(3))
+@pytest.mark.parametrize("preset", range(len(links.PRESETS)))
 def test_presets_open_their_page_with_the_papers_setting(preset):
     label, page, params = links.PRESETS[preset]
     at = open_link(params, page)
@@ -1045,3 +1045,53 @@ def test_the_tree_page_draws_the_path_of_the_row_clicked_on_the_regions_page():
     assert dot == viz.tree_dot(clf, **names, highlight_node=0, path=story.path)
     assert dot != viz.tree_dot(clf, **names, highlight_node=0)
     assert any(f"row {clicked['index']}" in c.value for c in at.caption)
+
+
+# ----------------------------------------------------------------------------- Webb's example
+def test_webb_example_holds_the_counts_of_the_papers_section_3():
+    ds = ternary.data.load_builtin("webb example")
+    A, B, y = ds.X["A"].to_numpy(), ds.X["B"].to_numpy(), ds.y
+
+    def counts(mask):
+        return {c: int(np.sum(y[mask] == c)) for c in ("star", "dot", "circle")}
+
+    # C4.5's leaves: A > 7: o (10); A <= 2: * (4); B <= 5: * (5/1); B > 5: · (11)
+    assert counts(A > 7) == {"star": 0, "dot": 0, "circle": 10}
+    assert counts(A <= 2) == {"star": 4, "dot": 0, "circle": 0}
+    middle = (A > 2) & (A <= 7)
+    assert counts(middle & (B <= 5)) == {"star": 4, "dot": 1, "circle": 0}
+    assert counts(middle & (B > 5)) == {"star": 0, "dot": 11, "circle": 0}
+    # the root's cuts on B the grafting text quotes
+    assert counts(B <= 5) == {"star": 4, "dot": 1, "circle": 9}
+    assert counts(B <= 3) == {"star": 0, "dot": 0, "circle": 9}
+    assert B[A <= 2].min() == 6 and A.min() in A[A <= 2] and B.max() in B[A <= 2]
+    assert counts(middle & (A <= 5)) == {"star": 0, "dot": 10, "circle": 0}
+
+
+def test_webb_preset_opens_the_grafting_page_on_c45s_tree_and_its_grafts():
+    from appkit import grafting, model
+    from ternary import export_text
+
+    label, page, params = links.PRESETS[-1]
+    assert page == "grafting" and params["dataset"] == "webb example"
+    at = open_link(params, page)
+    assert_clean(at)
+    ds, key = datasets.load_builtin("webb example")
+    _, graft_spec = grafting.graft_specs(
+        key, ["A", "B"], mode="all", graft_alpha=0.05, ccp_alpha=0.0, max_depth=3,
+        test_size=0.1, seed=1,
+    )  # fmt: skip
+    grafted = model.fit(model.split_data(ds, graft_spec), graft_spec)
+    rules = export_text(grafted)
+    # C4.5's cuts (CART puts them halfway between the values), then Webb's two grafts in
+    # the leaf 2 < A <= 7, B <= 5: A <= 5 relabelled ·, B <= 3 relabelled o
+    for cut in ("A <= 7.5000", "A <= 2.5000", "B <= 5.5000"):
+        assert f"{cut}\n" in rules
+    assert "A <= 5.0000  [grafted]" in rules and "B <= 3.0000  [grafted]" in rules
+    # the page's graft report lists those two grafts; their Laplace estimates are §3's
+    # (P+1)/(T+2) with one row fewer each than the paper's 10 · and 9 o: seed 1 holds out
+    # the dot at (5, 6) and the circle at (10, 2)
+    report = at.dataframe[1].value
+    cuts = sorted(zip(report["feature_name"], report["cut"], strict=True))
+    assert cuts == [("A", 5.0), ("B", 3.0)]
+    np.testing.assert_allclose(sorted(report["laplace_cut"]), [9 / 10, 10 / 11])

@@ -402,6 +402,69 @@ def load_digits() -> Dataset:
     return _sklearn_bundle(datasets.load_digits, "digits", label_names=False)
 
 
+#: Webb (1997) §3, reconstructed: (A, B) of each training example, by class. The text gives
+#: the C4.5 tree (A > 7: o (10); A ≤ 2: * (4); 2 < A ≤ 7, B ≤ 5: * (5, 1 wrong); B > 5: · (11))
+#: and, while grafting, more counts: B ≤ 5 holds 1 ·, 4 * and 9 o; B ≤ 3 holds the 9 o only;
+#: the leaf A ≤ 2 has B ≥ 6 there and the data's lowest A and highest B; within 2 < A ≤ 7 a cut
+#: at A = 5 isolates 10 · (the misclassified · at A = 4, B = 4 among them). The integer
+#: positions below satisfy all of these; Figure 1's exact positions are not in the text.
+_WEBB_POINTS = {
+    "star": [(1, 6), (2, 8), (1, 10), (2, 9), (6, 4), (7, 5), (6, 5), (7, 4)],
+    "dot": [
+        (4, 4),
+        (3, 6),
+        (3, 7),
+        (3, 8),
+        (4, 6),
+        (4, 7),
+        (4, 8),
+        (5, 6),
+        (5, 7),
+        (5, 8),
+        (6, 7),
+        (7, 8),
+    ],
+    "circle": [(8, 1), (9, 1), (10, 1), (8, 2), (9, 2), (10, 2), (8, 3), (9, 3), (10, 3), (9, 8)],
+}
+
+
+def webb_example() -> Dataset:
+    """The worked example of Webb (1997, §3): 30 examples, attributes A and B, three classes.
+
+    A reconstruction, not the paper's data: the paper draws its instance space in
+    Figure 1 without listing coordinates. These integer points reproduce every count
+    §3 states: C4.5's cuts at A = 7, A = 2 and B = 5 with leaves o (10), * (4),
+    * (5, one misclassified ·, at A = 4, B = 4) and · (11); 1 ·, 4 * and 9 o with
+    B ≤ 5; only the 9 o with B ≤ 3; and 10 · alone on one side of A = 5 within
+    2 < A ≤ 7. The classes *, · and o are named ``star``, ``dot`` and ``circle``.
+
+    Returns
+    -------
+    Dataset
+        2 features ``A``, ``B``; labels ``star`` (8 rows), ``dot`` (12) and ``circle`` (10).
+
+    Examples
+    --------
+    >>> ds = webb_example()
+    >>> ds.X.shape, sorted(ds.class_names)
+    ((30, 2), ['circle', 'dot', 'star'])
+    """
+    labels = [name for name, points in _WEBB_POINTS.items() for _ in points]
+    X = np.array([p for points in _WEBB_POINTS.values() for p in points], dtype=np.float64)
+    return _from_arrays(
+        X,
+        np.array(labels, dtype=object),
+        ["A", "B"],
+        name="webb example",
+        source="builtin",
+        report=[
+            "Webb (1997), section 3: a reconstruction of Figure 1's 30 training examples "
+            "from the counts the text gives (the figure's exact positions are not in the text).",
+            "Classes *, · and o are named star, dot and circle.",
+        ],
+    )
+
+
 #: Built-in datasets by display name; each value is called with keyword
 #: arguments only and returns a :class:`Dataset`. None needs the network.
 BUILTIN_DATASETS: dict[str, Callable[..., Dataset]] = {
@@ -416,6 +479,7 @@ BUILTIN_DATASETS: dict[str, Callable[..., Dataset]] = {
     "wine": load_wine,
     "breast cancer": load_breast_cancer,
     "digits": load_digits,
+    "webb example": webb_example,
 }
 
 
