@@ -11,7 +11,9 @@ st.title("Decision regions")
 st.caption(
     "Background colour = the predicted class (paler where the tree is less sure); hatching = "
     "the boundary-uncertain zones, where a row still gets a class but is flagged. Left: plain "
-    "CART of the same depth; right: the ternary tree. The points are the held-out test rows."
+    "CART of the same depth; right: the ternary tree (with Model = forest: the same forest "
+    "without zones, and the ternary forest, hatched where fewer than half its trees decide). "
+    "The points are the held-out test rows."
 )
 
 
@@ -77,7 +79,8 @@ with page_guard("drawing the decision regions"):
     res = regions.regions_result(ds, model.current_spec(key, features))
     forest = model.is_forest(res.model)
     who = "forest" if forest else "tree"
-    base = "Forest without zones" if forest else "CART"
+    # short card labels: a projected row of five cards has room for about 20 characters
+    base = "No-zone forest" if forest else "CART"
 
     m = res.metrics
 
@@ -111,7 +114,7 @@ with page_guard("drawing the decision regions"):
     )
     eta = m["efficiency"]
     cols[4].metric(
-        f"η (efficiency vs {base})",
+        "η (vs no zones)" if forest else "η (efficiency vs CART)",
         "—" if np.isnan(eta) else f"{eta:+.3f}",
         help="η = (decided accuracy − CART accuracy) / uncertain rate: accuracy "
         "gained per unit of flagging (Smits 2026). The paper's margin method "

@@ -89,6 +89,11 @@ with page_guard("grafting the tree"):
     )
 
     if res.figures is not None:
+        if res.n_test < grafting.DRAW_ALL_BELOW:
+            st.caption(
+                f"With only {res.n_test} held-out rows, the panels draw every row, training "
+                "rows included; the accuracies in their titles are still the held-out rows'."
+            )
         c1, c2 = st.columns(2)
         c1.plotly_chart(res.figures[0], width="stretch", key="cart_regions")
         c2.plotly_chart(res.figures[1], width="stretch", key="graft_regions")

@@ -415,6 +415,8 @@ def scale_for_share(distance: np.ndarray, share: float, fitted_scale: float) -> 
             return high
         lo, hi = d[upto - 1], d[upto]
     s = 0.5 * (lo + hi)
+    if not lo < s:  # neighbouring floats (tiny distances): the next float above lo
+        s = float(np.nextafter(lo, hi))
     scale = fitted_scale * s
     rounded = round(scale, 4)
     if fitted_scale * lo < rounded < fitted_scale * hi:

@@ -10,12 +10,12 @@ import streamlit as st
 
 import viz
 from appkit.coverage import cv_results
-from appkit.model import CVSpec, FitSpec, fit, split_data
+from appkit.model import CVSpec, FitSpec, Split, fit, split_data
 from appkit.tree import tree_dot
 from ternary import TernaryTreeClassifier
 from ternary.data import Dataset
 
-__all__ = ["GraftComparison", "graft_comparison", "graft_specs"]
+__all__ = ["DRAW_ALL_BELOW", "GraftComparison", "graft_comparison", "graft_specs"]
 
 
 @dataclass
@@ -56,17 +56,28 @@ def graft_specs(
     return cart, grafted
 
 
+#: below this many held-out rows the region panels draw every row, training ones included:
+#: a handful of points shows neither the data nor the regions (Webb's 30-row example)
+DRAW_ALL_BELOW = 20
+
+
 @st.cache_resource(show_spinner=False, max_entries=32)
-def _regions_figure(_model, _X, _y, key: tuple, title: str, _changed_from=None):
+def _regions_figure(_model, _sp: Split, key: tuple, title: str, _changed_from=None):
     """One region panel (no zones: both trees are binary) with ``title``.
 
-    With ``_changed_from`` (CART), the cells whose label the grafts changed are outlined.
+    The title's accuracy is on the held-out rows; the points drawn are those rows,
+    or every row when there are fewer than `DRAW_ALL_BELOW` of them. With
+    ``_changed_from`` (CART), the cells whose label the grafts changed are outlined.
     """
-    acc = float(np.mean(_model.predict(_X) == np.asarray(_y)))
+    acc = float(np.mean(_model.predict(_sp.X_test) == np.asarray(_sp.y_test)))
+    X, y = _sp.X_test, _sp.y_test
+    if len(y) < DRAW_ALL_BELOW:
+        X = pd.concat([_sp.X_train, _sp.X_test])
+        y = np.concatenate([_sp.y_train, _sp.y_test])
     return viz.decision_regions_figure(
         _model,
-        _X,
-        _y,
+        X,
+        y,
         title=f"{title} — test accuracy {100 * acc:.1f}%",
         height=460,
         changed_from=_changed_from,
@@ -122,10 +133,8 @@ def graft_comparison(ds: Dataset, cart_spec: FitSpec, graft_spec: FitSpec) -> Gr
     figures = None
     if cart_spec.features is not None:
         figures = (
-            _regions_figure(cart, sp.X_test, sp.y_test, cart_spec.key, "CART"),
-            _regions_figure(
-                grafted, sp.X_test, sp.y_test, graft_spec.key, f"CART + grafting ({mode})", cart
-            ),
+            _regions_figure(cart, sp, cart_spec.key, "CART"),
+            _regions_figure(grafted, sp, graft_spec.key, f"CART + grafting ({mode})", cart),
         )
     report = grafted.graft_report_
     return GraftComparison(

@@ -917,7 +917,7 @@ def test_forest_choice_travels_in_the_link_and_hatches_where_the_forest_flags():
     forest = ternary.TernaryForestClassifier(**spec.params).fit(sp.X_train, sp.y_train)
     verdict = forest.predict_verdict(sp.X_test)
     assert pct(m["Boundary-uncertain"]) == pytest.approx(np.mean(verdict == 0), abs=5e-4)
-    assert "Forest without zones accuracy" in m
+    assert "No-zone forest accuracy" in m
     figure = json.loads(at.get("plotly_chart")[0].proto.spec)
     titles = " ".join(a["text"] for a in figure["layout"]["annotations"])
     assert "Ternary forest" in titles and "Forest without zones" in titles

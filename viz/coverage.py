@@ -326,16 +326,13 @@ def risk_coverage_figure(curves, *, markers=None, title=None) -> go.Figure:
                 go.Scatter(
                     x=[row.flagged],
                     y=[row.decided_accuracy],
-                    mode="markers+text",
+                    mode="markers",  # named in the legend: a text label would cover the curves
                     marker=dict(
                         symbol="star",
                         size=16,
                         color=method_color(row.delta_method),
                         line=dict(color="#222222", width=1),
                     ),
-                    text=[str(row.label)],
-                    textposition="top right",
-                    textfont=dict(size=10),
                     name=str(row.label),
                     hovertemplate=f"{row.label}<br>flagged %{{x:.1%}}<br>decided accuracy "
                     "%{y:.4f}<extra></extra>",
@@ -346,8 +343,9 @@ def risk_coverage_figure(curves, *, markers=None, title=None) -> go.Figure:
     fig.update_layout(
         title=dict(text=title or "Risk–coverage: each method's own ranking of the test rows"),
         template="plotly_white",
-        height=460,
-        legend=dict(font=dict(size=10)),
+        height=560,
+        # below the plot: beside it, eight long names left the curves a third of the width
+        legend=dict(font=dict(size=10), orientation="h", yanchor="top", y=-0.18, x=0),
         margin=dict(l=60, r=20, t=60, b=50),
     )
     return fig
