@@ -192,3 +192,25 @@ def test_risk_coverage_figure_draws_one_curve_per_method_cart_dashed():
     )
     (marker,) = risk_coverage_figure(curves, markers=star).data[2:]
     assert marker.marker.symbol == "star" and list(marker.x) == [0.1] and marker.name == "bayes"
+
+
+def test_every_risk_coverage_point_says_which_curve_and_share_it_is():
+    from viz.coverage import CURVE_POINT, risk_coverage_figure
+
+    curves = pd.DataFrame(
+        {
+            "method": ["margin"] * 3 + ["forest (5 trees, margin)"] * 2,
+            "delta_method": ["margin"] * 3 + ["forest"] * 2,
+            "flagged": [0.5, 0.0, 0.25, 0.0, 0.3],
+            "decided_accuracy": [0.9, 0.8, 0.85, 0.8, 0.9],
+        }
+    )
+    margin, forest = risk_coverage_figure(curves).data
+    assert [list(c) for c in margin.customdata] == [
+        [CURVE_POINT, "margin", 0.0],
+        [CURVE_POINT, "margin", 0.25],
+        [CURVE_POINT, "margin", 0.5],
+    ]
+    assert list(forest.customdata[1]) == [CURVE_POINT, "forest", 0.3]
+    assert forest.line.color == method_color("forest") != method_color("margin")
+    assert forest.line.width > margin.line.width

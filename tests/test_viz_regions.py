@@ -339,3 +339,18 @@ def test_cells_relabelled_against_a_reference_are_outlined_exactly(moons):
         for t in decision_regions_figure(cart, X, y, changed_from=cart).data
         if t.name == CHANGED_NAME
     ]
+
+
+def test_a_forest_is_hatched_exactly_where_its_trees_vote_the_row_undecided(moons):
+    from ternary import TernaryForestClassifier
+
+    X, y = moons
+    forest = TernaryForestClassifier(n_estimators=5, max_depth=3, random_state=0).fit(X, y)
+    fig = decision_regions_figure(forest, X, y, resolution=RES, panel_names=("A", "B"))
+    xs, ys, grid = _independent_grid(X, RES)
+    uncertain = (forest.predict_verdict(grid) == 0).reshape(RES, RES)
+    assert uncertain.any() and not uncertain.all()
+    (hatched,) = _hatched(fig)
+    cover = _covered_cells(_rectangles_from_trace(hatched), xs, ys)
+    np.testing.assert_array_equal(cover == 1, uncertain)
+    assert fig.layout.title.text.startswith("B — decided accuracy")
