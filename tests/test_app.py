@@ -923,6 +923,13 @@ def test_forest_choice_travels_in_the_link_and_hatches_where_the_forest_flags():
     assert "Ternary forest" in titles and "Forest without zones" in titles
     hatched = [t for t in figure["data"] if t.get("fillpattern")]
     assert hatched  # the forest's verdict-0 cells
+    # the number of trees is a live control that travels in the address
+    at.slider(key="n_estimators").set_value(8).run()
+    assert_clean(at)
+    assert at.query_params["n_estimators"] in ("8", ["8"])
+    eight = ternary.TernaryForestClassifier(**{**spec.params, "n_estimators": 8})
+    verdict = eight.fit(sp.X_train, sp.y_train).predict_verdict(sp.X_test)
+    assert pct(metrics(at)["Boundary-uncertain"]) == pytest.approx(np.mean(verdict == 0), abs=5e-4)
     # back to a tree: the address forgets the forest
     at.radio(key="model").set_value("tree").run()
     assert_clean(at)
