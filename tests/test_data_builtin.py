@@ -70,6 +70,7 @@ def test_registry_has_every_builtin_and_the_default():
         "twonorm",
         "ringnorm",
         "waveform",
+        "webb example",
         "iris",
         "wine",
         "breast cancer",
