@@ -27,7 +27,8 @@ from sklearn.utils.class_weight import compute_sample_weight
 from sklearn.utils.multiclass import check_classification_targets
 from sklearn.utils.validation import check_is_fitted, check_random_state, validate_data
 
-from ternary._classes import TernaryTreeClassifier, _number, validate_tree_params
+from ternary._classes import TernaryTreeClassifier
+from ternary._params import _number, validate_tree_params
 
 __all__ = ["TernaryForestClassifier"]
 
