@@ -200,9 +200,7 @@ def is_forest(model) -> bool:
 
 
 def proba_verdict(model, X) -> tuple[np.ndarray, np.ndarray]:
-    """Blended probabilities and verdicts of a tree or a forest."""
-    if is_forest(model):
-        return model.predict_proba(X), model.predict_verdict(X)
+    """Blended probabilities and verdicts of a tree or a forest, from one walk."""
     return model.predict_proba_verdict(X)
 
 

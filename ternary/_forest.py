@@ -386,6 +386,15 @@ q, n_bootstraps, max_delta_fraction, delta_scale, ccp_alpha
         needed = self.min_decided_fraction * n
         return (np.round(share * n) >= needed - 1e-9 * n).astype(np.int8)
 
+    def predict_proba_verdict(self, X: ArrayLike) -> tuple[np.ndarray, np.ndarray]:
+        """``(predict_proba(X), predict_verdict(X))`` from one walk of every tree.
+
+        The same pair `TernaryTreeClassifier.predict_proba_verdict` returns, so code that
+        draws both (a decision-region grid) walks the forest once instead of twice.
+        """
+        proba, share = self._aggregate(X)
+        return proba, self._verdict(share)
+
     def predict_with_verdict(self, X: ArrayLike) -> tuple[np.ndarray, np.ndarray]:
         """``(predict(X), predict_verdict(X))`` from one walk of every tree."""
         proba, share = self._aggregate(X)

@@ -90,6 +90,10 @@ def test_verdict_is_a_vote_of_the_trees(moons, fraction):
     expected = (decided >= fraction * 8).astype(np.int8)
     assert np.array_equal(forest.predict_verdict(X), expected)
     np.testing.assert_allclose(forest.decided_fraction(X), decided / 8)
+    # the one-walk pair is exactly the two separate calls
+    proba, verdict = forest.predict_proba_verdict(X)
+    assert np.array_equal(verdict, expected)
+    np.testing.assert_array_equal(proba, forest.predict_proba(X))
     if fraction == 0.5:
         # a row four of eight trees decide is decided by the majority rule (≥, not >)
         assert np.any(decided == 4)
