@@ -31,6 +31,7 @@ from ternary._tree import (
     TreeBuilder,
     impurity_importances,
     iter_node_rows,
+    split_row_pairs,
     traverse,
     zone_distance,
 )
@@ -305,9 +306,11 @@ class TernaryTreeClassifier(ClassifierMixin, BaseEstimator):
         self._cart = cart if self.graft != "none" else None
         if params.method == "margin":
             # margin draws no random numbers, so one vectorised pass leaves the stream alone
+            pair_rows, pair_nodes = split_row_pairs(tree, X, np.flatnonzero(weights > 0))
             tree.delta[:] = margin_deltas(
-                tree.children_left,
-                tree.children_right,
+                pair_rows,
+                pair_nodes,
+                tree.node_count,
                 tree.feature,
                 tree.threshold,
                 X,

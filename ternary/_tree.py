@@ -25,6 +25,7 @@ __all__ = [
     "TreeBuilder",
     "impurity_importances",
     "iter_node_rows",
+    "split_row_pairs",
     "traverse",
     "zone_distance",
 ]
@@ -520,6 +521,47 @@ def iter_node_rows(
             go_right = ~go_left
         stack.append((tree.children_right[node], idx[go_right]))
         stack.append((left, idx[go_left]))
+
+
+def split_row_pairs(
+    tree: TernaryTree, X: np.ndarray, rows: np.ndarray | None = None
+) -> tuple[np.ndarray, np.ndarray]:
+    """Every ``(row, split node)`` pair of CART's training partition (``x ≤ θ`` left).
+
+    The vectorised twin of `iter_node_rows` for the binary routings: the rows go down
+    the tree level by level, and each split node they pass through is recorded, so a
+    computation over all nodes needs no Python call per node. Within one node the
+    rows keep their ascending order (a node's pairs all come from one level, and each
+    level keeps the order of the one above), as `iter_node_rows` gives them.
+
+    Parameters
+    ----------
+    tree : TernaryTree (its children_left/right, feature and threshold are read)
+    X : ndarray of shape (n_samples, n_features)
+    rows : ndarray of int, optional
+        The rows to route, ascending; default all of them.
+
+    Returns
+    -------
+    pair_rows, pair_nodes : ndarray of int, one entry per pair
+    """
+    rows = np.arange(X.shape[0]) if rows is None else np.asarray(rows, dtype=np.intp)
+    node = np.zeros(rows.size, dtype=np.intp)
+    pair_rows, pair_nodes = [], []
+    while rows.size:
+        split = tree.children_left[node] != LEAF
+        rows, node = rows[split], node[split]
+        if not rows.size:
+            break
+        pair_rows.append(rows)
+        pair_nodes.append(node)
+        x = X[rows, tree.feature[node]]
+        go_left = x <= tree.threshold[node]
+        node = np.where(go_left, tree.children_left[node], tree.children_right[node])
+    if not pair_rows:
+        empty = np.zeros(0, dtype=np.intp)
+        return empty, empty
+    return np.concatenate(pair_rows), np.concatenate(pair_nodes)
 
 
 class TreeBuilder:

@@ -516,8 +516,9 @@ def delta_margin(rows: NodeRows) -> float:
 
 
 def margin_deltas(
-    children_left: np.ndarray,
-    children_right: np.ndarray,
+    pair_rows: np.ndarray,
+    pair_nodes: np.ndarray,
+    n_nodes: int,
     feature: np.ndarray,
     threshold: np.ndarray,
     X: np.ndarray,
@@ -529,32 +530,19 @@ def margin_deltas(
     """Every split's margin δ of a binary tree at once, clamped as `node_delta` clamps it.
 
     The same numbers as calling ``node_delta(NodeRows.from_arrays(...), margin)`` node
-    by node, bit for bit, but from one pass over all (row, node) pairs: rows are routed
-    down CART's partition level by level, the pairs are sorted by node and then by the
-    node's feature value (stably, so a node's rows keep the order `NodeRows` gives
-    them), and each node's majority classes, gap and nearest cross-class rows are read
-    off its sorted segment. A deep tree's thousands of nodes otherwise cost a Python
-    call each. Rows of zero weight are left out, as `NodeRows` leaves them out. Leaves
-    get 0.
+    by node, bit for bit, but from one pass over all (row, split node) pairs of the
+    training partition (`ternary._tree.split_row_pairs`, given only the rows of
+    positive weight, as `NodeRows` keeps only those): the pairs are sorted by node and
+    then by the node's feature value (stably, so a node's rows keep the order
+    `NodeRows` gives them), and each node's majority classes, gap and nearest
+    cross-class rows are read off its sorted segment. A deep tree's thousands of nodes
+    otherwise cost a Python call each. Nodes without pairs (leaves) get 0.
     """
-    n_nodes = children_left.shape[0]
     out = np.zeros(n_nodes)
-    rows = np.flatnonzero(w > 0)
-    node = np.zeros(rows.size, dtype=np.intp)
-    pair_rows, pair_nodes, pair_x = [], [], []
-    while rows.size:
-        split = children_left[node] != -1
-        rows, node = rows[split], node[split]
-        if not rows.size:
-            break
-        x = X[rows, feature[node]].astype(np.float64)
-        pair_rows.append(rows)
-        pair_nodes.append(node)
-        pair_x.append(x)
-        node = np.where(x <= threshold[node], children_left[node], children_right[node])
-    if not pair_rows:
+    if not pair_rows.size:
         return out
-    R, N, V = np.concatenate(pair_rows), np.concatenate(pair_nodes), np.concatenate(pair_x)
+    R, N = pair_rows, pair_nodes
+    V = X[R, feature[N]].astype(np.float64)
     order = np.lexsort((V, N))
     R, N, V = R[order], N[order], V[order]
     Y, W = y[R].astype(np.intp), w[R].astype(np.float64)

@@ -285,7 +285,7 @@ def test_margin_deltas_equal_the_node_by_node_margin(
     # every split's vectorised δ must equal node_delta on that node's NodeRows, bit for bit
     from sklearn.tree import DecisionTreeClassifier
 
-    from ternary._tree import iter_node_rows
+    from ternary._tree import iter_node_rows, split_row_pairs
     from ternary.delta import DeltaParams, NodeRows, margin_deltas, node_delta
 
     rng = np.random.default_rng(seed)
@@ -297,14 +297,16 @@ def test_margin_deltas_equal_the_node_by_node_margin(
         w[0] = 1.0
     cart = DecisionTreeClassifier(random_state=seed).fit(X, y, sample_weight=w)
     t = cart.tree_
-    got = margin_deltas(
-        t.children_left, t.children_right, t.feature, t.threshold, X, y, w, n_classes, fraction
-    )
 
-    class Tree:  # the arrays iter_node_rows reads
+    class Tree:  # the arrays iter_node_rows and split_row_pairs read
         children_left, children_right = t.children_left, t.children_right
         children_middle = np.full(t.node_count, -1)
         feature, threshold, delta = t.feature, t.threshold, np.zeros(t.node_count)
+
+    pair_rows, pair_nodes = split_row_pairs(Tree, X, np.flatnonzero(w > 0))
+    got = margin_deltas(
+        pair_rows, pair_nodes, t.node_count, t.feature, t.threshold, X, y, w, n_classes, fraction
+    )
 
     params = DeltaParams(method="margin", max_delta_fraction=fraction)
     want = np.zeros(t.node_count)

@@ -2,6 +2,8 @@
 
 import numpy as np
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from ternary._tree import TernaryTree, TreeBuilder, iter_node_rows, traverse
 
@@ -113,6 +115,39 @@ def test_iter_node_rows_partitions_like_training():
     assert binary[3] == [1, 2] and binary[4] == [3, 4]
 
 
+@settings(max_examples=40, deadline=None)
+@given(seed=st.integers(0, 10_000), n=st.integers(1, 80), keep=st.floats(0.3, 1.0))
+def test_split_row_pairs_are_iter_node_rows_at_every_split(seed, n, keep):
+    # the vectorised walk yields exactly the rows iter_node_rows gives each split node,
+    # in the same (ascending) order, for any ascending subset of rows routed
+    from sklearn.tree import DecisionTreeClassifier
+
+    from ternary._tree import split_row_pairs
+
+    rng = np.random.default_rng(seed)
+    X = rng.integers(0, 6, size=(n, 2)).astype(np.float32)
+    y = rng.integers(0, 3, size=n)
+    t = DecisionTreeClassifier(random_state=seed).fit(X, y).tree_
+    tree = TernaryTree(
+        children_left=t.children_left,
+        children_right=t.children_right,
+        feature=t.feature,
+        threshold=t.threshold,
+        value=t.value[:, 0, :],
+        n_node_samples=t.n_node_samples,
+        impurity=t.impurity,
+    )
+    subset = np.flatnonzero(rng.random(n) < keep)
+    pair_rows, pair_nodes = split_row_pairs(tree, X, subset)
+    want = {
+        node: subset[rows].tolist()
+        for node, rows in iter_node_rows(tree, X[subset])
+        if tree.children_left[node] != -1 and rows.size
+    }
+    got = {int(node): pair_rows[pair_nodes == node].tolist() for node in np.unique(pair_nodes)}
+    assert got == want
+
+
 def test_value_rows_are_normalised():
     tree = TernaryTree(
         children_left=[-1],
@@ -133,8 +168,6 @@ def test_empty_input(routing):
 
 
 # ------------------------------------------------------------------ fast path = reference walk
-from hypothesis import given, settings  # noqa: E402
-from hypothesis import strategies as st  # noqa: E402
 
 from ternary import TernaryTreeClassifier  # noqa: E402
 from ternary._tree import _compiled_router, _walk  # noqa: E402
