@@ -15,6 +15,7 @@ import pandas as pd
 import streamlit as st
 
 import viz
+from appkit.guard import clicked_customdata
 from appkit.model import CVSpec, FitSpec, fit, split_data
 from appkit.state import BOUNDS, DEFAULTS
 from appkit.vocabulary import METHOD_PARAM, SWEEP_PARAMS, ZONE_METHODS
@@ -354,12 +355,7 @@ def selected_setting(event) -> dict | None:
     Each sweep point carries ``(parameter, value, δ method, routing)``; the
     result holds the keys the model sidebar uses, ready for the session state.
     """
-    try:
-        points = event["selection"]["points"]
-    except (KeyError, TypeError):
-        return None
-    for point in reversed(list(points or ())):
-        data = point.get("customdata")
+    for data in clicked_customdata(event):
         if isinstance(data, (list, tuple)) and len(data) == 4 and data[0] in SWEEP_PARAMS:
             param, value, method, routing = data
             setting = {param: float(value)}
@@ -374,12 +370,7 @@ def selected_setting(event) -> dict | None:
 # ----------------------------------------------------------------------------- curve clicks
 def selected_curve_point(event) -> tuple[str, float] | None:
     """``(delta_method, flagged share)`` of the risk–coverage point clicked last, or None."""
-    try:
-        points = event["selection"]["points"]
-    except (KeyError, TypeError):
-        return None
-    for point in reversed(list(points or ())):
-        data = point.get("customdata")
+    for data in clicked_customdata(event):
         if isinstance(data, (list, tuple)) and len(data) == 3 and data[0] == viz.CURVE_POINT:
             return str(data[1]), float(data[2])
     return None

@@ -9,7 +9,7 @@ import streamlit as st
 
 from ternary.data import DataError
 
-__all__ = ["page_guard", "plain"]
+__all__ = ["clicked_customdata", "page_guard", "plain"]
 
 # every ASCII punctuation mark markdown or HTML could read as syntax
 _MARKDOWN_SPECIALS = frozenset("\\`*_{}[]()<>#+-.!|~$:&\"'=/")
@@ -24,6 +24,20 @@ def plain(text: object) -> str:
     escape before any ASCII punctuation).
     """
     return "".join("\\" + ch if ch in _MARKDOWN_SPECIALS else ch for ch in str(text))
+
+
+def clicked_customdata(event) -> list:
+    """The ``customdata`` of the points a plotly selection event holds, last clicked first.
+
+    ``st.plotly_chart(on_select=...)`` hands back a nested mapping whose shape
+    depends on the Streamlit version and on what was clicked (nothing, a box, a
+    point without data); anything that is not there reads as no points.
+    """
+    try:
+        points = event["selection"]["points"]
+    except (KeyError, TypeError):
+        return []
+    return [point.get("customdata") for point in reversed(list(points or ()))]
 
 
 @contextmanager

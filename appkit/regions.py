@@ -9,6 +9,7 @@ import pandas as pd
 import streamlit as st
 
 import viz
+from appkit.guard import clicked_customdata
 from appkit.model import FitSpec, Split, fit, is_forest, proba_verdict, split_data
 from ternary import TernaryTreeClassifier, metrics
 from ternary.data import Dataset
@@ -133,12 +134,7 @@ def selected_row(event) -> int | None:
 
     Each point of the figure carries its row position as ``customdata``.
     """
-    try:
-        points = event["selection"]["points"]
-    except (KeyError, TypeError):
-        return None
-    for point in reversed(list(points or ())):
-        data = point.get("customdata")
+    for data in clicked_customdata(event):
         if isinstance(data, (list, tuple)):
             data = data[0] if data else None
         if data is not None:
