@@ -5,7 +5,8 @@ import sys
 from pathlib import Path
 
 import pytest
-from conftest import _shared_folder
+
+from tests.conftest import _shared_folder
 
 REPO = Path(__file__).resolve().parents[1]
 
