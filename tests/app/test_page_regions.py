@@ -28,7 +28,7 @@ from ternary import experiment
 from ternary.data import MAX_FILE_BYTES
 from ternary.experiment import DEFAULT_COMBOS, combo_label
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 
 APP = str(ROOT / "app.py")
 PAGES = {
