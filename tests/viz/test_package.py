@@ -12,7 +12,7 @@ import viz
 from ternary import TernaryTreeClassifier
 from ternary.explain import explain_node
 
-REPO = Path(__file__).resolve().parents[1]
+REPO = Path(__file__).resolve().parents[2]
 
 
 def test_importing_viz_does_not_import_streamlit():
