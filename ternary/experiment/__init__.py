@@ -9,8 +9,13 @@ against scikit-learn's CART at the same depth. Four functions cover the work:
 * `summarize` turns such rows (of one or many datasets) into the paper's
   tables: decided accuracy ± std, uncertain rate, efficiency η, U/B, and over
   several datasets the win/tie/loss counts and a one-sided Wilcoxon test;
-* `run_suite` runs `run_cv` over many datasets and keeps every finished row in
-  a CSV file, so an interrupted run resumes where it stopped;
+* `run_suite` runs `run_cv` over many datasets and commits every finished row
+  to a SQLite results database (or a CSV file), so an interrupted run resumes
+  where it stopped; `read_results` and `write_results` read any results file
+  and convert between the two;
+* `report_main` is ``ternary report``: the paper's tables with the tests that
+  matter (against CART, against Chow's rule at the same flag rate, AURC; Holm's
+  correction; Friedman and the critical-difference diagram);
 * `chow_curve` / `chow_curve_cv` give CART's accuracy–coverage curve.
 
 The paper compares decided accuracy with CART's accuracy on *all* rows, which
@@ -29,7 +34,8 @@ The package holds one module per concern: ``_combos`` (the combinations and
 their labels), ``_chow`` (the baseline), ``_cv`` (`run_cv`: folds and CART
 references), ``_tasks`` (the fits and scores a worker runs), ``_parallel``
 (joblib or a Dask cluster), ``_summary`` (`summarize`), ``_store`` (the results
-file), ``_suite`` (`run_suite`) and ``_cli`` (the command line that ``__main__``
+database), ``_csvstore`` (the CSV results file), ``_report`` and ``_render``
+(``ternary report``), ``_suite`` (`run_suite`) and ``_cli`` (the command line that ``__main__``
 runs).
 """
 
@@ -41,9 +47,11 @@ from ternary.experiment._combos import (
     PAPER_DELTA_METHODS,
     combo_label,
 )
+from ternary.experiment._csvstore import ResultsFileError, ResultsFileWarning
 from ternary.experiment._cv import chow_curve_cv, classes_too_small, run_cv
 from ternary.experiment._parallel import ClusterError
-from ternary.experiment._store import ResultsFileError, ResultsFileWarning
+from ternary.experiment._report import main as report_main
+from ternary.experiment._store import read_results, write_results
 from ternary.experiment._suite import run_suite
 from ternary.experiment._summary import summarize
 
@@ -60,7 +68,10 @@ __all__ = [
     "classes_too_small",
     "combo_label",
     "main",
+    "read_results",
+    "report_main",
     "run_cv",
     "run_suite",
     "summarize",
+    "write_results",
 ]

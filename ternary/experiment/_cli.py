@@ -13,10 +13,9 @@ import joblib
 import pandas as pd
 
 from ternary.experiment._combos import COMBO_SETS
+from ternary.experiment._csvstore import ResultsFileWarning
 from ternary.experiment._parallel import ClusterError, exit_with_parent
-from ternary.experiment._store import ResultsFileWarning
 from ternary.experiment._suite import run_suite
-from ternary.experiment._summary import summarize
 
 _BREIMAN_SIZES = {"waveform": 5000, "twonorm": 7400, "ringnorm": 7400}
 _MEDICAL = {"diabetes": 37, "credit-g": 31, "heart-statlog": 53, "mammography": 310}
@@ -92,8 +91,14 @@ class _Bar:
         if not self.enabled:
             return
         if self.bar is None:
-            from tqdm import tqdm
+            try:
+                from tqdm import tqdm
+            except ImportError:  # the run goes on without a bar; say once how to get one
+                from ternary._optional import missing_message
 
+                print(f"note: {missing_message('tqdm', 'A progress bar')}", file=sys.stderr)
+                self.enabled = False
+                return
             self.bar = tqdm(
                 total=total, initial=done, file=sys.stderr, unit="fit", dynamic_ncols=True
             )
@@ -157,7 +162,11 @@ def _parser() -> argparse.ArgumentParser:
     source.add_argument("--data", metavar="FILE", help="one CSV or ARFF file")
     source.add_argument("--data-dir", metavar="DIR", help="every .csv and .arff file in DIR")
     parser.add_argument("--target", help="label column of --data/--data-dir files (default: last)")
-    parser.add_argument("--out", default="results.csv", help="results CSV (default: %(default)s)")
+    parser.add_argument(
+        "--out",
+        default="results.sqlite",
+        help="results database, or a CSV file if the name ends in .csv (default: %(default)s)",
+    )
     parser.add_argument(
         "--jobs",
         type=_jobs,
@@ -192,34 +201,11 @@ def _parser() -> argparse.ArgumentParser:
 
 
 def _print_summary(results: pd.DataFrame, out) -> None:
-    table = summarize(results)
-    shown = [
-        c
-        for c in (
-            "combo",
-            "n_datasets",
-            "decided_accuracy",
-            "decided_accuracy_std",
-            "uncertain_pct",
-            "accuracy",
-            "decided_f1",
-            "efficiency",
-            "chow_decided_accuracy",
-            "gain_vs_chow",
-            "aurc",
-            "e_aurc",
-            "cart_aurc",
-            "cart_e_aurc",
-            "ub_ratio",
-            "wins",
-            "ties",
-            "losses",
-            "wilcoxon_p",
-        )
-        if c in table.columns and not table[c].isna().all()
-    ]
-    with pd.option_context("display.width", 200, "display.max_columns", None):
-        print(table[shown].to_string(index=False, float_format=lambda v: f"{v:.4f}"), file=out)
+    """The report's first table (`ternary report` gives the rest: the tests, the ranks)."""
+    from ternary.experiment._render import render
+    from ternary.experiment._report import summary_table
+
+    print(render([summary_table(results)], "markdown"), file=out)
 
 
 def _run(entries, args, bar: _Bar):
@@ -255,9 +241,17 @@ def _run(entries, args, bar: _Bar):
 def main(argv: Sequence[str] | None = None) -> int:
     """The command line; returns the exit status.
 
+    ``report`` as the first argument runs `ternary report` (see
+    ``python -m ternary.experiment report --help``) instead of an experiment.
+
     0: done; 2: a data, results-file or cluster problem (the message says which);
     130: interrupted (rerun the same command to resume).
     """
+    argv = sys.argv[1:] if argv is None else list(argv)
+    if argv[:1] == ["report"]:
+        from ternary.experiment._report import main as report_main
+
+        return report_main(argv[1:])
     parser = _parser()
     args = parser.parse_args(argv)
     if args.target is not None and args.suite is not None:
@@ -316,4 +310,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     n_sets = results["dataset"].nunique()
     print(f"{len(results)} rows from {n_sets} dataset(s) in {args.out}", file=sys.stdout)
     _print_summary(results, sys.stdout)
+    print(
+        f"Tests against CART and Chow's rule, ranks and more: "
+        f"python -m ternary.experiment report {args.out}",
+        file=sys.stdout,
+    )
     return 0

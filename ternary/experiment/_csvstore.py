@@ -1,4 +1,10 @@
-"""The suite's results file: one CSV, rewritten atomically after every finished row.
+"""The CSV results file (``--out x.csv``): rewritten atomically after every finished row.
+
+The default results file is a SQLite database (`ternary.experiment._store`); this
+older format stays for ``--out x.csv`` and for reading files written before the
+database. It is slower by design: every finished row rewrites the whole file, so a
+run of n rows writes O(n²) bytes (4,000 rows: minutes, where the database takes
+seconds; see BENCHMARKS.md).
 
 Three faults are guarded against:
 
@@ -40,7 +46,7 @@ try:  # POSIX; elsewhere the run is not protected against a second writer
 except ImportError:  # pragma: no cover - Windows
     fcntl = None
 
-__all__ = ["ResultsFileError", "ResultsFileWarning"]
+__all__ = ["ResultsFileError", "ResultsFileWarning", "read_csv_results"]
 
 # pandas 3 parses floats exactly by default and deprecates the option; pandas 2 needs it
 _ROUND_TRIP = {"float_precision": "round_trip"} if int(pd.__version__.split(".")[0]) < 3 else {}
@@ -89,7 +95,7 @@ def _fail(path: Path, action: str, exc: OSError) -> ResultsFileError:
     )
 
 
-class _ResultStore:
+class _CsvStore:
     """The rows of one results file: read and checked on opening, rewritten after every row.
 
     Use it as a context manager: entering takes the writer's lock, leaving releases it.
@@ -106,7 +112,7 @@ class _ResultStore:
         self._lock = None
 
     # ------------------------------------------------------------------------- lock
-    def __enter__(self) -> _ResultStore:
+    def __enter__(self) -> _CsvStore:
         directory = self.path.parent if str(self.path.parent) else Path(".")
         try:
             directory.mkdir(parents=True, exist_ok=True)
@@ -283,8 +289,14 @@ class _ResultStore:
             return set()
         return set(zip(self.frame["dataset"], self.frame["combo"], self.frame["fold"], strict=True))
 
-    def check_protocol(self, cv: int, seed) -> None:
-        for name, value in (("cv", cv), ("seed", seed)):
+    def done_for(self, dataset: str) -> set[tuple[str, str, int]]:
+        """The finished keys of one dataset (this process is the file's only writer)."""
+        return {key for key in self.done() if key[0] == dataset}
+
+    def check_protocol(self, protocol: dict) -> None:
+        """Refuse to resume rows of another ``cv`` or ``seed`` (the columns the rows carry)."""
+        for name in ("cv", "seed"):
+            value = protocol.get(name)
             if name in self.frame.columns and len(self.frame):
                 other = set(self.frame[name].dropna().unique())
                 if other and other != {value}:
@@ -382,3 +394,15 @@ def _impossible(frame: pd.DataFrame) -> list[str | None]:
         if not may_miss:
             mark(missing, lambda k, n=name: f"its {n} is missing or not a number")
     return reasons
+
+
+def read_csv_results(path) -> pd.DataFrame:
+    """The valid rows of a CSV results file, without taking its writer's lock.
+
+    Damaged rows are dropped with a `ResultsFileWarning`, as on resuming.
+    """
+    store = _CsvStore(path)
+    if not store.path.is_file():
+        raise ResultsFileError(f"No such results file: {str(store.path)!r}.")
+    store._read()
+    return store.frame

@@ -1,4 +1,4 @@
-"""Many datasets, one resumable results file."""
+"""Many datasets, one resumable results database (or CSV file)."""
 
 from __future__ import annotations
 
@@ -13,7 +13,7 @@ import pandas as pd
 from ternary.experiment._combos import Combos, Progress, _resolve_combos, combo_label
 from ternary.experiment._cv import _iter_cv_rows
 from ternary.experiment._parallel import dask_runner, joblib_runner
-from ternary.experiment._store import ResultsFileError, _ResultStore
+from ternary.experiment._store import ResultsFileError, open_store
 
 
 def _dataset_entries(datasets) -> list[tuple[str, Any]]:
@@ -47,7 +47,7 @@ def _load(source):
 
 def run_suite(
     datasets: Iterable[Any],
-    out_csv: str | os.PathLike,
+    out: str | os.PathLike,
     combos: Combos | None = None,
     cv: int = 5,
     n_jobs: int = 1,
@@ -62,29 +62,36 @@ def run_suite(
 ) -> pd.DataFrame:
     """Run `run_cv` over many datasets, saving every finished row; resumable.
 
-    Each finished (dataset, combination, fold) row is added to ``out_csv`` at
-    once. Rows already in the file (same dataset name, combination label and
-    fold) are skipped, so rerunning the same call after a crash or Ctrl-C
-    continues where it stopped and loses at most the folds that were in
-    progress; a dataset whose rows are all present is not even loaded. The
-    file is rewritten atomically for every row (complete new file in a
-    temporary file in the same directory, fsync, ``os.replace``): it never
-    holds a half-written line. Keep ``cv``, ``seed``, ``max_depth``, ``scale``
-    and the tree parameters the same when resuming; ``cv`` and ``seed`` are
-    stored in the file and checked.
+    Each finished (dataset, combination, fold) row is committed to ``out`` at
+    once, in its own transaction. Rows already there (same dataset name,
+    combination label and fold) are skipped, so rerunning the same call after a
+    crash, Ctrl-C or ``kill -9`` continues where it stopped and loses at most the
+    folds that were in progress; a dataset whose rows are all present is not even
+    loaded.
+
+    ``out`` is a SQLite database (`ternary.experiment._store`: unique key per
+    row, WAL mode, the protocol stored once and checked on resuming) unless its
+    name ends in ``.csv``: then it is the older CSV file, rewritten atomically
+    after every row, which is slower (quadratic in the rows) and guarded by a
+    lock file against a second writer. Two runs may share one database: each
+    skips the rows the other has committed, and no row is stored twice. Keep
+    ``cv``, ``seed``, ``max_depth``, ``scale`` and the tree parameters the same
+    when resuming: a database refuses another protocol (a CSV file checks ``cv``
+    and ``seed``).
 
     Parameters
     ----------
     datasets : iterable of ternary.data.Dataset or (name, loader) pairs
         A loader is called without arguments and returns a Dataset, so big or
         remote datasets are loaded only when their turn comes.
-    out_csv : str or path-like
+    out : str or path-like
+        A results database (any name; ``.sqlite`` by convention) or a ``.csv`` file.
     combos, cv, max_depth, seed, scale, **tree_params : as in `run_cv`
     n_jobs : int, default=1
         joblib workers for the (combination, fold) fits of each dataset.
     progress : callable ``(done, total, message)``, optional
         Called after every finished row (and once at the start with the rows
-        found in ``out_csv``); ``total`` counts all (dataset, combination, fold)
+        found in ``out``); ``total`` counts all (dataset, combination, fold)
         rows of the suite.
     errors : {"raise", "skip"}, default="raise"
         With "skip" a dataset that cannot be loaded or cross-validated
@@ -104,32 +111,32 @@ def run_suite(
     Returns
     -------
     pandas.DataFrame
-        The rows of ``out_csv`` for the requested datasets and combinations
+        The rows of ``out`` for the requested datasets and combinations
         (old and new), with ``dataset``, ``bayes_error``, ``cv`` and ``seed``
         columns in front of `run_cv`'s. ``attrs["skipped"]`` maps skipped
         datasets to their message; ``attrs["damaged"]`` lists the
-        ``(line, reason)`` of every damaged row dropped from ``out_csv`` (also
-        reported as a `ResultsFileWarning` and through ``progress``).
+        ``(line, reason)`` of every damaged row dropped from a CSV ``out`` (also
+        reported as a `ResultsFileWarning` and through ``progress``; always empty
+        for a database, which keeps no half row).
 
     Notes
     -----
-    Only this process reads and writes ``out_csv`` (see `ResultsFileError` and
-    `ResultsFileWarning` for what is guarded); the workers, local or on a
-    cluster, only fit the (combination, fold) tasks. Datasets are taken one
-    after another.
+    Only this process (the client, with Dask) writes ``out``; the workers, local
+    or on a cluster, only fit the (combination, fold) tasks and send back their
+    scores. Datasets are taken one after another.
     """
     if errors not in ("raise", "skip"):
         raise ValueError(f"errors must be 'raise' or 'skip'; got {errors!r}.")
     combos = _resolve_combos(combos)
     labels = [combo_label(c) for c in combos]
     entries = _dataset_entries(datasets)
-    with _ResultStore(out_csv) as store, _runner(scheduler, n_jobs) as runner:
-        store.check_protocol(cv, seed)
-        done_keys = store.done()
+    protocol = _protocol(cv, seed, max_depth, scale, tree_params)
+    with open_store(out) as store, _runner(scheduler, n_jobs) as runner:
+        store.check_protocol(protocol)
         counter = _Counter(progress, len(entries) * len(combos) * cv)
-        counter.start(done_keys, [n for n, _ in entries], labels, cv, out_csv)
+        counter.start(store.done(), [n for n, _ in entries], labels, cv, out)
         if store.dropped:
-            counter.report(f"dropped {len(store.dropped)} damaged row(s) of {out_csv}")
+            counter.report(f"dropped {len(store.dropped)} damaged row(s) of {out}")
         cv_options = {
             "cv": cv,
             "max_depth": max_depth,
@@ -140,17 +147,34 @@ def run_suite(
             "runner": runner,
             "errors": errors,
         }
-        skipped = _run_entries(entries, combos, labels, done_keys, store, counter, cv_options)
-    result = _requested_rows(store.frame, [n for n, _ in entries], labels, skipped)
+        skipped = _run_entries(entries, combos, labels, store, counter, cv_options)
+        rows = store.frame
+    result = _requested_rows(rows, [n for n, _ in entries], labels, skipped)
     result.attrs["damaged"] = list(store.dropped)
     return result
 
 
-def _run_entries(entries, combos, labels, done_keys, store, counter, cv_options) -> dict:
+def _protocol(cv, seed, max_depth, scale, tree_params) -> dict[str, Any]:
+    """What must stay the same for stored rows to be resumed (kept in a database)."""
+    from ternary import __version__
+
+    return {
+        "cv": cv,
+        "seed": seed,
+        "max_depth": max_depth,
+        "scale": bool(scale),
+        "tree_params": {k: repr(v) for k, v in sorted(tree_params.items())},
+        "ternary_version": __version__,
+    }
+
+
+def _run_entries(entries, combos, labels, store, counter, cv_options) -> dict:
     """Run every dataset's missing tasks; returns the skipped datasets' messages."""
     cv, errors = cv_options["cv"], cv_options.pop("errors")
     skipped: dict[str, str] = {}
     for name, source in entries:
+        # asked afresh for every dataset: another run may share the database
+        done_keys = store.done_for(name)
         skip = {(i, f) for i, lab in enumerate(labels) for f in range(cv)}
         skip = {(i, f) for i, f in skip if (name, labels[i], f) in done_keys}
         if len(skip) == len(labels) * cv:

@@ -15,9 +15,10 @@ import pandas as pd
 import pytest
 
 from ternary.data import make_moons_dataset
-from ternary.experiment import ResultsFileError, ResultsFileWarning, _store, main, run_suite
+from ternary.experiment import ResultsFileError, ResultsFileWarning, _csvstore, main, run_suite
 from ternary.experiment._cv import _fold_arrays
-from ternary.experiment._store import _crc, _ResultStore
+from ternary.experiment._csvstore import _crc
+from ternary.experiment._csvstore import _CsvStore as _ResultStore
 
 COMBOS = [{"delta_method": "margin"}, {"delta_method": "none"}]
 KEY = ["dataset", "combo", "fold"]
@@ -182,7 +183,7 @@ def test_a_write_failure_fails_the_run_even_when_skipping_datasets(tmp_path, mon
     def read_only(*args, **kwargs):
         raise OSError(errno.EROFS, "Read-only file system")
 
-    monkeypatch.setattr(_store.tempfile, "mkstemp", read_only)
+    monkeypatch.setattr(_csvstore.tempfile, "mkstemp", read_only)
     with pytest.raises(ResultsFileError, match="Cannot write .*Read-only file system"):
         run_suite(_datasets(), tmp_path / "r.csv", combos=COMBOS, cv=2, errors="skip")
 
@@ -197,7 +198,7 @@ def test_cli_exits_non_zero_when_the_results_cannot_be_written(tmp_path, monkeyp
     def full_disk(*args, **kwargs):
         raise OSError(errno.ENOSPC, "No space left on device")
 
-    monkeypatch.setattr(_store.tempfile, "mkstemp", full_disk)
+    monkeypatch.setattr(_csvstore.tempfile, "mkstemp", full_disk)
     argv = ["--data", str(data), "--out", str(tmp_path / "r.csv"), "--cv", "2", "--no-progress"]
     assert main(argv) == 2
     err = capsys.readouterr().err

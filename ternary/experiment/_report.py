@@ -1,0 +1,478 @@
+"""``ternary report RESULTS``: the paper's tables, and the tests that decide its claim.
+
+From any results database or CSV file (or several), over datasets (or over the
+folds of a single dataset):
+
+1. **Table 1's shape**, per combination: mean decided accuracy, flag rate, accuracy
+   on all rows, efficiency η, W/T/L against CART and against Chow's rule.
+2. **Every comparison three ways**, each a one-sided Wilcoxon signed-rank test
+   (`scipy.stats.wilcoxon`) with Holm's correction across the combinations
+   (statsmodels' ``multipletests``, as scikit-posthocs uses):
+
+   * against CART's accuracy on *all* rows (the paper's comparison; it flatters any
+     method that flags rows, since dropping the hardest rows raises accuracy
+     whatever the flags mean);
+   * against Chow's (1970) rule at the same flag rate: the same fold's CART
+     flagging as many of its least confident rows (the fair baseline);
+   * AURC (area under the risk–coverage curve) against Chow's ranking: the
+     combination's confidence ranking of the rows against CART's largest class
+     probability, over every coverage at once.
+3. A **Friedman test** over all combinations on the datasets that have them all,
+   with Nemenyi's post-hoc test and the critical-difference diagram of Demšar
+   (2006) (scikit-posthocs), written with ``--cd-diagram FILE``.
+4. With ``--per-dataset``, **Table 4's shape**: one row per dataset.
+
+The report's first table is what the command line prints at the end of a run.
+"""
+
+from __future__ import annotations
+
+import argparse
+import fnmatch
+import sys
+import warnings
+from collections.abc import Sequence
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+
+from ternary.experiment._csvstore import ResultsFileError
+from ternary.experiment._render import FORMATS, Table, cd_diagram, render
+from ternary.experiment._store import read_results, write_results
+from ternary.experiment._summary import _prepared, _round_diff, summarize
+
+__all__ = ["COMPARISONS", "comparisons", "friedman", "holm", "main", "summary_table"]
+
+ALPHA = 0.05
+# (key, title, column of the method, column of the reference, higher is better)
+COMPARISONS = (
+    ("cart", "vs CART, all rows", "decided_accuracy", "cart_accuracy", True),
+    ("chow", "vs Chow, same flag rate", "decided_accuracy", "chow_decided_accuracy", True),
+    ("aurc", "AURC vs Chow's ranking", "aurc", "cart_aurc", False),
+)
+_BASELINE = "CART"
+
+LEGEND = [
+    "**Legend.** *unit*: a dataset (the mean of its folds) when the results hold several "
+    "datasets, else a fold. *decided acc.*: accuracy on the rows the combination does not "
+    "flag. *flagged %*: share of test rows flagged (boundary-uncertain). *acc. all rows*: "
+    "accuracy on every row, flagged ones predicted as usual. *η*: efficiency, (decided acc. − "
+    "CART's accuracy) / flag rate: accuracy gained per unit flagged. *Chow acc.*: decided "
+    "accuracy of the same fold's CART when it flags as many rows, its least confident ones "
+    "(Chow 1970; ties at the cut in row order, or averaged with --chow-ties mean). *AURC*: area "
+    "under the risk–coverage curve of the combination's confidence ranking (lower is better); "
+    "*Chow AURC* the same for CART's largest class probability. *gain*: mean over units of the "
+    "method's number minus the reference's (for AURC the reference's minus the method's: "
+    "positive is better throughout). *W/T/L*: units where the method is better by more than "
+    "the threshold (0.5 points unless --threshold), within it, or worse. *p*: one-sided "
+    "Wilcoxon signed-rank test of 'the method is better' over the units (zero differences "
+    "dropped; – with fewer than two non-zero differences). *p Holm*: Holm's step-down "
+    "correction of p across the combinations of that comparison. *rank*: mean Friedman rank "
+    "(1 = best) over the units that have every combination.",
+]
+
+
+def holm(pvalues: Sequence[float]) -> np.ndarray:
+    """Holm's step-down adjusted p-values (NaN stays NaN and is not counted)."""
+    from statsmodels.stats.multitest import multipletests
+
+    p = np.asarray(pvalues, dtype=np.float64)
+    out = np.full(p.shape, np.nan)
+    ok = ~np.isnan(p)
+    if ok.any():
+        out[ok] = multipletests(p[ok], alpha=ALPHA, method="holm")[1]
+    return out
+
+
+def _wilcoxon_greater(d: np.ndarray) -> float:
+    from scipy.stats import wilcoxon
+
+    d = d[d != 0]
+    if d.size < 2:
+        return float("nan")
+    return float(wilcoxon(d, alternative="greater").pvalue)
+
+
+def units(rows: pd.DataFrame, chow_ties: str = "row_order") -> tuple[pd.DataFrame, str]:
+    """Per-(unit, combination) means, and the unit's name ("dataset" or "fold")."""
+    df, _, metrics = _prepared(rows)
+    if chow_ties == "mean" and "chow_decided_accuracy_ties_mean" in df:
+        df["chow_decided_accuracy"] = df["chow_decided_accuracy_ties_mean"]
+    unit = "dataset" if df["dataset"].nunique() > 1 else "fold"
+    means = df.groupby([unit, "combo"], sort=False)[metrics].mean().reset_index()
+    return means, unit
+
+
+def comparisons(per: pd.DataFrame, unit: str, threshold: float = 0.005) -> pd.DataFrame:
+    """One row per (non-baseline) combination: gain, W/T/L, p and Holm's p of each comparison."""
+    combos = [c for c in dict.fromkeys(per["combo"]) if c != _BASELINE]
+    table = pd.DataFrame({"combo": combos})
+    for key, _title, mine, ref, higher in COMPARISONS:
+        if mine not in per or ref not in per or per[[mine, ref]].isna().all().any():
+            continue
+        stats = []
+        for combo in combos:
+            part = per[per["combo"] == combo]
+            diff = part[mine] - part[ref] if higher else part[ref] - part[mine]
+            d = _round_diff(diff)
+            d = d[~np.isnan(d)]
+            stats.append(
+                {
+                    f"{key}_n": d.size,
+                    f"{key}_gain": float(d.mean()) if d.size else np.nan,
+                    f"{key}_wins": int(np.sum(d > threshold)),
+                    f"{key}_ties": int(np.sum(np.abs(d) <= threshold)),
+                    f"{key}_losses": int(np.sum(d < -threshold)),
+                    f"{key}_p": _wilcoxon_greater(d),
+                }
+            )
+        block = pd.DataFrame(stats)
+        block[f"{key}_p_holm"] = holm(block[f"{key}_p"])
+        table = pd.concat([table, block], axis=1)
+    return table
+
+
+def friedman(per: pd.DataFrame, unit: str, measure: str) -> dict | None:
+    """Friedman's test and Nemenyi's post-hoc test of ``measure`` over complete units.
+
+    ``measure`` is a column of ``per`` (higher is better), or "gain_vs_chow"
+    (decided accuracy minus Chow's at the same flag rate; CART's is 0 by definition).
+    Returns None when fewer than 2 units or 3 combinations are complete.
+    """
+    from scipy.stats import friedmanchisquare, rankdata, studentized_range
+
+    frame = per.assign(gain_vs_chow=per["decided_accuracy"] - per["chow_decided_accuracy"])
+    if measure not in frame:
+        return None
+    matrix = frame.pivot_table(index=unit, columns="combo", values=measure, aggfunc="first")
+    matrix = matrix[[c for c in dict.fromkeys(per["combo"]) if c in matrix]].dropna()
+    n, k = matrix.shape
+    if n < 2 or k < 3:
+        return None
+    values = _round_diff(matrix.to_numpy())
+    stat, p = friedmanchisquare(*values.T)
+    ranks = pd.Series(rankdata(-values, axis=1).mean(axis=0), index=matrix.columns)
+    q = studentized_range.ppf(1 - ALPHA, k, np.inf) / np.sqrt(2.0)
+    result = {
+        "measure": measure,
+        "n": n,
+        "k": k,
+        "statistic": float(stat),
+        "p": float(p),
+        "cd": float(q * np.sqrt(k * (k + 1) / (6.0 * n))),
+        "ranks": ranks.sort_values(),
+        "nemenyi": None,
+    }
+    try:
+        import scikit_posthocs as sp
+
+        result["nemenyi"] = sp.posthoc_nemenyi_friedman(
+            pd.DataFrame(values, columns=matrix.columns)
+        )
+    except ImportError:
+        pass
+    return result
+
+
+def _wtl(row, key) -> str:
+    if pd.isna(row.get(f"{key}_wins", np.nan)):
+        return "–"
+    return f"{int(row[f'{key}_wins'])}/{int(row[f'{key}_ties'])}/{int(row[f'{key}_losses'])}"
+
+
+def summary_table(rows: pd.DataFrame, threshold: float = 0.005, chow_ties="row_order") -> Table:
+    """Table 1's shape: the report's first table and the command line's end-of-run summary."""
+    view = rows
+    if chow_ties == "mean" and "chow_decided_accuracy_ties_mean" in rows:
+        view = rows.assign(chow_decided_accuracy=rows["chow_decided_accuracy_ties_mean"])
+    summary = summarize(view, threshold=threshold)
+    per, unit = units(rows, chow_ties)
+    tests = comparisons(per, unit, threshold).set_index("combo")
+    out = pd.DataFrame(
+        {
+            "combination": summary["combo"],
+            "n": summary["combo"].map(per.groupby("combo")[unit].nunique()).astype(int),
+            "decided acc.": summary["decided_accuracy"],
+            "± std": summary["decided_accuracy_std"],
+            "flagged %": summary["uncertain_pct"],
+            "acc. all rows": summary["accuracy"],
+            "η": summary["efficiency"],
+        }
+    )
+    for key, label in (("cart", "W/T/L vs CART"), ("chow", "W/T/L vs Chow")):
+        out[label] = [
+            "ref." if c == _BASELINE or c not in tests.index else _wtl(tests.loc[c], key)
+            for c in summary["combo"]
+        ]
+    if "chow_decided_accuracy" in summary:
+        out.insert(7, "Chow acc.", summary["chow_decided_accuracy"])
+    over = "datasets (each the mean of its folds)" if unit == "dataset" else "folds of one dataset"
+    notes = [
+        f"Means over {over}; ± std over the same units. W/T/L at a {100 * threshold:.1f}-point "
+        "threshold."
+    ]
+    digits = {"± std": 3, "flagged %": 1, "η": 3}
+    return Table("Summary per combination (the shape of the paper's Table 1)", out, notes, digits)
+
+
+def tests_table(per: pd.DataFrame, unit: str, threshold: float) -> Table:
+    """The three comparisons side by side, with Holm's correction per comparison."""
+    tests = comparisons(per, unit, threshold)
+    out = pd.DataFrame({"combination": tests["combo"]})
+    present = [c for c in COMPARISONS if f"{c[0]}_p" in tests]
+    for key, _title, *_ in present:
+        short = {"cart": "CART", "chow": "Chow", "aurc": "AURC"}[key]
+        out[f"{short}: gain"] = tests[f"{key}_gain"]
+        out[f"{short}: W/T/L"] = [_wtl(r, key) for _, r in tests.iterrows()]
+        out[f"{short}: p"] = tests[f"{key}_p"]
+        out[f"{short}: p Holm"] = tests[f"{key}_p_holm"]
+    notes = [
+        f"One-sided Wilcoxon signed-rank tests over {tests.filter(like='_n').max().max()} "
+        f"{unit}s that the combination is better than the reference; Holm's correction across "
+        f"the {len(tests)} combinations of each comparison."
+    ]
+    if unit == "fold":
+        k = per["fold"].nunique()
+        notes.append(
+            f"These tests are over the {k} folds of one dataset: the smallest possible one-sided "
+            f"p is then 1/2^{k} = {0.5**k:.3f} before correction, so they are weak tests."
+        )
+    missing = [t for k, t, *_ in COMPARISONS if f"{k}_p" not in tests]
+    if missing:
+        notes.append(
+            f"Not in these results (written before the columns existed): {', '.join(missing)}."
+        )
+    digits = {c: (-1 if "p" in c.split(": ")[-1] else 4) for c in out.columns[1:]}
+    title = "Every comparison three ways: CART on all rows, Chow at the same flag rate, AURC"
+    return Table(title, out, notes, digits)
+
+
+def verdict(per: pd.DataFrame, unit: str, threshold: float) -> list[str]:
+    """The plain sentences the report opens with."""
+    tests = comparisons(per, unit, threshold)
+    lines = []
+    for key, title, *_ in COMPARISONS:
+        if f"{key}_p_holm" not in tests:
+            continue
+        p = tests[f"{key}_p_holm"].dropna()
+        if p.empty:
+            continue
+        raw = tests[f"{key}_p"].dropna()
+        better = int((p < ALPHA).sum())
+        lines.append(
+            f"- **{title}**: {better} of {len(tests)} combinations better at Holm-adjusted "
+            f"p < {ALPHA} (one-sided Wilcoxon p {raw.min():.4f}–{raw.max():.4f}, "
+            f"Holm-adjusted {p.min():.4f}–{p.max():.4f})."
+        )
+    if len(lines) >= 2 and "chow_p" in tests:
+        lines.append(
+            "- The comparison with CART on all rows is the paper's and flatters: flagging the "
+            "hardest rows raises decided accuracy whatever the flags mean. The comparison with "
+            "Chow's rule at the same flag rate is the one that decides whether a δ method adds "
+            "anything over CART's own probabilities."
+        )
+    return lines
+
+
+def friedman_tables(per: pd.DataFrame, unit: str) -> tuple[list[Table], dict]:
+    """Friedman's test on two measures, and the mean ranks; also the results by measure."""
+    results = {m: friedman(per, unit, m) for m in ("decided_accuracy", "gain_vs_chow")}
+    results = {m: r for m, r in results.items() if r is not None}
+    if not results:
+        return [], {}
+    names = {
+        "decided_accuracy": "decided accuracy",
+        "gain_vs_chow": "decided acc. − Chow acc.",
+    }
+    test = pd.DataFrame(
+        [
+            {
+                "measure": names[m],
+                f"{unit}s": r["n"],
+                "combinations": r["k"],
+                "χ²": r["statistic"],
+                "p": r["p"],
+                "CD (Nemenyi, α = 0.05)": r["cd"],
+            }
+            for m, r in results.items()
+        ]
+    )
+    ranks = pd.DataFrame({"combination": next(iter(results.values()))["ranks"].index})
+    for m, r in results.items():
+        ranks[f"rank: {names[m]}"] = ranks["combination"].map(r["ranks"])
+    ranks = ranks.sort_values(ranks.columns[1], kind="stable").reset_index(drop=True)
+    n = max(r["n"] for r in results.values())
+    notes = [
+        f"Friedman's test over the {n} {unit}s that have every combination (others are left "
+        "out); two combinations whose mean ranks differ by more than CD differ at α = 0.05 "
+        "(Nemenyi; Demšar 2006). Ranking by decided accuracy rewards flagging many rows; "
+        "ranking by the gain over Chow does not."
+    ]
+    digits = {"χ²": 2, "p": -1, "CD (Nemenyi, α = 0.05)": 3}
+    return [
+        Table("Friedman test over all combinations", test, notes, digits),
+        Table("Mean Friedman ranks (1 = best)", ranks, [], {c: 2 for c in ranks.columns}),
+    ], results
+
+
+def per_dataset_table(rows: pd.DataFrame, chow_ties: str = "row_order") -> Table:
+    """Table 4's shape: one row per dataset, one column per combination."""
+    per, _ = units(rows.assign(dataset=rows.get("dataset", "")), chow_ties)
+    if "dataset" not in per:
+        per["dataset"] = ""
+    combos = list(dict.fromkeys(per["combo"]))
+    out = pd.DataFrame({"dataset": list(dict.fromkeys(per["dataset"]))})
+    cart = per.groupby("dataset")["cart_accuracy"].first()
+    out["CART acc."] = out["dataset"].map(cart)
+    for combo in combos:
+        if combo == _BASELINE:
+            continue
+        part = per[per["combo"] == combo].set_index("dataset")
+        out[combo] = [
+            (
+                f"{part.at[d, 'decided_accuracy']:.4f} ({100 * part.at[d, 'uncertain_rate']:.1f} %"
+                f", Chow {part.at[d, 'chow_decided_accuracy']:.4f})"
+                if d in part.index and pd.notna(part.at[d, "decided_accuracy"])
+                else "–"
+            )
+            for d in out["dataset"]
+        ]
+    notes = [
+        "Each cell: mean decided accuracy over the folds (flagged %, Chow's decided accuracy "
+        "at the same flag rate). – where the combination was not run or flagged every row."
+    ]
+    return Table("Per dataset (the shape of the paper's Table 4)", out, notes, {})
+
+
+def report_tables(
+    rows: pd.DataFrame,
+    threshold: float = 0.005,
+    per_dataset: bool = False,
+    chow_ties: str = "row_order",
+) -> tuple[list[str], list[Table], dict]:
+    """The report: opening sentences, tables, and the Friedman results by measure."""
+    per, unit = units(rows, chow_ties)
+    tables = [summary_table(rows, threshold, chow_ties), tests_table(per, unit, threshold)]
+    extra, fried = friedman_tables(per, unit)
+    tables += extra
+    if per_dataset:
+        tables.append(per_dataset_table(rows, chow_ties))
+    n_units = per[unit].nunique()
+    head = [
+        f"# Results: {rows['dataset'].nunique() if 'dataset' in rows else 1} dataset(s), "
+        f"{per['combo'].nunique()} combination(s), {len(rows)} fold rows",
+        "",
+        f"Comparisons over {n_units} {unit}s.",
+        "",
+        *verdict(per, unit, threshold),
+        "",
+        *LEGEND,
+        "",
+    ]
+    return head, tables, fried
+
+
+def _parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="ternary report",
+        description="The paper's tables, and the tests that decide its claim, from results "
+        "databases or CSV files written by `ternary run` (python -m ternary.experiment).",
+    )
+    parser.add_argument("results", nargs="+", metavar="RESULTS", help="results database or CSV")
+    parser.add_argument(
+        "--format", choices=FORMATS, default="markdown", help="(default: %(default)s)"
+    )
+    parser.add_argument("--per-dataset", action="store_true", help="add the per-dataset table")
+    parser.add_argument("--cd-diagram", metavar="FILE", help="write the CD diagram (.svg/.png)")
+    parser.add_argument(
+        "--cd-measure",
+        choices=("decided_accuracy", "gain_vs_chow"),
+        default="decided_accuracy",
+        help="what the CD diagram ranks (default: %(default)s)",
+    )
+    parser.add_argument(
+        "--threshold", type=float, default=0.005, help="W/T/L margin (default: 0.005)"
+    )
+    parser.add_argument(
+        "--chow-ties",
+        choices=("row_order", "mean"),
+        default="row_order",
+        help="Chow's baseline with ties at the cut in row order or averaged (default: row_order)",
+    )
+    parser.add_argument(
+        "--datasets", metavar="NAMES", help="comma-separated dataset names to keep (exact)"
+    )
+    parser.add_argument(
+        "--exclude",
+        metavar="PATTERN",
+        action="append",
+        default=[],
+        help="leave out datasets whose name matches this shell pattern (repeatable)",
+    )
+    parser.add_argument("--output", metavar="FILE", help="write the report here, not stdout")
+    parser.add_argument(
+        "--export-rows",
+        metavar="FILE",
+        help="also write the selected fold rows to a new database, or CSV file if FILE ends "
+        "in .csv (imports an old CSV results file into a database)",
+    )
+    return parser
+
+
+def load_rows(paths: Sequence[str], keep=None, exclude=()) -> pd.DataFrame:
+    """The rows of every results file, filtered by dataset name; one row per key."""
+    frames = [read_results(p) for p in paths]
+    frames = [f for f in frames if len(f)]
+    if not frames:
+        raise ResultsFileError(f"No rows in {', '.join(map(str, paths))}.")
+    rows = pd.concat(frames, ignore_index=True)
+    if keep:
+        unknown = sorted(set(keep) - set(rows["dataset"]))
+        if unknown:
+            raise ResultsFileError(f"No rows of the dataset(s) {', '.join(unknown)}.")
+        rows = rows[rows["dataset"].isin(keep)]
+    for pattern in exclude:
+        rows = rows[~rows["dataset"].map(lambda n, p=pattern: fnmatch.fnmatchcase(n, p))]
+    twice = rows.duplicated(["dataset", "combo", "fold"])
+    if twice.any():
+        warnings.warn(
+            f"{int(twice.sum())} row(s) appear in more than one file; the first is kept.",
+            stacklevel=2,
+        )
+        rows = rows[~twice]
+    if rows.empty:
+        raise ResultsFileError("No rows are left after --datasets/--exclude.")
+    return rows.reset_index(drop=True)
+
+
+def main(argv: list[str] | None = None) -> int:
+    """``ternary report``; returns the exit status (0 done, 2 an input or output problem)."""
+    args = _parser().parse_args(argv)
+    keep = [n.strip() for n in args.datasets.split(",") if n.strip()] if args.datasets else None
+    try:
+        rows = load_rows(args.results, keep, args.exclude)
+        head, tables, fried = report_tables(rows, args.threshold, args.per_dataset, args.chow_ties)
+        if args.cd_diagram:
+            result = fried.get(args.cd_measure)
+            if result is None or result["nemenyi"] is None:
+                raise ValueError(
+                    "No critical-difference diagram: it needs at least 2 units with 3 or more "
+                    "combinations each, and scikit-posthocs (pip install 'ternary[report]')."
+                )
+            title = (
+                f"Mean ranks by {args.cd_measure.replace('_', ' ')} over {result['n']} units "
+                f"(Friedman p = {result['p']:.2g}; CD = {result['cd']:.2f})"
+            )
+            cd_diagram(args.cd_diagram, result["ranks"], result["nemenyi"], result["cd"], title)
+        text = render(tables, args.format, head)
+        if args.export_rows:
+            write_results(rows, args.export_rows)
+        if args.output:
+            Path(args.output).write_text(text, encoding="utf-8")
+        else:
+            sys.stdout.write(text)
+    except (ValueError, ImportError, OSError) as exc:  # ResultsFileError is a ValueError
+        print(f"error: {exc}", file=sys.stderr)
+        return 2
+    return 0
