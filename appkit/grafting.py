@@ -8,7 +8,7 @@ import numpy as np
 import pandas as pd
 import streamlit as st
 
-import viz
+from appkit.answers import regions_figure
 from appkit.coverage import cv_results
 from appkit.model import CVSpec, FitSpec, Split, fit, split_data
 from appkit.tree import tree_dot
@@ -74,7 +74,7 @@ def _regions_figure(_model, _sp: Split, key: tuple, title: str, _changed_from=No
     if len(y) < DRAW_ALL_BELOW:
         X = pd.concat([_sp.X_train, _sp.X_test])
         y = np.concatenate([_sp.y_train, _sp.y_test])
-    return viz.decision_regions_figure(
+    return regions_figure(
         _model,
         X,
         y,

@@ -8,7 +8,7 @@ import numpy as np
 import pandas as pd
 import streamlit as st
 
-import viz
+from appkit.answers import regions_figure
 from appkit.guard import clicked_customdata
 from appkit.model import FitSpec, Split, fit, is_forest, proba_verdict, split_data
 from ternary import TernaryTreeClassifier, metrics
@@ -107,7 +107,7 @@ PANEL_NAMES = {False: ("CART", "Ternary tree"), True: ("Forest without zones", "
 def _figure(_model, _cart, _sp: Split, _scores: TestScores, key: tuple):
     # the points drawn are the held-out rows, so the panel titles and the
     # metric cards measure the same rows, scored once
-    return viz.decision_regions_figure(
+    return regions_figure(
         _model,
         _sp.X_test,
         _sp.y_test,

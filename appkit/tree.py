@@ -6,6 +6,7 @@ import numpy as np
 import streamlit as st
 
 import viz
+from appkit.answers import shadow_tree
 from viz.labels import format_number
 
 __all__ = [
@@ -51,13 +52,8 @@ def tree_dot(
     """
     if feature_names is None:
         feature_names = tuple(str(c) for c in _model.feature_names_in_)
-    return viz.tree_dot(
-        _model,
-        feature_names=list(feature_names),
-        class_names=[str(c) for c in _model.classes_],
-        highlight_node=highlight,
-        path=path,
-    )
+    shadow = shadow_tree(_model, list(feature_names), [str(c) for c in _model.classes_])
+    return viz.tree_dot(shadow, highlight_node=highlight, path=path)
 
 
 def member_rows(forest, member: int, n_rows: int) -> np.ndarray:

@@ -1,7 +1,8 @@
 """Timing of the figure builders on the sizes the app uses.
 
 decision_regions_figure at 300×300 on a 1,000-point two-moons model (median of
-5), split into the model's one grid prediction and the figure assembly, with
+5; the model asked on its grid by appkit.answers.regions_figure, as the app
+does), split into the model's one grid prediction and the figure assembly, with
 scikit-learn's own predict_proba on the same grid as the reference; plus the
 figure's JSON serialisation (what Streamlit ships to the browser), tree_dot and
 the node inspector. Writes benchmarks/results/bench_viz.md and prints it.
@@ -23,9 +24,10 @@ from sklearn.tree import DecisionTreeClassifier
 REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO))
 
+from appkit.answers import regions_figure as decision_regions_figure  # noqa: E402
 from ternary import TernaryTreeClassifier  # noqa: E402
 from ternary.explain import explain_node  # noqa: E402
-from viz import decision_regions_figure, node_inspector_figure, tree_dot  # noqa: E402
+from viz import node_inspector_figure, tree_dot  # noqa: E402
 from viz.regions import grid_axes  # noqa: E402
 
 REPEATS = 5

@@ -13,6 +13,8 @@ import math
 
 import numpy as np
 
+from viz.shadow import ShadowTree
+
 __all__ = ["format_number", "node_label_items", "node_label_lines", "resolve_names"]
 
 
@@ -44,30 +46,14 @@ def format_number(x) -> str:
     return "0" if text in ("-0", "0") else text
 
 
-def _tree_of(model):
-    return model.tree_ if hasattr(model, "tree_") else model
-
-
 def resolve_names(model, feature_names=None, class_names=None):
-    """Feature and class names to print for ``model`` (a fitted estimator or a tree).
+    """Feature and class names to print for ``model`` (a `viz.ShadowTree`, or what it reads).
 
     Explicit names win; otherwise the estimator's ``feature_names_in_`` and
     ``classes_``; otherwise ``x[i]`` and the class codes.
     """
-    tree = _tree_of(model)
-    if feature_names is None:
-        names = getattr(model, "feature_names_in_", None)
-        if names is None:
-            n_features = getattr(model, "n_features_in_", None)
-            if n_features is None:
-                used = tree.feature[tree.feature >= 0]
-                n_features = int(used.max()) + 1 if used.size else 0
-            names = [f"x[{i}]" for i in range(n_features)]
-        feature_names = names
-    if class_names is None:
-        classes = getattr(model, "classes_", None)
-        class_names = classes if classes is not None else np.arange(tree.n_classes)
-    return [str(f) for f in feature_names], [str(c) for c in class_names]
+    tree = ShadowTree.of(model, feature_names, class_names)
+    return list(tree.feature_names), list(tree.class_names)
 
 
 def node_label_items(model, node, feature_names=None, class_names=None) -> list[tuple[str, str]]:
@@ -78,11 +64,11 @@ def node_label_items(model, node, feature_names=None, class_names=None) -> list[
     left out when no node of the tree has a zone (plain CART), the blend range
     when this node's δ is 0.
     """
-    tree = _tree_of(model)
+    tree = ShadowTree.of(model, feature_names, class_names)
     node = int(node)
     if not 0 <= node < tree.node_count:
         raise ValueError(f"node must be in [0, {tree.node_count - 1}]; got {node}.")
-    features, classes = resolve_names(model, feature_names, class_names)
+    features, classes = tree.feature_names, tree.class_names
     n_line = ("n", f"n = {int(tree.n_node_samples[node])}")
     if tree.is_leaf[node]:
         value = tree.value[node]
@@ -96,7 +82,7 @@ def node_label_items(model, node, feature_names=None, class_names=None) -> list[
         ("threshold", f"θ = {format_number(theta)}"),
     ]
     # a tree without any zone is plain CART: "δ = 0" on every node would be noise
-    if np.any(tree.delta > 0):
+    if tree.has_zones:
         items.append(("delta", f"δ = {format_number(delta)}"))
     if delta > 0:
         items.append(
@@ -111,7 +97,7 @@ def node_label_lines(model, node, feature_names=None, class_names=None) -> list[
 
     Parameters
     ----------
-    model : fitted TernaryTreeClassifier or TernaryTree
+    model : ShadowTree, or a fitted TernaryTreeClassifier or TernaryTree it reads
     node : int
     feature_names, class_names : sequences of str, optional
 

@@ -4,6 +4,10 @@ Every grid cell is coloured by its predicted class (lighter where the blended
 probability is low), sent to the browser as one PNG per panel; the cells whose
 verdict is 0 are covered by hatched rectangles built exactly from the grid, so
 the hatching is the verdict, cell for cell, not a smoothed contour.
+
+The figure is drawn from arrays: the caller lays a `RegionGrid` over the points,
+asks its model for the probabilities and verdicts of ``grid.points`` (the app
+does so in `appkit.answers`) and passes them in; nothing here calls a model.
 """
 
 from __future__ import annotations
@@ -12,19 +16,20 @@ import base64
 import html
 import struct
 import zlib
+from dataclasses import dataclass
 
 import numpy as np
 import pandas as pd
 import plotly.graph_objects as go
 from plotly.subplots import make_subplots
 
-from ternary.metrics import decided_accuracy, uncertain_rate
 from viz.colors import class_color, tint
 
 __all__ = [
     "BACKGROUND_NAME",
     "CHANGED_NAME",
     "UNCERTAIN_NAME",
+    "RegionGrid",
     "decision_regions_figure",
     "grid_axes",
     "png_bytes",
@@ -66,6 +71,45 @@ def grid_axes(X2, resolution=300, padding=0.05):
             lo, hi, span = lo - 0.5, hi + 0.5, 1.0
         axes.append(np.linspace(lo - padding * span, hi + padding * span, int(resolution)))
     return axes[0], axes[1]
+
+
+@dataclass(frozen=True, eq=False)
+class RegionGrid:
+    """The grid of a decision-regions figure: its cell centres along each axis.
+
+    Every grid array the figure takes (probabilities, verdicts) has one row per
+    point of `points`, in that order.
+
+    >>> grid = RegionGrid(np.array([0.0, 1.0, 2.0]), np.array([5.0, 6.0]))
+    >>> grid.points.tolist()
+    [[0.0, 5.0], [1.0, 5.0], [2.0, 5.0], [0.0, 6.0], [1.0, 6.0], [2.0, 6.0]]
+    """
+
+    xs: np.ndarray
+    ys: np.ndarray
+
+    @classmethod
+    def around(cls, X2, resolution=300, padding=0.05) -> RegionGrid:
+        """``resolution`` points per axis spanning ``X2`` and a ``padding`` share of its range
+        (`grid_axes`)."""
+        if int(resolution) < 2:
+            raise ValueError(f"resolution must be at least 2; got {resolution}.")
+        X2 = np.asarray(X2, dtype=np.float64)
+        if X2.ndim != 2 or X2.shape[1] != 2:
+            raise ValueError(f"X2 must have exactly 2 columns; got shape {X2.shape}.")
+        return cls(*grid_axes(X2, int(resolution), padding))
+
+    @property
+    def shape(self) -> tuple[int, int]:
+        """``(len(ys), len(xs))``: row ``i`` of the grid is at ``ys[i]``."""
+        return len(self.ys), len(self.xs)
+
+    @property
+    def points(self) -> np.ndarray:
+        """Every grid point, shape ``(len(xs) * len(ys), 2)``; point ``i * len(xs) + j`` is
+        ``(xs[j], ys[i])``."""
+        gx, gy = np.meshgrid(self.xs, self.ys)  # row i = ys[i]
+        return np.column_stack([gx.ravel(), gy.ravel()])
 
 
 def _edges(centers):
@@ -141,18 +185,6 @@ def _rectangle_path(rectangles):
     xs = np.stack([x0, x1, x1, x0, x0, nones], axis=1).ravel()
     ys = np.stack([y0, y0, y1, y1, y0, nones], axis=1).ravel()
     return xs[:-1].tolist(), ys[:-1].tolist()
-
-
-def _predict_grid(model, grid, columns):
-    """Probabilities and verdicts (None for a model without verdicts) in one call."""
-    if columns is not None:
-        grid = pd.DataFrame(grid, columns=columns)
-    if hasattr(model, "predict_proba_verdict"):
-        proba, verdict = model.predict_proba_verdict(grid)
-        return np.asarray(proba), np.asarray(verdict)
-    if hasattr(model, "predict_verdict"):  # a ternary forest: its trees vote on the verdict
-        return np.asarray(model.predict_proba(grid)), np.asarray(model.predict_verdict(grid))
-    return np.asarray(model.predict_proba(grid)), None
 
 
 def tint_codes(proba, n_classes):
@@ -277,33 +309,15 @@ def _point_traces(X2, y_codes, class_names, *, showlegend):
     return traces
 
 
-def _scores(model, X2, y, columns):
-    """Decided accuracy and uncertain rate of ``model`` on the given points."""
-    data = pd.DataFrame(X2, columns=columns) if columns is not None else X2
-    if hasattr(model, "predict_with_verdict"):
-        pred, verdict = model.predict_with_verdict(data)
-    else:
-        pred = model.predict(data)
-        verdict = np.ones(len(pred), dtype=np.int8)
-    return decided_accuracy(y, pred, verdict), uncertain_rate(verdict)
-
-
-def _columns_for(model):
-    names = getattr(model, "feature_names_in_", None)
-    return None if names is None else list(names)
-
-
-def _check_inputs(model, X2, y, feature_names, class_names, resolution):
+def _check_inputs(X2, y, classes, feature_names, class_names):
     """Validated ``(X2, y, classes, class_names, feature_names, y_codes)``."""
-    if int(resolution) < 2:
-        raise ValueError(f"resolution must be at least 2; got {resolution}.")
     if isinstance(X2, pd.DataFrame) and tuple(feature_names) == ("x1", "x2"):
         feature_names = tuple(str(c) for c in X2.columns)
     X2 = np.asarray(X2, dtype=np.float64)
     if X2.ndim != 2 or X2.shape[1] != 2:
         raise ValueError(f"X2 must have exactly 2 columns; got shape {X2.shape}.")
     y = np.asarray(y)
-    classes = np.asarray(model.classes_)
+    classes = np.asarray(classes)
     if class_names is None:
         class_names = [str(c) for c in classes]
     if len(class_names) != len(classes):
@@ -314,6 +328,21 @@ def _check_inputs(model, X2, y, feature_names, class_names, resolution):
     # names from a user's file: plotly would render their tags, so they are escaped
     feature_names = tuple(html.escape(str(n)) for n in feature_names)
     return X2, y, classes, list(class_names), feature_names, y_codes
+
+
+def _grid_array(name, values, grid, n_classes=None):
+    """``values`` as a float (probabilities) or verdict array with one row per grid point."""
+    if values is None:
+        return None
+    values = np.asarray(values)
+    n = grid.shape[0] * grid.shape[1]
+    expected = (n,) if n_classes is None else (n, n_classes)
+    if values.shape != expected:
+        raise ValueError(
+            f"{name} must have shape {expected}: one row per point of grid.points"
+            f"{'' if n_classes is None else ', one column per class'}; got {values.shape}."
+        )
+    return values
 
 
 def _describe(acc, rate, hatched):
@@ -394,50 +423,54 @@ def _layout(fig, xs, ys, feature_names, *, title, height, two_panels):
 
 
 def decision_regions_figure(
-    model,
     X2,
     y,
+    grid: RegionGrid,
     *,
+    classes,
+    proba,
+    verdict=None,
     feature_names=("x1", "x2"),
     class_names=None,
-    resolution=300,
-    cart_model=None,
+    cart_proba=None,
     title=None,
-    padding=0.05,
     height=520,
     scores=None,
     cart_scores=None,
-    changed_from=None,
+    reference_proba=None,
     panel_names=("CART", "Ternary tree"),
 ) -> go.Figure:
     """Decision regions of a 2-feature model, boundary-uncertain cells hatched.
 
+    Drawn from the model's answers on the grid, never from the model itself.
+
     Parameters
     ----------
-    model : fitted classifier on exactly the two columns of ``X2``
-        A `ternary.TernaryTreeClassifier` or `ternary.TernaryForestClassifier`
-        (hatching where its verdict is 0; a forest's is its trees' vote) or any
-        classifier with ``predict_proba`` (no hatching).
     X2 : array-like of shape (n_samples, 2), the points to draw
-    y : array-like of shape (n_samples,), their labels (in ``model.classes_``)
+    y : array-like of shape (n_samples,), their labels (in ``classes``)
+    grid : RegionGrid, the cells (`RegionGrid.around` spans ``X2``)
+    classes : array-like, the model's ``classes_`` (the columns of ``proba``)
+    proba : array of shape (n_grid_points, n_classes)
+        The model's (blended) probabilities at ``grid.points``
+    verdict : array of shape (n_grid_points,), optional
+        Its verdicts there (0 = boundary-uncertain, hatched); None draws no hatching
+        (a classifier without verdicts)
     feature_names : pair of str, axis titles; when ``X2`` is a DataFrame and
         the default is left, its column names are used
-    class_names : sequence of str, optional, names for ``model.classes_``
-    resolution : int, grid points per axis (the grid is ``resolution²``)
-    cart_model : fitted classifier, optional; when given the figure has two
-        panels, CART (left, no hatching) and ``model`` (right), same axes
-    title : str, optional; by default decided accuracy and uncertain % on
-        ``X2``/``y``
-    padding : float, margin around the data as a fraction of each range
+    class_names : sequence of str, optional, names for ``classes``
+    cart_proba : array of shape (n_grid_points, n_classes), optional
+        A baseline's probabilities; when given the figure has two panels, the
+        baseline (left, no hatching) and the model (right), same axes
+    title : str, optional; by default from ``scores``
     height : int, figure height in pixels
-    scores, cart_scores : pair ``(decided_accuracy, uncertain_rate)``, optional
-        ``model``'s (and ``cart_model``'s) scores on ``X2``/``y`` when the
-        caller has them already; computed here otherwise
-    changed_from : fitted classifier on the same classes, optional
-        Outline the cells where ``model`` predicts another class than this one
-        (the regions a post-processing such as grafting relabelled)
-    panel_names : pair of str, the names in the titles of the ``cart_model``
-        panel and of ``model``'s (e.g. a forest without zones and a ternary forest)
+    scores, cart_scores : pair ``(decided_accuracy, uncertain_rate)``
+        The model's (and the baseline's) scores on ``X2``/``y``, for the titles;
+        needed when a title is made from them (two panels, or no ``title``)
+    reference_proba : array of shape (n_grid_points, n_classes), optional
+        Another model's probabilities on the same classes: the cells where the
+        model predicts another class are outlined (what grafting relabelled)
+    panel_names : pair of str, the names in the titles of the baseline panel
+        and of the model's (e.g. a forest without zones and a ternary forest)
 
     Returns
     -------
@@ -445,25 +478,26 @@ def decision_regions_figure(
 
     Notes
     -----
-    The grid is `grid_axes` (``resolution`` evenly spaced points per axis);
-    each point is the centre of a cell of the background image, and the hatched rectangles
-    (`uncertain_rectangles`) cover exactly the cells whose verdict is 0.
+    Each grid point is the centre of a cell of the background image, and the
+    hatched rectangles (`uncertain_rectangles`) cover exactly the cells whose
+    verdict is 0.
     """
     X2, y, classes, class_names, feature_names, y_codes = _check_inputs(
-        model, X2, y, feature_names, class_names, resolution
+        X2, y, classes, feature_names, class_names
     )
-    xs, ys = grid_axes(X2, int(resolution), padding)
-    gx, gy = np.meshgrid(xs, ys)  # row i = ys[i]
-    grid = np.column_stack([gx.ravel(), gy.ravel()])
-
-    proba, verdict = _predict_grid(model, grid, _columns_for(model))
-    acc, rate = scores if scores is not None else _scores(model, X2, y, _columns_for(model))
+    xs, ys = np.asarray(grid.xs, dtype=np.float64), np.asarray(grid.ys, dtype=np.float64)
+    proba = _grid_array("proba", proba, grid, len(classes))
+    verdict = _grid_array("verdict", verdict, grid)
+    two = cart_proba is not None
+    if (two or title is None) and (scores is None or (two and cart_scores is None)):
+        raise ValueError(
+            "scores (and cart_scores with cart_proba) are needed for the panel titles: "
+            "pass the models' (decided accuracy, uncertain rate) on X2/y, or a title."
+        )
+    acc, rate = scores if scores is not None else (None, None)
     panels = [dict(name="model", proba=proba, verdict=verdict)]
-    two = cart_model is not None
     if two:
-        cart_proba, _ = _predict_grid(cart_model, grid, _columns_for(cart_model))
-        if cart_scores is None:
-            cart_scores = _scores(cart_model, X2, y, _columns_for(cart_model))
+        cart_proba = _grid_array("cart_proba", cart_proba, grid, len(classes))
         panels.insert(0, dict(name="CART", proba=cart_proba, verdict=None))
         fig = _two_panels(
             f"{panel_names[0]} — accuracy {100 * cart_scores[0]:.1f}%",
@@ -471,8 +505,8 @@ def decision_regions_figure(
         )
     else:
         fig = go.Figure()
-    if changed_from is not None:
-        reference, _ = _predict_grid(changed_from, grid, _columns_for(changed_from))
+    if reference_proba is not None:
+        reference = _grid_array("reference_proba", reference_proba, grid, len(classes))
         outline = _changed_trace(proba, reference, xs, ys)
         if outline is not None:
             fig.add_trace(outline, **(dict(row=1, col=2) if two else {}))

@@ -17,7 +17,8 @@ from html import escape
 import numpy as np
 
 from viz.colors import DELTA_TEXT_COLOR, GRAFTED_COLOR, UNCERTAIN_COLOR, class_color, tint
-from viz.labels import node_label_items, resolve_names
+from viz.labels import node_label_items
+from viz.shadow import ShadowTree
 
 __all__ = ["tree_dot", "tree_svg"]
 
@@ -28,13 +29,6 @@ _HIGHLIGHT = "#C0392B"
 #: Border and edges of the path of one explained row.
 _PATH = "#111111"
 _MAX_LEGEND_CLASSES = 10
-
-
-def _routing_of(model, tree):
-    routing = getattr(model, "routing", None)
-    if routing is None:
-        routing = "hard_middle" if np.any(tree.children_middle >= 0) else "probabilistic"
-    return routing
 
 
 def _html_label(items) -> str:
@@ -111,9 +105,9 @@ def _legend(
     return table
 
 
-def _node_line(model, tree, node, features, classes, through_middle, highlight_node, path=None):
+def _node_line(tree, node, through_middle, highlight_node, path=None):
     """The DOT line of one node, and its class when it is a leaf (else None)."""
-    attrs = {"label": _html_label(node_label_items(model, node, features, classes))}
+    attrs = {"label": _html_label(node_label_items(tree, node))}
     fill, border, pen = _SPLIT_FILL, "#444444", 1.0
     leaf_class = None
     if tree.is_leaf[node]:
@@ -197,9 +191,10 @@ def tree_dot(
 
     Parameters
     ----------
-    model : fitted TernaryTreeClassifier (or a bare TernaryTree)
+    model : ShadowTree, or a fitted TernaryTreeClassifier / bare TernaryTree
+        Drawn through its `viz.ShadowTree` (read, never called).
     feature_names, class_names : sequences of str, optional
-        Default to the estimator's ``feature_names_in_`` / ``classes_``.
+        Default to the shadow tree's (the estimator's ``feature_names_in_`` / ``classes_``).
     highlight_node : int, optional, a node drawn with a thick red border
     max_depth : int, optional; deeper nodes are replaced by "(…)"
     rounded : bool, rounded node boxes
@@ -220,11 +215,9 @@ def tree_dot(
     >>> dot.startswith("digraph")
     True
     """
-    tree = model.tree_ if hasattr(model, "tree_") else model
-    features, classes = resolve_names(model, feature_names, class_names)
-    routing = _routing_of(model, tree)
-    through_middle = tree.reached_through_middle()
-    depth = tree.node_depth()
+    tree = ShadowTree.of(model, feature_names, class_names)
+    classes, routing = list(tree.class_names), tree.routing
+    through_middle, depth = tree.through_middle, tree.depth
     if highlight_node is not None and not 0 <= int(highlight_node) < tree.node_count:
         raise ValueError(
             f"highlight_node must be in [0, {tree.node_count - 1}]; got {highlight_node}."
@@ -238,12 +231,10 @@ def tree_dot(
         f'color="#444444", fillcolor="{_SPLIT_FILL}"];',
         '  edge [fontname="Helvetica", fontsize=9, color="#444444", arrowsize=0.7];',
     ]
-    drawn = [n for n in tree.preorder() if max_depth is None or depth[n] <= max_depth]
+    drawn = [n for n in tree.preorder if max_depth is None or depth[n] <= max_depth]
     leaf_classes = set()
     for node in drawn:
-        line, leaf_class = _node_line(
-            model, tree, node, features, classes, through_middle, highlight_node, path
-        )
+        line, leaf_class = _node_line(tree, node, through_middle, highlight_node, path)
         lines.append(line)
         if leaf_class is not None:
             leaf_classes.add(leaf_class)
@@ -256,7 +247,7 @@ def tree_dot(
         bool(through_middle.any()),
         bool(tree.grafted.any()),
         highlight_node is not None,
-        bool(np.any(tree.delta > 0)),
+        tree.has_zones,
     )
     lines += [
         "  subgraph cluster_legend {",

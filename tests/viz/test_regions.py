@@ -1,4 +1,10 @@
-"""Decision-region figure: the hatching is the verdict, cell for cell."""
+"""Decision-region figure: the hatching is the verdict, cell for cell.
+
+The figure is drawn from arrays (`viz.decision_regions_figure`); the tests that
+start from a fitted model go through `appkit.answers.regions_figure`, the one
+place that asks the model for them, and check the drawing against the model's
+own answers on an independently rebuilt grid.
+"""
 
 import base64
 import struct
@@ -14,9 +20,11 @@ from hypothesis.extra.numpy import arrays
 from sklearn.datasets import make_blobs, make_moons
 from sklearn.tree import DecisionTreeClassifier
 
+from appkit.answers import regions_figure
 from ternary import TernaryTreeClassifier
 from viz.regions import (
     UNCERTAIN_NAME,
+    RegionGrid,
     decision_regions_figure,
     png_bytes,
     tint_palette,
@@ -134,7 +142,7 @@ def test_hatched_region_is_exactly_the_uncertain_grid_cells(moons, method, routi
     model = TernaryTreeClassifier(
         delta_method=method, routing=routing, max_depth=3, random_state=0
     ).fit(X, y)
-    fig = decision_regions_figure(model, X, y, resolution=RES)
+    fig = regions_figure(model, X, y, resolution=RES)
     xs, ys, grid = _independent_grid(X, RES)
     uncertain = (model.predict_verdict(grid) == 0).reshape(RES, RES)
     assert uncertain.any() and not uncertain.all()  # the test must be able to fail both ways
@@ -151,7 +159,7 @@ def test_hatched_region_is_exactly_the_uncertain_grid_cells(moons, method, routi
 def test_background_colours_every_grid_point_by_the_predicted_class(moons):
     X, y = moons
     model = TernaryTreeClassifier(delta_method="margin", max_depth=3, random_state=0).fit(X, y)
-    fig = decision_regions_figure(model, X, y, resolution=RES)
+    fig = regions_figure(model, X, y, resolution=RES)
     assert not [t for t in fig.data if t.type == "heatmap"]  # one image, not a heatmap
     (image,) = fig.layout.images
     xs, ys, grid = _independent_grid(X, RES)
@@ -173,7 +181,7 @@ def test_background_colours_every_grid_point_by_the_predicted_class(moons):
 def test_no_hatching_without_a_zone(moons):
     X, y = moons
     model = TernaryTreeClassifier(delta_method="none", max_depth=3).fit(X, y)
-    fig = decision_regions_figure(model, X, y, resolution=RES)
+    fig = regions_figure(model, X, y, resolution=RES)
     assert _hatched(fig) == []
     assert "boundary-uncertain 0.0%" in fig.layout.title.text
 
@@ -181,7 +189,7 @@ def test_no_hatching_without_a_zone(moons):
 def test_plain_sklearn_model_gets_regions_without_hatching(moons):
     X, y = moons
     model = DecisionTreeClassifier(max_depth=3, random_state=0).fit(X, y)
-    fig = decision_regions_figure(model, X, y, resolution=RES)
+    fig = regions_figure(model, X, y, resolution=RES)
     assert _hatched(fig) == []
     (image,) = fig.layout.images
     _, _, grid = _independent_grid(X, RES)
@@ -196,7 +204,7 @@ def test_cart_panel_on_the_left_without_hatching(moons):
         X, y
     )
     cart = DecisionTreeClassifier(max_depth=3, random_state=0).fit(X, y)
-    fig = decision_regions_figure(model, X, y, resolution=RES, cart_model=cart)
+    fig = regions_figure(model, X, y, resolution=RES, cart_model=cart)
     images = fig.layout.images
     assert [(i.xref, i.yref) for i in images] == [("x", "y"), ("x2", "y2")]
     assert all(t.xaxis == "x2" for t in _hatched(fig))
@@ -215,23 +223,20 @@ def test_cart_panel_on_the_left_without_hatching(moons):
 def test_title_reports_decided_accuracy_and_uncertain_rate(moons):
     X, y = moons
     model = TernaryTreeClassifier(delta_method="margin", max_depth=3, random_state=0).fit(X, y)
-    fig = decision_regions_figure(model, X, y, resolution=20)
+    fig = regions_figure(model, X, y, resolution=20)
     pred, verdict = model.predict(X), model.predict_verdict(X)
     decided = verdict == 1
     acc = np.mean(pred[decided] == y[decided])
     rate = np.mean(~decided)
     assert f"{100 * acc:.1f}%" in fig.layout.title.text
     assert f"{100 * rate:.1f}%" in fig.layout.title.text
-    assert (
-        decision_regions_figure(model, X, y, resolution=20, title="mine").layout.title.text
-        == "mine"
-    )
+    assert regions_figure(model, X, y, resolution=20, title="mine").layout.title.text == "mine"
 
 
 def test_legend_has_each_class_and_the_hatched_zone():
     X, y = make_blobs(300, centers=3, cluster_std=2.5, random_state=1)
     model = TernaryTreeClassifier(delta_method="margin", max_depth=3, random_state=0).fit(X, y)
-    fig = decision_regions_figure(model, X, y, resolution=40, class_names=["a", "b", "c"])
+    fig = regions_figure(model, X, y, resolution=40, class_names=["a", "b", "c"])
     legend = [t.name for t in fig.data if t.showlegend is not False and t.type == "scatter"]
     assert legend == [UNCERTAIN_NAME, "class a", "class b", "class c"]
     points = [t for t in fig.data if t.type == "scatter" and t.mode == "markers"]
@@ -246,7 +251,7 @@ def test_dataframe_input_uses_column_names_and_raises_no_feature_name_warning():
     model = TernaryTreeClassifier(max_depth=2, random_state=0).fit(frame, y)
     with warnings.catch_warnings():
         warnings.simplefilter("error")
-        fig = decision_regions_figure(model, frame, y, resolution=20)
+        fig = regions_figure(model, frame, y, resolution=20)
     assert fig.layout.xaxis.title.text == "length"
     assert fig.layout.yaxis.title.text == "width"
 
@@ -255,11 +260,11 @@ def test_wrong_shapes_are_rejected(moons):
     X, y = moons
     model = TernaryTreeClassifier(max_depth=2).fit(X, y)
     with pytest.raises(ValueError, match="2 columns"):
-        decision_regions_figure(model, np.column_stack([X, X[:, 0]]), y)
+        regions_figure(model, np.column_stack([X, X[:, 0]]), y)
     with pytest.raises(ValueError, match="resolution"):
-        decision_regions_figure(model, X, y, resolution=1)
+        regions_figure(model, X, y, resolution=1)
     with pytest.raises(ValueError, match="class_names"):
-        decision_regions_figure(model, X, y, class_names=["only one"])
+        regions_figure(model, X, y, class_names=["only one"])
 
 
 @settings(max_examples=40, deadline=None)
@@ -294,7 +299,7 @@ def test_rectangles_reject_mismatched_edges():
 def test_many_points_switch_to_webgl_and_all_are_drawn():
     X, y = make_moons(12_000, noise=0.3, random_state=0)
     model = TernaryTreeClassifier(delta_method="gain_ratio", max_depth=3, random_state=0).fit(X, y)
-    fig = decision_regions_figure(model, X, y, resolution=30)
+    fig = regions_figure(model, X, y, resolution=30)
     points = [t for t in fig.data if t.type == "scattergl"]
     assert len(points) == 2 and sum(len(t.x) for t in points) == len(X)
     assert len(_hatched(fig)) == 1  # the hatching stays an SVG scatter with a pattern
@@ -304,7 +309,7 @@ def test_string_labels_and_unknown_labels():
     X, y = make_moons(200, noise=0.3, random_state=0)
     labels = np.array(["left", "right"])[y]
     model = TernaryTreeClassifier(max_depth=2, random_state=0).fit(X, labels)
-    fig = decision_regions_figure(model, X, labels, resolution=20)
+    fig = regions_figure(model, X, labels, resolution=20)
     points = [t for t in fig.data if t.type == "scatter" and t.mode == "markers"]
     assert [t.name for t in points] == ["class left", "class right"]
     assert [len(t.x) for t in points] == [
@@ -314,7 +319,7 @@ def test_string_labels_and_unknown_labels():
     # a label the model never saw is not drawn as any class
     odd = labels.copy()
     odd[:5] = "zzz"
-    fig = decision_regions_figure(model, X, odd, resolution=20)
+    fig = regions_figure(model, X, odd, resolution=20)
     assert sum(len(t.x) for t in fig.data if t.type == "scatter" and t.mode == "markers") == 195
 
 
@@ -326,7 +331,7 @@ def test_cells_relabelled_against_a_reference_are_outlined_exactly(moons):
     grafted = TernaryTreeClassifier(
         delta_method="none", max_depth=3, graft="all", graft_alpha=0.2, random_state=0
     ).fit(X, y)
-    fig = decision_regions_figure(grafted, X, y, resolution=RES, changed_from=cart)
+    fig = regions_figure(grafted, X, y, resolution=RES, changed_from=cart)
     xs, ys, grid = _independent_grid(X, RES)
     changed = (grafted.predict(grid) != cart.predict(grid)).reshape(RES, RES)
     assert changed.any() and not changed.all()
@@ -335,9 +340,7 @@ def test_cells_relabelled_against_a_reference_are_outlined_exactly(moons):
     cover = _covered_cells(_rectangles_from_trace(outline), xs, ys)
     np.testing.assert_array_equal(cover == 1, changed)
     assert not [
-        t
-        for t in decision_regions_figure(cart, X, y, changed_from=cart).data
-        if t.name == CHANGED_NAME
+        t for t in regions_figure(cart, X, y, changed_from=cart).data if t.name == CHANGED_NAME
     ]
 
 
@@ -346,7 +349,7 @@ def test_a_forest_is_hatched_exactly_where_its_trees_vote_the_row_undecided(moon
 
     X, y = moons
     forest = TernaryForestClassifier(n_estimators=5, max_depth=3, random_state=0).fit(X, y)
-    fig = decision_regions_figure(forest, X, y, resolution=RES, panel_names=("A", "B"))
+    fig = regions_figure(forest, X, y, resolution=RES, panel_names=("A", "B"))
     xs, ys, grid = _independent_grid(X, RES)
     uncertain = (forest.predict_verdict(grid) == 0).reshape(RES, RES)
     assert uncertain.any() and not uncertain.all()
@@ -354,3 +357,84 @@ def test_a_forest_is_hatched_exactly_where_its_trees_vote_the_row_undecided(moon
     cover = _covered_cells(_rectangles_from_trace(hatched), xs, ys)
     np.testing.assert_array_equal(cover == 1, uncertain)
     assert fig.layout.title.text.startswith("B — decided accuracy")
+
+
+# ----------------------------------------------------------------------------- from arrays alone
+@st.composite
+def grid_answers(draw):
+    """A small uneven grid with arbitrary probabilities, verdicts and reference classes."""
+    n_x, n_y, k = draw(st.integers(2, 7)), draw(st.integers(2, 7)), draw(st.integers(2, 4))
+    xs = np.cumsum(draw(arrays(float, n_x, elements=st.floats(0.1, 2.0))))
+    ys = np.cumsum(draw(arrays(float, n_y, elements=st.floats(0.1, 2.0))))
+    raw = draw(arrays(float, (n_x * n_y, k), elements=st.floats(0.01, 1.0)))
+    verdict = draw(arrays(np.int8, n_x * n_y, elements=st.integers(0, 1)))
+    reference = draw(arrays(float, (n_x * n_y, k), elements=st.floats(0.01, 1.0)))
+    return RegionGrid(xs, ys), raw / raw.sum(axis=1, keepdims=True), verdict, reference
+
+
+@settings(max_examples=40, deadline=None)
+@given(grid_answers())
+def test_arrays_alone_draw_the_given_classes_hatching_and_outline(answers):
+    from viz.regions import CHANGED_NAME
+
+    grid, proba, verdict, reference = answers
+    k = proba.shape[1]
+    X2 = grid.points[:: max(1, len(grid.points) // 5)]
+    y = np.arange(len(X2)) % k
+    fig = decision_regions_figure(
+        X2, y, grid, classes=np.arange(k), proba=proba, verdict=verdict,
+        reference_proba=reference, scores=(0.5, 0.25),
+    )  # fmt: skip
+    n_y, n_x = grid.shape
+    (image,) = fig.layout.images
+    rgb = _decode_png(base64.b64decode(image.source.split(",", 1)[1]))
+    step = rgb.shape[0] // n_y
+    cells = rgb[::step, ::step][::-1]
+    expected = np.argmax(proba, axis=1).reshape(n_y, n_x)
+    np.testing.assert_array_equal(_cell_classes(cells, k), expected)
+    hatched = _hatched(fig)
+    if (verdict == 0).any():
+        cover = _covered_cells(_rectangles_from_trace(hatched[0]), grid.xs, grid.ys)
+        np.testing.assert_array_equal(cover == 1, (verdict == 0).reshape(n_y, n_x))
+    else:
+        assert hatched == []
+    changed = (np.argmax(proba, axis=1) != np.argmax(reference, axis=1)).reshape(n_y, n_x)
+    outline = [t for t in fig.data if t.name == CHANGED_NAME]
+    if changed.any():
+        cover = _covered_cells(_rectangles_from_trace(outline[0]), grid.xs, grid.ys)
+        np.testing.assert_array_equal(cover == 1, changed)
+    else:
+        assert outline == []
+    title = "Ternary tree — decided accuracy 50.0%, boundary-uncertain 25.0%"
+    assert fig.layout.title.text == title
+
+
+def test_grid_points_follow_the_documented_order_and_span_the_data(moons):
+    X, _ = moons
+    grid = RegionGrid.around(X, 7, padding=0.1)
+    xs, ys, points = _independent_grid(X, 7, padding=0.1)
+    np.testing.assert_allclose(grid.xs, xs)
+    np.testing.assert_allclose(grid.ys, ys)
+    np.testing.assert_allclose(grid.points, points)
+    assert grid.shape == (7, 7)
+    assert tuple(grid.points[3 * 7 + 2]) == (grid.xs[2], grid.ys[3])
+
+
+def test_arrays_of_the_wrong_shape_or_missing_scores_are_refused_with_the_fix():
+    grid = RegionGrid(np.arange(3.0), np.arange(2.0))
+    X2, y, classes = np.zeros((2, 2)), np.array([0, 1]), np.array([0, 1])
+    proba = np.full((6, 2), 0.5)
+    with pytest.raises(ValueError, match=r"proba must have shape \(6, 2\).*grid.points"):
+        decision_regions_figure(X2, y, grid, classes=classes, proba=proba[:5], title="t")
+    with pytest.raises(ValueError, match=r"verdict must have shape \(6,\)"):
+        decision_regions_figure(
+            X2, y, grid, classes=classes, proba=proba, verdict=np.ones(4), title="t"
+        )
+    with pytest.raises(ValueError, match="scores"):
+        decision_regions_figure(X2, y, grid, classes=classes, proba=proba)
+    with pytest.raises(ValueError, match="cart_scores"):
+        decision_regions_figure(
+            X2, y, grid, classes=classes, proba=proba, cart_proba=proba, scores=(1.0, 0.0)
+        )
+    titled = decision_regions_figure(X2, y, grid, classes=classes, proba=proba, title="mine")
+    assert titled.layout.title.text == "mine" and _hatched(titled) == []
