@@ -16,9 +16,9 @@ import pytest
 
 from ternary.data import make_moons_dataset
 from ternary.experiment import ResultsFileError, ResultsFileWarning, _csvstore, main, run_suite
-from ternary.experiment._cv import _fold_arrays
 from ternary.experiment._csvstore import _crc
 from ternary.experiment._csvstore import _CsvStore as _ResultStore
+from ternary.experiment._cv import _fold_arrays
 
 COMBOS = [{"delta_method": "margin"}, {"delta_method": "none"}]
 KEY = ["dataset", "combo", "fold"]
