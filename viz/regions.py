@@ -422,6 +422,18 @@ def _layout(fig, xs, ys, feature_names, *, title, height, two_panels):
     )
 
 
+def _draw_panels(fig, panels, X2, y_codes, class_names, xs, ys, *, two):
+    """Each panel's background, hatching and points; the hatch legend entry once."""
+    hatch_legend = True
+    for col, panel in enumerate(panels, start=1):
+        where = dict(row=1, col=col) if two else {}
+        n_classes = len(class_names)
+        if _panel_layers(fig, panel, xs, ys, n_classes, where=where, hatch_legend=hatch_legend):
+            hatch_legend = False
+        for trace in _point_traces(X2, y_codes, class_names, showlegend=(col == len(panels))):
+            fig.add_trace(trace, **where)
+
+
 def decision_regions_figure(
     X2,
     y,
@@ -510,13 +522,7 @@ def decision_regions_figure(
         outline = _changed_trace(proba, reference, xs, ys)
         if outline is not None:
             fig.add_trace(outline, **(dict(row=1, col=2) if two else {}))
-    hatch_legend = True
-    for col, panel in enumerate(panels, start=1):
-        where = dict(row=1, col=col) if two else {}
-        if _panel_layers(fig, panel, xs, ys, len(classes), where=where, hatch_legend=hatch_legend):
-            hatch_legend = False
-        for trace in _point_traces(X2, y_codes, class_names, showlegend=(col == len(panels))):
-            fig.add_trace(trace, **where)
+    _draw_panels(fig, panels, X2, y_codes, class_names, xs, ys, two=two)
     if title is None:
         title = (
             "Decision regions"
