@@ -215,6 +215,15 @@ with page_guard("running the cross-validation"):
                 "minus CART's when it flags as many rows by its own confidence."
             )
             st.dataframe(summary.round(4), hide_index=True, width="stretch")
+            st.subheader("Wins, ties and losses over the folds")
+            st.caption(
+                "Per combination: folds where its decided accuracy beats the reference by more "
+                "than 0.5 points (win), stays within them (tie) or falls short (loss); against "
+                "CART on all rows (the paper's comparison, which flatters any method that "
+                "flags rows) and against CART flagging as many rows by Chow's rule."
+            )
+            st.dataframe(coverage.win_tie_loss(results).round(4), hide_index=True, width="stretch")
+            st.caption(coverage.weak_test_note(int(request.cv)))
             c1, c2 = st.columns(2)
             stem = ds.name.replace(" ", "_")
             c1.download_button(

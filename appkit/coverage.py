@@ -135,6 +135,46 @@ def summarize(results: pd.DataFrame, bayes_error: float | None) -> pd.DataFrame:
     return experiment.summarize(results, bayes_error=bayes_error)
 
 
+def win_tie_loss(results: pd.DataFrame) -> pd.DataFrame:
+    """Per combination, W/T/L over the folds against CART and against Chow at the same rate.
+
+    A fold is a win when the combination's decided accuracy beats the reference by more
+    than 0.5 points, a loss when it falls short by more; p is the one-sided Wilcoxon
+    signed-rank test over the folds (`ternary.experiment.compare_to_baselines`).
+    """
+    table = experiment.compare_to_baselines(results)
+
+    def wtl(key):
+        return [
+            f"{w}/{t}/{lo}"
+            for w, t, lo in zip(
+                table[f"{key}_wins"], table[f"{key}_ties"], table[f"{key}_losses"], strict=True
+            )
+        ]
+
+    return pd.DataFrame(
+        {
+            "combination": table["combo"],
+            "folds": table["cart_n"],
+            "W/T/L vs CART (all rows)": wtl("cart"),
+            "p vs CART": table["cart_p"],
+            "W/T/L vs Chow (same flag rate)": wtl("chow"),
+            "p vs Chow": table["chow_p"],
+        }
+    )
+
+
+def weak_test_note(folds: int) -> str:
+    """The plain warning under the W/T/L table: a handful of folds cannot show much."""
+    return (
+        f"{folds} folds give a weak test: the smallest one-sided Wilcoxon p over {folds} folds "
+        f"is 1/2^{folds} = {0.5**folds:.3f}, even when every fold is a win, and correcting for "
+        "the 10 combinations compared (Holm) puts even that above 0.05. Read W/T/L as a "
+        "description of these folds; for a test, run many datasets with `python -m "
+        "ternary.experiment` and read `python -m ternary.experiment report`."
+    )
+
+
 def sweep_choices(method: str) -> list[str]:
     """Parameters worth sweeping for ``method``: its own (ε, α or q), then δ scale."""
     own = METHOD_PARAM.get(method)

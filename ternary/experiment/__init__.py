@@ -50,6 +50,7 @@ from ternary.experiment._combos import (
 from ternary.experiment._csvstore import ResultsFileError, ResultsFileWarning
 from ternary.experiment._cv import chow_curve_cv, classes_too_small, run_cv
 from ternary.experiment._parallel import ClusterError
+from ternary.experiment._report import compare_to_baselines
 from ternary.experiment._report import main as report_main
 from ternary.experiment._store import read_results, write_results
 from ternary.experiment._suite import run_suite
@@ -66,6 +67,7 @@ __all__ = [
     "chow_curve_cv",
     "chow_decided_accuracy",
     "classes_too_small",
+    "compare_to_baselines",
     "combo_label",
     "main",
     "read_results",

@@ -41,7 +41,7 @@ from ternary.experiment._render import FORMATS, Table, cd_diagram, render
 from ternary.experiment._store import read_results, write_results
 from ternary.experiment._summary import _prepared, _round_diff, summarize
 
-__all__ = ["COMPARISONS", "comparisons", "friedman", "holm", "main", "summary_table"]
+__all__ = ["COMPARISONS", "compare_to_baselines", "friedman", "holm", "main", "summary_table"]
 
 ALPHA = 0.05
 # (key, title, column of the method, column of the reference, higher is better)
@@ -133,6 +133,38 @@ def comparisons(per: pd.DataFrame, unit: str, threshold: float = 0.005) -> pd.Da
         block = pd.DataFrame(stats)
         block[f"{key}_p_holm"] = holm(block[f"{key}_p"])
         table = pd.concat([table, block], axis=1)
+    return table
+
+
+def compare_to_baselines(
+    results: pd.DataFrame, threshold: float = 0.005, chow_ties: str = "row_order"
+) -> pd.DataFrame:
+    """Each combination against CART on all rows, Chow's rule at the same flag rate, and AURC.
+
+    The units are the datasets (each the mean of its folds) when ``results`` holds
+    several, else the folds of the one dataset.
+
+    Parameters
+    ----------
+    results : DataFrame of `run_cv` or `run_suite` rows
+    threshold : float, default=0.005
+        The W/T/L margin (the paper's 0.5 points).
+    chow_ties : {"row_order", "mean"}, default="row_order"
+        Chow's baseline with the tied rows at the cut flagged in row order, or averaged.
+
+    Returns
+    -------
+    pandas.DataFrame
+        One row per combination except CART: ``combo``, ``unit`` ("dataset" or "fold")
+        and, for each comparison key ``cart``, ``chow``, ``aurc`` (where the columns
+        exist), ``{key}_n`` (units), ``{key}_gain`` (mean difference, positive is
+        better), ``{key}_wins``, ``{key}_ties``, ``{key}_losses``, ``{key}_p``
+        (one-sided Wilcoxon signed-rank) and ``{key}_p_holm`` (Holm across the
+        combinations).
+    """
+    per, unit = units(results, chow_ties)
+    table = comparisons(per, unit, threshold)
+    table.insert(1, "unit", unit)
     return table
 
 

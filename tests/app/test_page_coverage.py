@@ -28,7 +28,7 @@ def test_coverage_page_draws_on_arrival_and_runs_a_sweep():
     assert sorted(summary["combo"]) == sorted(combo_label(c) for c in DEFAULT_COMBOS)
     assert len(at.get("download_button")) == 2
     # the AURC table: CART's Chow ranking and every zone method, E-AURC ≤ AURC
-    aurc = at.dataframe[1].value
+    aurc = at.dataframe[2].value  # [1]: W/T/L over the folds
     assert set(aurc["method"]) == {"CART (Chow's rule)", *vocabulary.ZONE_METHODS}
     assert (aurc["E-AURC"] <= aurc["AURC"] + 1e-12).all()
     assert aurc["AURC"].is_monotonic_increasing
@@ -38,7 +38,7 @@ def test_coverage_page_draws_on_arrival_and_runs_a_sweep():
     at.button(key="run_sweep").click().run()
     assert_clean(at)
     assert len(at.get("plotly_chart")) == 3
-    sweep = at.dataframe[2].value
+    sweep = at.dataframe[3].value
     np.testing.assert_allclose(sorted(sweep["delta_scale"]), np.linspace(0.0, 2.0, 5))
     # δ scale 0 turns the zones off: nothing is flagged
     assert sweep.loc[sweep["delta_scale"] == 0.0, "uncertain_rate"].item() == 0.0
@@ -94,7 +94,7 @@ def test_coverage_page_draws_the_forest_curve_and_counts_it_in_the_estimate():
     at = open_link({"model": "forest", "n_estimators": "5"}, "coverage")
     assert_clean(at)
     assert at.radio(key="model").value == "forest"
-    table = at.dataframe[1].value
+    table = at.dataframe[2].value
     assert "forest (5 trees, margin)" in set(table["method"])
     spec = json.loads(at.get("plotly_chart")[1].proto.spec)
     assert any(str(t.get("name", "")).startswith("forest (5 trees") for t in spec["data"])
