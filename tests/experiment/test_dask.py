@@ -15,7 +15,7 @@ import pandas as pd
 import pytest
 
 from ternary.data import make_moons_dataset, make_xor_dataset
-from ternary.experiment import main, run_suite
+from ternary.experiment import main, read_results, run_suite
 
 COMBOS = [{"delta_method": "margin"}, {"delta_method": "quality_plateau"}, {"delta_method": "none"}]
 
@@ -53,7 +53,7 @@ def cluster():
 
 def test_a_two_worker_cluster_gives_the_local_numbers_and_resumes(cluster, tmp_path):
     local = run_suite(_datasets(), tmp_path / "local.csv", combos=COMBOS, cv=3)
-    out = tmp_path / "cluster.csv"
+    out = tmp_path / "cluster.sqlite"  # the database, written by the client alone
     seen = []
 
     def stop_after_four(done, total, message):
@@ -70,7 +70,7 @@ def test_a_two_worker_cluster_gives_the_local_numbers_and_resumes(cluster, tmp_p
             scheduler=cluster.scheduler_address,
             progress=stop_after_four,
         )
-    assert len(pd.read_csv(out)) == 4  # the driver wrote what finished
+    assert len(read_results(out)) == 4  # the driver wrote what finished
     remote = run_suite(_datasets(), out, combos=COMBOS, cv=3, scheduler=cluster.scheduler_address)
     pd.testing.assert_frame_equal(_numbers(remote), _numbers(local))
     # both workers took part: the tasks really left this process
