@@ -69,15 +69,11 @@ def run_suite(
     folds that were in progress; a dataset whose rows are all present is not even
     loaded.
 
-    ``out`` is a SQLite database (`ternary.experiment._store`: unique key per
-    row, WAL mode, the protocol stored once and checked on resuming) unless its
-    name ends in ``.csv``: then it is the older CSV file, rewritten atomically
-    after every row, which is slower (quadratic in the rows) and guarded by a
-    lock file against a second writer. Two runs may share one database: each
-    skips the rows the other has committed, and no row is stored twice. Keep
-    ``cv``, ``seed``, ``max_depth``, ``scale`` and the tree parameters the same
-    when resuming: a database refuses another protocol (a CSV file checks ``cv``
-    and ``seed``).
+    ``out`` is a SQLite database (unique key per row, WAL mode; two runs may
+    share it) unless its name ends in ``.csv``: then it is the older CSV file,
+    rewritten after every row (quadratic in the rows). A database stores the
+    protocol (``cv``, ``seed``, ``max_depth``, ``scale``, the tree parameters)
+    and refuses to resume another; a CSV file checks ``cv`` and ``seed``.
 
     Parameters
     ----------
@@ -115,15 +111,13 @@ def run_suite(
         (old and new), with ``dataset``, ``bayes_error``, ``cv`` and ``seed``
         columns in front of `run_cv`'s. ``attrs["skipped"]`` maps skipped
         datasets to their message; ``attrs["damaged"]`` lists the
-        ``(line, reason)`` of every damaged row dropped from a CSV ``out`` (also
-        reported as a `ResultsFileWarning` and through ``progress``; always empty
-        for a database, which keeps no half row).
+        ``(line, reason)`` of every damaged row dropped from a CSV ``out``
+        (always empty for a database, which keeps no half row).
 
     Notes
     -----
-    Only this process (the client, with Dask) writes ``out``; the workers, local
-    or on a cluster, only fit the (combination, fold) tasks and send back their
-    scores. Datasets are taken one after another.
+    Only this process (the client, with Dask) writes ``out``; the workers only
+    fit. Datasets are taken one after another.
     """
     if errors not in ("raise", "skip"):
         raise ValueError(f"errors must be 'raise' or 'skip'; got {errors!r}.")
