@@ -63,11 +63,9 @@ def run_suite(
     """Run `run_cv` over many datasets, saving every finished row; resumable.
 
     Each finished (dataset, combination, fold) row is committed to ``out`` at
-    once, in its own transaction. Rows already there (same dataset name,
-    combination label and fold) are skipped, so rerunning the same call after a
-    crash, Ctrl-C or ``kill -9`` continues where it stopped and loses at most the
-    folds that were in progress; a dataset whose rows are all present is not even
-    loaded.
+    once. Rows already there are skipped, so rerunning the same call after a
+    crash, Ctrl-C or ``kill -9`` loses at most the folds in progress; a dataset
+    whose rows are all present is not even loaded.
 
     ``out`` is a SQLite database (unique key per row, WAL mode; two runs may
     share it) unless its name ends in ``.csv``: then it is the older CSV file,
