@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import io
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -108,7 +109,7 @@ def _csv(table: Table) -> str:
     return buffer.getvalue()
 
 
-def render(tables: list[Table], fmt: str, preamble: list[str] = ()) -> str:
+def render(tables: list[Table], fmt: str, preamble: Sequence[str] = ()) -> str:
     """All ``tables`` in one text; ``preamble`` (plain lines) goes first, except in CSV."""
     if fmt not in FORMATS:
         raise ValueError(f"format must be one of {', '.join(FORMATS)}; got {fmt!r}.")

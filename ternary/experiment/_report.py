@@ -72,7 +72,7 @@ LEGEND = [
 ]
 
 
-def holm(pvalues: Sequence[float]) -> np.ndarray:
+def holm(pvalues: Sequence[float] | np.ndarray | pd.Series) -> np.ndarray:
     """Holm's (1979) step-down adjusted p-values (NaN stays NaN and is not counted).
 
     The i-th smallest of m p-values becomes max over j ≤ i of min(1, (m − j + 1) · p_(j)).
@@ -312,8 +312,8 @@ def verdict(per: pd.DataFrame, unit: str, threshold: float) -> list[str]:
 
 def friedman_tables(per: pd.DataFrame, unit: str) -> tuple[list[Table], dict]:
     """Friedman's test on two measures, and the mean ranks; also the results by measure."""
-    results = {m: friedman(per, unit, m) for m in ("decided_accuracy", "gain_vs_chow")}
-    results = {m: r for m, r in results.items() if r is not None}
+    found = {m: friedman(per, unit, m) for m in ("decided_accuracy", "gain_vs_chow")}
+    results: dict[str, dict] = {m: r for m, r in found.items() if r is not None}
     if not results:
         return [], {}
     names = {

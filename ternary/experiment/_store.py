@@ -109,8 +109,8 @@ class ResultsDatabase:
             self._conn = sqlite3.connect(
                 str(self.path), timeout=_BUSY_SECONDS, isolation_level=None
             )
-            self._conn.execute("PRAGMA journal_mode=WAL")
-            self._conn.execute("PRAGMA synchronous=FULL")
+            self.conn.execute("PRAGMA journal_mode=WAL")
+            self.conn.execute("PRAGMA synchronous=FULL")
             self._check_schema()
         except sqlite3.Error as exc:
             self.__exit__(None, None, None)
@@ -132,10 +132,17 @@ class ResultsDatabase:
             "output file in a folder you can write to (--out), or free some space."
         )
 
+    @property
+    def conn(self) -> sqlite3.Connection:
+        """The open connection (inside the ``with`` block)."""
+        if self._conn is None:
+            raise ResultsFileError(f"{str(self.path)!r} is not open; use it in a with block.")
+        return self._conn
+
     @contextmanager
     def _transaction(self) -> Iterator[sqlite3.Connection]:
         """One write transaction: committed whole, or rolled back whole (also on Ctrl-C)."""
-        conn = self._conn
+        conn = self.conn
         conn.execute("BEGIN IMMEDIATE")
         try:
             yield conn
@@ -161,12 +168,12 @@ class ResultsDatabase:
         self._columns = self._table_columns()
 
     def _table_columns(self) -> list[str]:
-        return [r[1] for r in self._conn.execute("PRAGMA table_info(results)")]
+        return [r[1] for r in self.conn.execute("PRAGMA table_info(results)")]
 
     # ---------------------------------------------------------------------- protocol
     def protocol(self) -> dict[str, Any]:
         """The stored protocol (empty before the first run)."""
-        rows = self._conn.execute("SELECT key, value FROM protocol ORDER BY key").fetchall()
+        rows = self.conn.execute("SELECT key, value FROM protocol ORDER BY key").fetchall()
         return {k: json.loads(v) for k, v in rows}
 
     def check_protocol(self, protocol: dict[str, Any]) -> None:
@@ -201,7 +208,7 @@ class ResultsDatabase:
             return set()
         return {
             (d, c, int(f))
-            for d, c, f in self._conn.execute("SELECT dataset, combo, fold FROM results")
+            for d, c, f in self.conn.execute("SELECT dataset, combo, fold FROM results")
         }
 
     def done_for(self, dataset: str) -> set[tuple[str, str, int]]:
@@ -209,11 +216,11 @@ class ResultsDatabase:
         if not self._table_columns():
             return set()
         query = "SELECT dataset, combo, fold FROM results WHERE dataset = ?"
-        return {(d, c, int(f)) for d, c, f in self._conn.execute(query, (dataset,))}
+        return {(d, c, int(f)) for d, c, f in self.conn.execute(query, (dataset,))}
 
     @property
     def frame(self) -> pd.DataFrame:
-        return _read_table(self._conn)
+        return _read_table(self.conn)
 
     # ---------------------------------------------------------------------- write
     def add(self, row: dict) -> bool:
