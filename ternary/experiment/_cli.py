@@ -144,9 +144,9 @@ def _jobs(text):
     return value
 
 
-def _parser() -> argparse.ArgumentParser:
+def _parser(prog: str | None = None) -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
-        prog="python -m ternary.experiment",
+        prog=prog or "python -m ternary.experiment",
         description="Cross-validate ternary trees in the protocol of Smits (2026): stratified "
         "k-fold CV, per-fold standardisation, depth-4 trees, against CART. Finished "
         "rows are saved in --out as they come; rerun the same command to resume.",
@@ -238,7 +238,7 @@ def _run(entries, args, bar: _Bar):
         )
 
 
-def main(argv: Sequence[str] | None = None) -> int:
+def main(argv: Sequence[str] | None = None, *, prog: str | None = None) -> int:
     """The command line; returns the exit status.
 
     ``report`` as the first argument runs `ternary report` (see
@@ -251,8 +251,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     if argv[:1] == ["report"]:
         from ternary.experiment._report import main as report_main
 
-        return report_main(argv[1:])
-    parser = _parser()
+        return report_main(argv[1:], prog=f"{prog or 'python -m ternary.experiment'} report")
+    parser = _parser(prog)
     args = parser.parse_args(argv)
     if args.target is not None and args.suite is not None:
         parser.error("--target applies to --data and --data-dir only")

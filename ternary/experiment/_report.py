@@ -408,9 +408,9 @@ def report_tables(
     return head, tables, fried
 
 
-def _parser() -> argparse.ArgumentParser:
+def _parser(prog: str | None = None) -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
-        prog="ternary report",
+        prog=prog or "ternary report",
         description="The paper's tables, and the tests that decide its claim, from results "
         "databases or CSV files written by `ternary run` (python -m ternary.experiment).",
     )
@@ -481,9 +481,12 @@ def load_rows(paths: Sequence[str], keep=None, exclude=()) -> pd.DataFrame:
     return rows.reset_index(drop=True)
 
 
-def main(argv: list[str] | None = None) -> int:
-    """``ternary report``; returns the exit status (0 done, 2 an input or output problem)."""
-    args = _parser().parse_args(argv)
+def main(argv: list[str] | None = None, *, prog: str | None = None) -> int:
+    """``ternary report``; returns the exit status (0 done, 2 an input or output problem).
+
+    ``prog`` names the command in the usage line (default ``ternary report``).
+    """
+    args = _parser(prog).parse_args(argv)
     keep = [n.strip() for n in args.datasets.split(",") if n.strip()] if args.datasets else None
     try:
         rows = load_rows(args.results, keep, args.exclude)
