@@ -28,6 +28,9 @@ _PUBLIC = {
     "TernaryForestClassifier": "ternary._forest",
     "TernaryTree": "ternary._tree",
     "export_text": "ternary.export",
+    "export_python": "ternary._export_python",
+    "export_sql": "ternary._export_sql",
+    "extract_rules": "ternary.rules",
 }
 
 __all__ = [
@@ -36,16 +39,22 @@ __all__ = [
     "TernaryForestClassifier",
     "TernaryTree",
     "TernaryTreeClassifier",
+    "export_python",
+    "export_sql",
     "export_text",
+    "extract_rules",
     "rezone",
 ]
 __version__ = "0.1.0"
 
 if TYPE_CHECKING:  # static tools see the names directly
     from ternary._classes import DELTA_METHODS, ROUTINGS, TernaryTreeClassifier, rezone
+    from ternary._export_python import export_python
+    from ternary._export_sql import export_sql
     from ternary._forest import TernaryForestClassifier
     from ternary._tree import TernaryTree
     from ternary.export import export_text
+    from ternary.rules import extract_rules
 
 
 def __getattr__(name: str):

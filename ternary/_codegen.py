@@ -1,0 +1,256 @@
+"""What the SQL and Python exporters share: exact constants, float32 boundaries, tree plans.
+
+The library casts every input row to float32 (as scikit-learn's trees do) and then compares
+``float64(float32(x))`` with thresholds and zone edges held in float64, and blends with the
+same float64 value of the float32 row. An exported model must reproduce both on the raw
+double a database or a caller holds, so this module provides:
+
+* `f32_le` — the boundary ``b`` and strictness with ``float32(x) ≤ t ⟺ x ≤ b`` (or ``x < b``).
+  Rounding a double to float32 (round to nearest, ties to even) is monotone, so the set of
+  doubles that round to at most ``t`` is a half-line. Its end is the midpoint ``m`` of the
+  largest float32 ``F ≤ t`` and the next float32 up (a midpoint of two floats is a double,
+  exactly); ``m`` itself rounds to whichever of the two has an even last bit, so the test is
+  ``x ≤ m`` when that is ``F``, ``x < m`` otherwise.
+* `sql_number` — a double as SQL text that every engine reads exactly: an integer
+  significand (read exactly by any parser) scaled by exact divisions or multiplications by
+  powers of two. Shortest decimal forms are not enough: SQLite 3.40 reads about one in
+  40,000 of them one unit in the last place off, and a zone edge one ulp off moves a row.
+* `tree_plan` — one tree's arrays in the form both exporters walk: preorder, depths, zone
+  edges, the blend's constants, and which of the library's two blend kernels its size picks.
+
+Only public fitted attributes are read (``tree_`` arrays, ``classes_``), so the exporters
+follow the model, not the library's internals, except `blend_kernel_limit`: the leaf count
+up to which the library blends with the dense kernel, whose weight formula differs from the
+per-row walk's in the last bit.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+import numpy as np
+
+__all__ = [
+    "F32_OVERFLOW",
+    "F32_SUBNORMAL",
+    "TreePlan",
+    "blend_kernel_limit",
+    "f32_le",
+    "sql_number",
+    "tree_plan",
+]
+
+#: Doubles of at least this magnitude round to ±inf in float32 (the library then refuses the
+#: row): the midpoint of the largest float32 and 2**128, which rounds up (ties to even).
+F32_OVERFLOW = 2.0**128 - 2.0**103
+#: Below this magnitude float32 is subnormal (fewer significand bits than 24).
+F32_SUBNORMAL = 2.0**-126
+
+
+def blend_kernel_limit() -> int:
+    """Up to this many leaves the library blends with the dense kernel (see `TreePlan`)."""
+    from ternary._blend import MAX_DENSE_LEAVES
+
+    return int(MAX_DENSE_LEAVES)
+
+
+def f32_le(t: float) -> tuple[float, bool]:
+    """``(b, inclusive)``: ``float32(x) ≤ t`` exactly when ``x ≤ b`` (``x < b`` if not inclusive).
+
+    ``x`` is any double the float32 cast keeps finite; ``t`` any double.
+    """
+    t = float(t)
+    low = np.float32(t)
+    if float(low) > t:  # rounded up: step down to the largest float32 ≤ t
+        low = np.nextafter(low, np.float32(-np.inf))
+    if np.isneginf(low):  # t below every finite float32: only -inf qualifies
+        return -F32_OVERFLOW, True
+    up = np.nextafter(low, np.float32(np.inf))
+    top = 2.0**128 if np.isinf(up) else float(up)
+    middle = (float(low) + top) / 2.0  # exact: two float32 and their midpoint fit a double
+    even = int(np.array(low, dtype=np.float32).view(np.uint32)) % 2 == 0
+    return middle, bool(even)
+
+
+def sql_number(value: float) -> str:
+    """``value`` (a finite double) as SQL text read back bit for bit by SQLite and DuckDB.
+
+    Integers below 2**53 are written as ``123e0`` (an exponent makes DuckDB read a DOUBLE,
+    not a DECIMAL); others as ``(M e0 / 2**k …)``, an odd integer significand and exact
+    divisions (or multiplications) by powers of two of at most 2**62.
+    """
+    value = float(value)
+    if not math.isfinite(value):
+        raise ValueError(f"cannot write {value!r} as an SQL number; the model holds a non-finite")
+    if value == 0.0:
+        return "0e0"
+    mantissa, exponent = math.frexp(value)
+    significand, power = int(mantissa * 2**53), exponent - 53
+    while significand % 2 == 0:
+        significand //= 2
+        power += 1
+    if 0 <= power and abs(significand) * 2**power < 2**53:
+        return f"{significand * 2**power}e0"
+    text = f"{significand}e0"
+    while power > 0:
+        step = min(power, 62)
+        text += f"*{2**step}"
+        power -= step
+    while power < 0:
+        step = min(-power, 62)
+        text += f"/{2**step}"
+        power += step
+    return f"({text})"
+
+
+@dataclass
+class TreePlan:
+    """One fitted tree, arranged for code generation.
+
+    Attributes
+    ----------
+    left, right, middle, feature : list of int (``-1``: no child; feature ``-2`` at leaves)
+    threshold, delta, lo, hi : list of float; ``lo = θ−δ`` and ``hi = θ+δ`` as the library
+        computes them in float64
+    value : ndarray of shape (node_count, n_classes)
+    preorder : list of int, parents first, left subtree before right (the blend's sum order)
+    depth : list of int
+    routing : str
+    dense : bool
+        True when the library blends this tree with its dense kernel (at most
+        `blend_kernel_limit` leaves): a split's left weight is then
+        ``clip((θ+δ−x)·(0.5/δ), 0, 1)`` wherever δ > 0 and ``0.5/δ`` is finite, outside the
+        zone too; with more leaves the per-row walk uses ``clip((θ+δ−x)/(2δ), 0, 1)`` inside
+        the zone and exactly 1 or 0 outside. The two differ in the last bit only.
+    inv_two_delta : list of float, ``0.5/δ`` (inf where it overflows; 0 at leaves)
+    classes : ndarray, this tree's own class labels (a forest member may lack some)
+    """
+
+    left: list
+    right: list
+    middle: list
+    feature: list
+    threshold: list
+    delta: list
+    lo: list
+    hi: list
+    value: np.ndarray
+    preorder: list
+    depth: list
+    routing: str
+    dense: bool
+    inv_two_delta: list
+    classes: np.ndarray
+
+    @property
+    def node_count(self) -> int:
+        return len(self.left)
+
+    def is_leaf(self, node: int) -> bool:
+        return self.left[node] == -1
+
+    def zoned(self, node: int) -> bool:
+        """A split with a zone: δ > 0 (and, for hard_middle, a middle child)."""
+        if self.is_leaf(node) or not self.delta[node] > 0.0:
+            return False
+        return self.routing != "hard_middle" or self.middle[node] != -1
+
+    def soft(self, node: int) -> bool:
+        """The dense kernel ramps this split (δ > 0 and ``0.5/δ`` finite), else routes hard."""
+        return self.delta[node] > 0.0 and math.isfinite(self.inv_two_delta[node])
+
+    def children(self, node: int) -> list[int]:
+        kids = (self.left[node], self.right[node], self.middle[node])
+        return [k for k in kids if k != -1]
+
+    def leaves(self) -> list[int]:
+        """Reachable leaves in preorder."""
+        return [n for n in self.preorder if self.is_leaf(n)]
+
+    def through_middle(self) -> set[int]:
+        """Nodes whose path from the root takes a middle branch."""
+        seen: set[int] = set()
+        for node in self.preorder:
+            for child in self.children(node):
+                if node in seen or child == self.middle[node]:
+                    seen.add(child)
+        return seen
+
+
+def tree_plan(estimator) -> TreePlan:
+    """The `TreePlan` of a fitted `TernaryTreeClassifier` (its public ``tree_`` arrays)."""
+    tree = estimator.tree_
+    left = [int(v) for v in tree.children_left]
+    right = [int(v) for v in tree.children_right]
+    middle = [int(v) for v in tree.children_middle]
+    threshold = [float(v) for v in tree.threshold]
+    delta = [float(v) for v in tree.delta]
+    # the very float64 operations the library performs
+    lo = [t - d for t, d in zip(threshold, delta, strict=True)]
+    hi = [t + d for t, d in zip(threshold, delta, strict=True)]
+    with np.errstate(divide="ignore", over="ignore"):
+        inv = np.where(np.asarray(delta) > 0, 0.5 / np.where(np.asarray(delta) > 0, delta, 1.0), 0)
+    preorder, stack = [], [0]
+    depth = [0] * len(left)
+    while stack:
+        node = stack.pop()
+        preorder.append(node)
+        kids = [k for k in (left[node], right[node], middle[node]) if k != -1]
+        for child in kids:
+            depth[child] = depth[node] + 1
+        stack.extend(reversed(kids))
+    n_leaves = sum(1 for v in left if v == -1)  # every leaf slot, as the library counts
+    return TreePlan(
+        left=left,
+        right=right,
+        middle=middle,
+        feature=[int(v) for v in tree.feature],
+        threshold=threshold,
+        delta=delta,
+        lo=lo,
+        hi=hi,
+        value=np.asarray(tree.value, dtype=np.float64),
+        preorder=preorder,
+        depth=depth,
+        routing=estimator.routing,
+        dense=n_leaves <= blend_kernel_limit(),
+        inv_two_delta=[float(v) for v in inv],
+        classes=np.asarray(estimator.classes_),
+    )
+
+
+def feature_names(model, columns) -> list[str]:
+    """The column of each feature: ``columns``, else the fitted names, else ``x0, x1, …``."""
+    n = int(model.n_features_in_)
+    if columns is not None:
+        names = [str(c) for c in columns]
+        if len(names) != n:
+            raise ValueError(
+                f"columns has {len(names)} names; the model has {n} features. Pass one "
+                "column name per feature, in the order the model was fitted with."
+            )
+        return names
+    fitted = getattr(model, "feature_names_in_", None)
+    return [str(v) for v in fitted] if fitted is not None else [f"x{i}" for i in range(n)]
+
+
+def members(model) -> list:
+    """The fitted trees of a tree or a forest, and whether it is a forest."""
+    from sklearn.utils.validation import check_is_fitted
+
+    if hasattr(model, "estimators_") or hasattr(model, "n_estimators"):
+        check_is_fitted(model, "estimators_")
+        return list(model.estimators_)
+    check_is_fitted(model, "tree_")
+    return [model]
+
+
+def forest_min_decided(model) -> int:
+    """The fewest deciding trees for which the forest's verdict is 1 (its own float test)."""
+    n = len(model.estimators_)
+    needed = model.min_decided_fraction * n
+    for count in range(n + 1):
+        if count >= needed - 1e-9 * n:
+            return count
+    return n + 1

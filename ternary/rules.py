@@ -1,0 +1,476 @@
+"""Ternary rule extraction: a fitted tree as rules that are decided or boundary-uncertain.
+
+The paper closes with "ternary rule extraction for interpretable classification with
+boundary-uncertain verdicts" as future work; this module is our reading of it.
+
+**Decided rules.** Every leaf gives one rule: the conjunction of its path's conditions
+*outside* the zones, ``x ≤ θ−δ`` on a left branch and ``x > θ+δ`` on a right one (``x ≤ θ``
+and ``x > θ`` where δ = 0), with the leaf's class. A row is decided exactly when no zone on
+its CART path holds it, and then every test on that path is one of these strict conditions:
+so the decided rules partition the decided rows (each is covered by exactly one, which
+predicts the library's class for it) and cover no flagged row.
+
+**Where a row becomes boundary-uncertain.** For the binary routings each zoned split ``n``
+gives one zone rule: the strict conditions leading to ``n`` and ``θ−δ < x ≤ θ+δ`` at ``n``.
+It covers the rows whose *first* zone is ``n``, so the zone rules partition the flagged
+rows. Their prediction is not one class (``prediction`` is None): inside the zone the
+library blends both subtrees. With ``routing="probabilistic"`` the blend goes on through
+every zone below ``n``; with ``routing="deferred"`` a row routes like CART (``x ≤ θ``) below
+its first zone, so zones deeper than ``n`` never matter to it and its class is the blend,
+with weights ``w_L = (θ+δ−x)/(2δ)`` and ``1 − w_L``, of the one CART leaf it reaches on each
+side of ``n``. Hence the deferred reading: the decided rules are the same as the
+probabilistic ones (the verdict only asks whether CART's path meets a zone), and the zone
+rules are where deferred and probabilistic predictions can differ. **hard_middle** trees
+route every row to exactly one leaf; a leaf reached through a middle branch
+(``θ−δ < x ≤ θ+δ``, then the middle subtree's own conditions) gives a boundary-uncertain
+rule with that leaf's class. Grafted splits are splits like any other.
+
+**Simplification** (`simplify_rules`) follows C4.5's rule post-processing (Quinlan 1993,
+ch. 5): from each decided rule it drops, one at a time, the condition whose removal gives
+the lowest pessimistic error rate, while that rate does not exceed the rule's current one.
+The pessimistic rate of a rule covering ``N`` rows with ``E`` errors is the upper limit
+``U_CF(E, N)`` of the binomial confidence interval, the ``p`` with
+``P(Bin(N, p) ≤ E) = CF``, CF = 0.25 as in C4.5 (scipy.stats' beta quantile, the exact
+identity). Simplified rules overlap and need not keep the partition; `rule_summary`
+reports a rule set's coverage and accuracy, reading it as a decision list.
+
+Conditions compare the float32 value of a feature with a float64 bound, exactly as the
+library routes, so `Rule.covers` agrees with ``predict_verdict`` to the last bit.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+
+import numpy as np
+import pandas as pd
+from numpy.typing import ArrayLike
+
+from ternary._codegen import TreePlan, tree_plan
+
+__all__ = [
+    "Condition",
+    "Rule",
+    "extract_rules",
+    "pessimistic_error",
+    "rule_summary",
+    "rules_to_frame",
+    "rules_to_text",
+    "simplify_rules",
+]
+
+
+@dataclass(frozen=True)
+class Condition:
+    """One test ``x[feature] <= threshold`` or ``x[feature] > threshold`` (on float32 ``x``)."""
+
+    feature: int
+    name: str
+    op: str
+    threshold: float
+
+    def holds(self, X32: np.ndarray) -> np.ndarray:
+        """Rows of a float32 array (features in model order) passing the test."""
+        column = X32[:, self.feature].astype(np.float64)
+        return column <= self.threshold if self.op == "<=" else column > self.threshold
+
+    def __str__(self) -> str:
+        return f"{self.name} {self.op} {_num(self.threshold)}"
+
+
+def _num(value: float) -> str:
+    return f"{value:.6g}"
+
+
+@dataclass(frozen=True)
+class Rule:
+    """A conjunction of conditions with its class and verdict.
+
+    Attributes
+    ----------
+    conditions : tuple of Condition
+        At most one ``<=`` and one ``>`` per feature (the tightest on the path).
+    prediction : class label or None
+        The class of every row the rule covers; None for a zone rule of a binary routing,
+        where the library blends both subtrees.
+    verdict : int
+        1 decided, 0 boundary-uncertain.
+    support : int or None
+        Rows covered (of the data given to `extract_rules`; without data, the training
+        rows the tree stored at the leaf; None where unknown).
+    accuracy : float
+        Share of covered rows whose label the library predicts (NaN with no support).
+    node : int
+        The leaf (or, for a zone rule, the split) of ``tree_`` the rule comes from.
+    kind : {"leaf", "zone", "middle", "simplified"}
+    """
+
+    conditions: tuple[Condition, ...]
+    prediction: object
+    verdict: int
+    support: int | None
+    accuracy: float
+    node: int
+    kind: str
+
+    def covers(self, X: ArrayLike) -> np.ndarray:
+        """Boolean mask of the rows of ``X`` the rule covers.
+
+        ``X`` has the model's features in order (a DataFrame is read by feature name);
+        values are cast to float32 as the library does.
+        """
+        X32 = _as_float32(X, self.conditions)
+        mask = np.ones(X32.shape[0], dtype=bool)
+        for condition in self.conditions:
+            mask &= condition.holds(X32)
+        return mask
+
+    def condition_text(self) -> str:
+        """The conditions, merged per feature: ``a <= 1``, ``0.2 < b <= 0.7``."""
+        parts = []
+        for feature in dict.fromkeys(c.feature for c in self.conditions):
+            mine = {c.op: c for c in self.conditions if c.feature == feature}
+            name = next(iter(mine.values())).name
+            if "<=" in mine and ">" in mine:
+                parts.append(
+                    f"{_num(mine['>'].threshold)} < {name} <= {_num(mine['<='].threshold)}"
+                )
+            else:
+                parts.append(str(next(iter(mine.values()))))
+        return " AND ".join(parts) if parts else "(always)"
+
+    def outcome_text(self) -> str:
+        if self.prediction is None:
+            return "boundary-uncertain (blended from both sides)"
+        verdict = "decided" if self.verdict else "boundary-uncertain"
+        return f"class {self.prediction} ({verdict})"
+
+    def __str__(self) -> str:
+        support = "?" if self.support is None else str(self.support)
+        accuracy = "n/a" if not np.isfinite(self.accuracy) else f"{self.accuracy:.3f}"
+        return (
+            f"IF {self.condition_text()} THEN {self.outcome_text()}"
+            f"  [support {support}, accuracy {accuracy}]"
+        )
+
+
+def _as_float32(X, conditions) -> np.ndarray:
+    if hasattr(X, "columns"):
+        names = {c.feature: c.name for c in conditions}
+        if all(name in X.columns for name in names.values()):
+            n = max(names, default=-1) + 1
+            out = np.zeros((len(X), n), dtype=np.float32)
+            for feature, name in names.items():
+                out[:, feature] = np.asarray(X[name], dtype=np.float32)
+            return out
+    X32 = np.asarray(X, dtype=np.float32)
+    if X32.ndim != 2:
+        raise ValueError(f"X must be 2-D (rows × features); got shape {X32.shape}.")
+    return X32
+
+
+def _merged(conditions: list[Condition]) -> tuple[Condition, ...] | None:
+    """The tightest ``<=`` and ``>`` per feature; None when no float32 value satisfies both."""
+    upper: dict[int, Condition] = {}
+    lower: dict[int, Condition] = {}
+    order: list[tuple[int, str]] = []
+    for c in conditions:
+        table = upper if c.op == "<=" else lower
+        best = table.get(c.feature)
+        if best is None:
+            order.append((c.feature, c.op))
+        if best is None or (
+            c.threshold < best.threshold if c.op == "<=" else c.threshold > best.threshold
+        ):
+            table[c.feature] = c
+    for feature, high in upper.items():
+        low = lower.get(feature)
+        if low is not None and not _float32_between(low.threshold, high.threshold):
+            return None
+    return tuple((upper if op == "<=" else lower)[f] for f, op in order)
+
+
+def _float32_between(low: float, high: float) -> bool:
+    """Is there a float32 ``v`` with ``low < v ≤ high``?"""
+    v = np.float32(low)
+    if float(v) <= low:
+        v = np.nextafter(v, np.float32(np.inf))
+    return bool(np.isfinite(v)) and float(v) <= high
+
+
+def extract_rules(
+    clf,
+    X: ArrayLike | None = None,
+    y: ArrayLike | None = None,
+    *,
+    simplify: bool = False,
+    cf: float = 0.25,
+    uncertain: bool = True,
+) -> list[Rule]:
+    """The rules of a fitted `TernaryTreeClassifier`, ordered by support (largest first).
+
+    One decided rule per leaf (its path's conditions outside the zones) and, with
+    ``uncertain``, the boundary-uncertain rules: for the binary routings one per zoned split
+    (where a row meets its first zone), for hard_middle one per leaf reached through a
+    middle branch. See the module docstring for the reading, and why the decided rules
+    partition the decided rows.
+
+    Parameters
+    ----------
+    clf : TernaryTreeClassifier, fitted (any routing, grafted or not)
+    X, y : array-like, optional
+        Rows to count support and accuracy on, normally the training rows. Without them a
+        leaf rule reports the training rows the tree stored at its leaf (for the binary
+        routings these include rows that zones above flagged) and the leaf's class share
+        (weighted), and a zone rule reports None and NaN.
+    simplify : bool, default=False
+        Simplify the decided rules as C4.5 does (`simplify_rules`; needs ``X`` and ``y``).
+    cf : float in (0, 1), default=0.25
+        C4.5's confidence factor for the simplification.
+    uncertain : bool, default=True
+        Include the boundary-uncertain rules.
+
+    Returns
+    -------
+    list of Rule
+
+    Examples
+    --------
+    >>> from sklearn.datasets import load_iris
+    >>> from ternary import TernaryTreeClassifier
+    >>> X, y = load_iris(return_X_y=True)
+    >>> clf = TernaryTreeClassifier(max_depth=2, random_state=0).fit(X, y)
+    >>> rules = extract_rules(clf, X, y)
+    >>> print(rules[0])
+    IF x2 <= 2.45 THEN class 0 (decided)  [support 50, accuracy 1.000]
+    """
+    if hasattr(clf, "estimators_"):
+        raise ValueError(
+            "extract_rules reads one tree; a forest's rules would overlap across its trees. "
+            "Pass one member (forest.estimators_[i]) or fit a TernaryTreeClassifier."
+        )
+    from sklearn.utils.validation import check_is_fitted
+
+    check_is_fitted(clf, "tree_")
+    plan = tree_plan(clf)
+    names = _names(clf)
+    rules = [r for r in _walk(plan, names) if uncertain or r[2] == 1]
+    built = [
+        _finish(clf, plan, conds, kind, verdict, node, X, y) for conds, kind, verdict, node in rules
+    ]
+    if simplify:
+        if X is None or y is None:
+            raise ValueError("simplify=True needs the rows to estimate errors on: pass X and y.")
+        built = simplify_rules(built, X, y, cf=cf)
+    return _ordered(built)
+
+
+def _names(clf) -> list[str]:
+    fitted = getattr(clf, "feature_names_in_", None)
+    if fitted is not None:
+        return [str(v) for v in fitted]
+    return [f"x{i}" for i in range(int(clf.n_features_in_))]
+
+
+def _walk(plan: TreePlan, names: list[str]):
+    """``(conditions, kind, verdict, node)`` per rule, in preorder; empty rules dropped."""
+    out = []
+    stack = [(0, [], False)]
+    while stack:
+        node, conds, middle_path = stack.pop()
+        if plan.is_leaf(node):
+            merged = _merged(conds)
+            if merged is not None:
+                kind = "middle" if middle_path else "leaf"
+                out.append((merged, kind, 0 if middle_path else 1, node))
+            continue
+        f, name = plan.feature[node], names[plan.feature[node]]
+
+        def cond(op, t, f=f, name=name):
+            return Condition(f, name, op, float(t))
+
+        if not plan.zoned(node):
+            t = plan.threshold[node]
+            stack.append((plan.right[node], conds + [cond(">", t)], middle_path))
+            stack.append((plan.left[node], conds + [cond("<=", t)], middle_path))
+            continue
+        lo, hi = plan.lo[node], plan.hi[node]
+        zone = [cond(">", lo), cond("<=", hi)]
+        if plan.routing == "hard_middle":
+            stack.append((plan.middle[node], conds + zone, True))
+        else:
+            merged = _merged(conds + zone)
+            if merged is not None:
+                out.append((merged, "zone", 0, node))
+        stack.append((plan.right[node], conds + [cond(">", hi)], middle_path))
+        stack.append((plan.left[node], conds + [cond("<=", lo)], middle_path))
+    return out
+
+
+def _finish(clf, plan, conditions, kind, verdict, node, X, y) -> Rule:
+    prediction = None if kind == "zone" else clf.classes_[int(np.argmax(plan.value[node]))]
+    if prediction is not None and isinstance(prediction, np.generic):
+        prediction = prediction.item()
+    rule = Rule(conditions, prediction, verdict, None, float("nan"), node, kind)
+    if X is not None and y is not None:
+        return _scored(rule, clf, X, y)
+    if kind == "zone":
+        return rule
+    share = float(np.max(plan.value[node]))
+    return replace(rule, support=int(clf.tree_.n_node_samples[node]), accuracy=share)
+
+
+def _scored(rule: Rule, clf, X, y) -> Rule:
+    """The rule with support and accuracy counted on ``X``, ``y``."""
+    y = np.asarray(y)
+    mask = rule.covers(X)
+    support = int(mask.sum())
+    if not support:
+        return replace(rule, support=0, accuracy=float("nan"))
+    if rule.prediction is None:
+        rows = X.iloc[np.flatnonzero(mask)] if hasattr(X, "iloc") else np.asarray(X)[mask]
+        predicted = clf.predict(rows)
+    else:
+        predicted = np.full(support, rule.prediction, dtype=object)
+    accuracy = float(np.mean(np.asarray(predicted, dtype=object) == y[mask].astype(object)))
+    return replace(rule, support=support, accuracy=accuracy)
+
+
+def _ordered(rules: list[Rule]) -> list[Rule]:
+    return sorted(
+        rules, key=lambda r: (-(r.support if r.support is not None else -1), -r.verdict, r.node)
+    )
+
+
+def pessimistic_error(errors: float, n: float, cf: float = 0.25) -> float:
+    """C4.5's pessimistic error rate ``U_CF(E, N)``: the ``p`` with ``P(Bin(N, p) ≤ E) = CF``.
+
+    The upper limit of the one-sided binomial (Clopper–Pearson) interval, computed as the
+    beta quantile ``Beta⁻¹(1 − CF; E + 1, N − E)``; 1 when ``E ≥ N`` (or ``N = 0``).
+
+    >>> round(pessimistic_error(0, 6), 4)  # C4.5's U_0.25(0, 6)
+    0.2063
+    """
+    from scipy.stats import beta
+
+    if n <= 0 or errors >= n:
+        return 1.0
+    return float(beta.ppf(1.0 - cf, errors + 1, n - errors))
+
+
+def simplify_rules(
+    rules: list[Rule], X: ArrayLike, y: ArrayLike, *, cf: float = 0.25
+) -> list[Rule]:
+    """C4.5's rule simplification of the decided rules; other rules are kept as they are.
+
+    For each decided rule (class ``c``), on the rows ``X``, ``y``: repeatedly drop the
+    condition whose removal gives the lowest pessimistic error rate
+    (`pessimistic_error`, counting covered rows whose label is not ``c``), as long as that
+    rate does not exceed the rule's current one. Rules that become identical are merged.
+    Support and accuracy are recounted on ``X``, ``y``.
+
+    Returns
+    -------
+    list of Rule, ordered by support; simplified rules have ``kind="simplified"``
+    """
+    if not 0.0 < cf < 1.0:
+        raise ValueError(f"cf must be in (0, 1) (C4.5 uses 0.25); got {cf!r}.")
+    y = np.asarray(y).astype(object)
+    out, seen = [], set()
+    for rule in rules:
+        if rule.verdict != 1 or rule.prediction is None:
+            out.append(rule)
+            continue
+        X32 = _as_float32(X, rule.conditions)
+        masks = [c.holds(X32) for c in rule.conditions]
+        wrong = y != rule.prediction
+        keep = list(range(len(masks)))
+
+        def rate(indices, masks=masks, wrong=wrong, n=X32.shape[0]):
+            mask = np.ones(n, dtype=bool)
+            for i in indices:
+                mask &= masks[i]
+            return pessimistic_error(float(wrong[mask].sum()), float(mask.sum()), cf)
+
+        current = rate(keep)
+        while keep:
+            trials = [(rate([j for j in keep if j != i]), i) for i in keep]
+            best, drop = min(trials)
+            if best > current:
+                break
+            current = best
+            keep.remove(drop)
+        conditions = tuple(rule.conditions[i] for i in keep)
+        signature = (conditions, rule.prediction)
+        if signature in seen:
+            continue
+        seen.add(signature)
+        mask = np.ones(X32.shape[0], dtype=bool)
+        for i in keep:
+            mask &= masks[i]
+        support = int(mask.sum())
+        accuracy = float(np.mean(~wrong[mask])) if support else float("nan")
+        out.append(
+            replace(
+                rule, conditions=conditions, support=support, accuracy=accuracy, kind="simplified"
+            )
+        )
+    return _ordered(out)
+
+
+def rule_summary(rules: list[Rule], X: ArrayLike, y: ArrayLike) -> dict:
+    """Coverage and accuracy of the decided rules of a rule set, read as a decision list.
+
+    A row is covered when some rule with verdict 1 and a class covers it; its prediction is
+    the class of the first such rule in list order. For the unsimplified rules (a partition)
+    coverage is the decided share and accuracy the decided accuracy.
+
+    Returns
+    -------
+    dict with ``n_rules``, ``n_conditions`` (total), ``coverage`` and ``accuracy`` (NaN when
+    nothing is covered), and ``overlap`` (share of rows covered by more than one rule)
+    """
+    y = np.asarray(y).astype(object)
+    decided = [r for r in rules if r.verdict == 1 and r.prediction is not None]
+    n = y.shape[0]
+    predicted = np.full(n, None, dtype=object)
+    hits = np.zeros(n, dtype=np.intp)
+    for rule in decided:
+        mask = rule.covers(X)
+        hits += mask
+        fresh = mask & (predicted == None)  # noqa: E711 - elementwise test on an object array
+        predicted[fresh] = rule.prediction
+    covered = hits > 0
+    accuracy = float(np.mean(predicted[covered] == y[covered])) if covered.any() else float("nan")
+    return {
+        "n_rules": len(decided),
+        "n_conditions": int(sum(len(r.conditions) for r in decided)),
+        "coverage": float(covered.mean()) if n else float("nan"),
+        "accuracy": accuracy,
+        "overlap": float((hits > 1).mean()) if n else float("nan"),
+    }
+
+
+def rules_to_text(rules: list[Rule]) -> str:
+    """One numbered line per rule, ordered by support."""
+    lines = [f"R{i + 1}: {rule}" for i, rule in enumerate(_ordered(list(rules)))]
+    return "\n".join(lines) + ("\n" if lines else "")
+
+
+def rules_to_frame(rules: list[Rule]) -> pd.DataFrame:
+    """One row per rule, ordered by support: conditions, prediction, verdict, counts."""
+    ordered = _ordered(list(rules))
+    frame = pd.DataFrame(
+        {
+            "rule": [f"R{i + 1}" for i in range(len(ordered))],
+            "conditions": [r.condition_text() for r in ordered],
+            "prediction": pd.Series([r.prediction for r in ordered], dtype=object),
+            "verdict": np.array([r.verdict for r in ordered], dtype=np.int8),
+            "support": pd.array([r.support for r in ordered], dtype="Int64"),
+            "accuracy": np.array([r.accuracy for r in ordered], dtype=np.float64),
+            "n_conditions": np.array([len(r.conditions) for r in ordered], dtype=np.intp),
+            "kind": [r.kind for r in ordered],
+            "node": np.array([r.node for r in ordered], dtype=np.intp),
+        }
+    )
+    return frame
