@@ -56,12 +56,15 @@ from ._csv import load_csv, read_csv_header
 from ._dataset import DataError, Dataset
 from ._files import list_local_arff, load_file, read_header
 from ._openml import load_openml, openml_cc18_tasks
+from ._preprocess import Preprocessor, TransformReport
 from ._source import MAX_FILE_BYTES
 
 __all__ = [
     "BUILTIN_DATASETS",
     "DEFAULT_DATASET",
     "MAX_FILE_BYTES",
+    "Preprocessor",
+    "TransformReport",
     "DataError",
     "Dataset",
     "list_local_arff",

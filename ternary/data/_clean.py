@@ -7,6 +7,7 @@ drops columns that cannot help (empty, constant, identifiers) and writes the rep
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 
 import numpy as np
@@ -208,6 +209,10 @@ class _Column:
     levels: list[str] | None = None
     declared: bool = False  # levels come from an ARFF declaration
     from_text: bool = False  # numbers that were stored as text
+    decimal_comma: bool = False  # numbers read with a decimal comma
+    junk: frozenset = frozenset()  # the few texts of a numeric column read as missing
+    fill: object = None  # the value that fills its gaps (set by the Preprocessor)
+    thousands: bool = False  # numbers written with digit groups (1,234.5 or 1.234,5)
 
 
 def _convert_feature(
@@ -234,7 +239,11 @@ def _convert_feature(
         alt = _to_float(text.str.replace(",", ".", regex=False))
         if not (present & np.isnan(alt)).any():
             report.append(f"Column {_quoted(name)}: read decimal commas (e.g. '1,5') as numbers.")
-            return _Column(name, "numeric", alt)
+            return _Column(name, "numeric", alt, decimal_comma=True)
+    if failed.any():
+        grouped = _thousands(name, text, present, decimal_comma, report)
+        if grouped is not None:
+            return grouped
     n_failed = int(failed.sum())
     if n_failed == 0:
         return _Column(name, "numeric", numbers, from_text=True)
@@ -244,7 +253,7 @@ def _convert_feature(
             f"Column {_quoted(name)}: {n_failed} non-numeric value(s) in a numeric "
             f"column (e.g. {examples}) were treated as missing."
         )
-        return _Column(name, "numeric", numbers)
+        return _Column(name, "numeric", numbers, junk=frozenset(text[failed].tolist()))
     values = text.to_numpy(dtype=object, na_value=None)
     present = set(pd.unique(values[values != None]))  # noqa: E711 - elementwise
     present.discard(None)
@@ -256,6 +265,39 @@ def _convert_feature(
         ordered += [lv for lv in present_levels if lv not in declared]
         return _Column(name, "categorical", values, ordered, declared=True)
     return _Column(name, "categorical", values, present_levels)
+
+
+# Numbers with digit groups: 1,234.5 (a comma file) or 1.234,5 (a decimal-comma file).
+# Anchored, and no two parts can match the same digits: linear in the value's length.
+_GROUPED = {
+    False: re.compile(r"[+-]?(?:\d{1,3}(?:,\d{3})+|\d+)(?:\.\d+)?"),
+    True: re.compile(r"[+-]?(?:\d{1,3}(?:\.\d{3})+|\d+)(?:,\d+)?"),
+}
+
+
+def _thousands(
+    name: str, text: pd.Series, present: np.ndarray, decimal_comma: bool, report: list[str]
+) -> _Column | None:
+    """The column read as numbers with thousands separators, when every value is one.
+
+    Only the file's own convention is read (groups of three digits separated by
+    ``,`` beside a decimal point, or by ``.`` beside a decimal comma), and only
+    when at least one value has a separator; the report says so.
+    """
+    group, point = (".", ",") if decimal_comma else (",", ".")
+    values = pd.unique(text[present].to_numpy(dtype=object))
+    pattern = _GROUPED[decimal_comma]
+    if not any(group in v for v in values) or not all(pattern.fullmatch(v) for v in values):
+        return None
+    plain = text.str.replace(group, "", regex=False).str.replace(point, ".", regex=False)
+    example = next(v for v in values if group in v)
+    number = float(example.replace(group, "").replace(point, "."))
+    separator = "comma" if group == "," else "point"
+    report.append(
+        f"Column {_quoted(name)}: read {_quoted(example)} as {number:.10g}, the {separator} "
+        "separating thousands. If it means something else, save the column without it."
+    )
+    return _Column(name, "numeric", _to_float(plain), from_text=True, thousands=True)
 
 
 def _unique_name(name: str, taken: set[str]) -> str:
@@ -305,89 +347,39 @@ def _assemble(
             "If it should have more columns, check the delimiter (comma, semicolon or tab)."
         )
     labels, keep = _prepare_target(frame[target_col], target_col, opts, report, missing_tokens)
-    converted = _convert_features(
-        frame, feature_cols, keep, nominal_levels or {}, decimal_comma, report, missing_tokens
+    from ._preprocess import Preprocessor
+
+    pre = Preprocessor(
+        missing=opts.missing,
+        ordinal_threshold=opts.ordinal_threshold,
+        missing_tokens=missing_tokens,
+        decimal_comma=decimal_comma,
+        nominal_levels=nominal_levels or None,
     )
-    labels = _handle_missing(converted, labels, opts, report)
-    out = _encode(converted, opts, report)
-    del converted  # its arrays live on in ``out`` only, which _frame_of empties as it copies
-    constant = [k for k, v in out.items() if _is_constant(v)]
-    if constant:
-        report.append(f"Dropped {len(constant)} constant column(s): {_quote_list(constant)}.")
-        for k in constant:
-            del out[k]
-    if not out:
-        raise DataError(
-            "No feature columns are left after dropping constant and empty "
-            "columns. Add columns whose values vary between rows."
-        )
-    X = _frame_of(out, len(labels))
+    block = pre._fit(
+        frame, report, keep=None if keep.all() else keep, columns=feature_cols, labels=labels
+    )
+    rows = pre.kept_rows_
+    labels = labels[rows]
+    X = pd.DataFrame(block, columns=list(pre.feature_names_out_), copy=False)
     y = np.asarray(labels)
     report.append(
         f"Loaded {X.shape[0]} rows × {X.shape[1]} features, "
         f"{len(np.unique(y))} classes (target {_quoted(target_col)})."
     )
-    return Dataset(X=X, y=y, class_names=_class_names(y), name=name, source=source, report=report)
-
-
-def _frame_of(out: dict[str, np.ndarray], n_rows: int) -> pd.DataFrame:
-    """The feature frame, one float64 block; each column is released once copied in."""
-    names = list(out)
-    # Column-major, so the frame takes the block as it is, without another copy.
-    block = np.empty((n_rows, len(names)), dtype=np.float64, order="F")
-    for j, name in enumerate(names):
-        block[:, j] = out.pop(name)
-    return pd.DataFrame(block, columns=names, copy=False)
-
-
-def _convert_features(
-    frame: pd.DataFrame,
-    feature_cols: list[str],
-    keep: np.ndarray,
-    nominal_levels: dict[str, list[str]],
-    decimal_comma: bool,
-    report: list[str],
-    tokens: frozenset[str],
-) -> list[_Column]:
-    """Convert every feature column; drop (and report) empty and identifier columns."""
-    converted: list[_Column] = []
-    all_nan: list[str] = []
-    identifiers: list[str] = []
-    every_row = bool(keep.all())
-    for col in feature_cols:
-        # Column by column, so rows without a label are never copied as a whole table.
-        raw = frame[col] if every_row else frame[col][keep]
-        c = _convert_feature(col, raw, nominal_levels.get(col), decimal_comma, report, tokens)
-        if c.kind == "numeric":
-            _finite_float32(c, report)
-        if c.kind == "numeric" and np.isnan(c.values).all():
-            all_nan.append(col)
-        elif c.kind == "categorical" and _looks_like_identifier(c.values):
-            identifiers.append(col)
-        else:
-            converted.append(c)
-    from_text = [c.name for c in converted if c.from_text]
-    if from_text:
-        report.append(
-            f"Read {len(from_text)} column(s) of numbers stored as text (quoted, "
-            f"padded with spaces, or declared nominal) as numeric: "
-            f"{_quote_list(from_text, limit=10)}."
-        )
-    if all_nan:
-        report.append(
-            f"Dropped {len(all_nan)} column(s) with no values at all: {_quote_list(all_nan)}."
-        )
-    if identifiers:
-        report.append(
-            f"Dropped {len(identifiers)} text column(s) whose values are (nearly) all "
-            f"different (identifiers, not features): {_quote_list(identifiers)}."
-        )
-    if not converted:
-        raise DataError(
-            "No usable feature columns are left: every feature column is empty "
-            "or an identifier. Add numeric or categorical feature columns."
-        )
-    return converted
+    kept = np.flatnonzero(keep)[rows]
+    raw = frame if len(kept) == len(frame) else frame.iloc[kept]
+    return Dataset(
+        X=X,
+        y=y,
+        class_names=_class_names(y),
+        name=name,
+        source=source,
+        report=report,
+        preprocessor=pre,
+        raw=raw,
+        target=target_col,
+    )
 
 
 def _finite_float32(c: _Column, report: list[str]) -> None:
@@ -419,82 +411,16 @@ def _is_missing(c: _Column) -> np.ndarray:
     return pd.isna(c.values)
 
 
-def _handle_missing(
-    converted: list[_Column], labels: np.ndarray, opts: _Options, report: list[str]
-) -> np.ndarray:
-    """Drop or impute missing feature values in place; return the labels of kept rows."""
-    if opts.missing == "drop":
-        labels = _drop_missing_rows(converted, labels, report)
-    elif opts.missing == "keep":
-        _report_kept(converted, report)
-    else:
-        for c in converted:
-            _impute_column(c, report)
-    if len(np.unique(labels)) < 2:
-        raise DataError(
-            "Only one class is left after removing rows with missing values; a classifier "
-            "needs at least two. Use missing='impute' instead of 'drop'."
-        )
-    return labels
-
-
-def _report_kept(converted: list[_Column], report: list[str]) -> None:
-    counts = {c.name: int(_is_missing(c).sum()) for c in converted}
-    kept = {k: v for k, v in counts.items() if v}
-    if kept:
-        report.append(
-            f"Kept {sum(kept.values())} missing feature value(s) as NaN in "
-            f"{len(kept)} column(s) ({_quote_list(list(kept), limit=10)}), as missing='keep' "
-            "asks: impute them inside each cross-validation fold before fitting."
-        )
-
-
-def _drop_missing_rows(
-    converted: list[_Column], labels: np.ndarray, report: list[str]
-) -> np.ndarray:
-    n_rows = len(labels)
-    row_missing = np.zeros(n_rows, dtype=bool)
-    for c in converted:
-        row_missing |= _is_missing(c)
-    n_drop = int(row_missing.sum())
-    if n_drop == n_rows:
-        raise DataError(
-            "No usable rows are left: every row has at least one missing feature "
-            "value. Use missing='impute' to fill them in, or remove mostly-empty columns."
-        )
-    if n_drop:
-        report.append(
-            f"Dropped {n_drop} rows with missing feature values ({n_rows - n_drop} remain)."
-        )
-        ok = ~row_missing
-        labels = labels[ok]
-        for c in converted:
-            c.values = c.values[ok]
-    return labels
-
-
-def _impute_column(c: _Column, report: list[str]) -> None:
+def _fill_value(c: _Column):
+    """What fills a gap of ``c``: its median (numbers) or most frequent value (text)."""
     miss = _is_missing(c)
-    n_miss = int(miss.sum())
-    if not n_miss:
-        return
+    if miss.all():
+        return None
     if c.kind == "numeric":
-        median = float(np.nanmedian(c.values))
-        c.values = np.where(miss, median, c.values)
-        report.append(
-            f"Column {_quoted(c.name)}: imputed {n_miss} missing value(s) with the median "
-            f"{median:g}."
-        )
-    else:
-        present = pd.Series(c.values[~miss])
-        counts = present.value_counts()
-        # Ties go to the alphabetically first level so results are stable.
-        top = sorted(counts.index[counts == counts.max()])[0]
-        c.values = np.where(miss, top, c.values).astype(object)
-        report.append(
-            f"Column {_quoted(c.name)}: filled {n_miss} missing value(s) with "
-            f"the most frequent value {_quoted(top)}."
-        )
+        return float(np.nanmedian(c.values)) if miss.any() else float(np.median(c.values))
+    counts = pd.Series(c.values[~miss]).value_counts()
+    # Ties go to the alphabetically first level so results are stable.
+    return sorted(counts.index[counts == counts.max()])[0]
 
 
 def _with_nan(values: np.ndarray, missing: np.ndarray) -> np.ndarray:
@@ -506,49 +432,6 @@ def _with_nan(values: np.ndarray, missing: np.ndarray) -> np.ndarray:
 def _is_constant(values: np.ndarray) -> bool:
     present = values[~np.isnan(values)]
     return len(present) == 0 or bool(present.min() == present.max())
-
-
-def _encode(converted: list[_Column], opts: _Options, report: list[str]) -> dict[str, np.ndarray]:
-    """Numeric columns as they are; text columns one-hot (few levels) or ordinal codes."""
-    out: dict[str, np.ndarray] = {}
-    taken: set[str] = set()
-    encoded: list[str] = []
-    for c in converted:
-        if c.kind == "numeric":
-            out[_unique_name(c.name, taken)] = c.values.astype(np.float64, copy=False)
-            continue
-        present = set(c.values.tolist())
-        levels = [lv for lv in c.levels if lv in present]
-        # Only missing='keep' leaves missing text here; its rows stay NaN in every
-        # column the text becomes, so a fold-wise imputer sees them.
-        missing = pd.isna(c.values)
-        if len(levels) <= opts.ordinal_threshold:
-            if len(levels) == 2:
-                # One indicator carries all the information of a two-level column.
-                col = _unique_name(f"{c.name}={levels[1]}", taken)
-                out[col] = _with_nan((c.values == levels[1]).astype(np.float64), missing)
-                encoded.append(
-                    f"Column {_quoted(c.name)} ({_quoted(levels[0])}/{_quoted(levels[1])}) "
-                    f"encoded as one 0/1 column {_quoted(col)}."
-                )
-            else:
-                for lv in levels:
-                    indicator = (c.values == lv).astype(np.float64)
-                    out[_unique_name(f"{c.name}={lv}", taken)] = _with_nan(indicator, missing)
-                encoded.append(
-                    f"Column {_quoted(c.name)} ({len(levels)} levels) one-hot encoded "
-                    f"into {len(levels)} columns."
-                )
-        else:
-            codes = {lv: float(i) for i, lv in enumerate(levels)}
-            out[_unique_name(c.name, taken)] = np.array([codes.get(v, np.nan) for v in c.values])
-            order = "declared order" if c.declared else "alphabetical order"
-            encoded.append(
-                f"Column {_quoted(c.name)} ({len(levels)} levels) encoded as ordinal "
-                f"codes 0–{len(levels) - 1} ({order})."
-            )
-    report.extend(encoded)
-    return out
 
 
 def _check_cells(n_rows: int, n_cols: int, opts: _Options) -> None:

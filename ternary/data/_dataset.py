@@ -39,6 +39,16 @@ class Dataset:
         Published (or analytic) Bayes error rate, when known.
     report : list of str
         Human-readable lines describing what loading did.
+    preprocessor : Preprocessor or None
+        The fitted `Preprocessor` that made ``X`` from ``raw`` (file loaders);
+        ``preprocessor.transform(rows)`` builds the same matrix for new raw rows.
+        None for the generated datasets.
+    raw : pandas.DataFrame or None
+        The rows of ``X`` as the file had them: every column (identifiers and the
+        label included), as parsed; its index is the row's position among the
+        file's data rows (0-based). None for the generated datasets.
+    target : str or None
+        The name of the label column in ``raw``.
     """
 
     X: pd.DataFrame
@@ -48,6 +58,9 @@ class Dataset:
     source: str
     bayes_error: float | None = None
     report: list[str] = field(default_factory=list)
+    preprocessor: Any = field(default=None, repr=False)
+    raw: pd.DataFrame | None = field(default=None, repr=False)
+    target: str | None = None
 
     def __post_init__(self) -> None:
         # Catch programming errors early: a mismatch here would otherwise

@@ -1,0 +1,611 @@
+"""The loaders' cleaning as a fitted scikit-learn transformer: raw rows in, the feature matrix out.
+
+`Preprocessor.fit` learns, from raw rows with a file's columns (the label excluded),
+everything a loader decides: which columns are set aside (identifiers, empty or
+constant columns), how each remaining column is read (numbers, numbers stored as
+text, decimal commas, the few junk values a numeric column treats as missing) and
+encoded (one 0/1 column, one-hot, ordinal codes), the imputation values and the
+float32 clipping. `Preprocessor.transform` repeats exactly that on any rows, so a
+model fitted on ``ds.X`` can score a new file as it comes. The loaders build their
+``X`` with this class (``Dataset.preprocessor`` is the fitted one), so the two
+can never drift apart.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+import pandas as pd
+from sklearn.base import BaseEstimator, TransformerMixin
+from sklearn.utils.validation import check_is_fitted
+
+from ._clean import (
+    _FLOAT32_MAX,
+    _MISSING_CHOICES,
+    _MISSING_TOKENS,
+    _ORDINAL_THRESHOLD,
+    _clean_text,
+    _Column,
+    _convert_feature,
+    _fill_value,
+    _finite_float32,
+    _is_constant,
+    _is_missing,
+    _looks_like_identifier,
+    _to_float,
+    _unique_name,
+    _with_nan,
+)
+from ._dataset import DataError, _quote_list, _quoted
+
+__all__ = ["Preprocessor", "TransformReport"]
+
+
+@dataclass
+class _Rule:
+    """What fit learned about one raw column."""
+
+    name: str
+    role: str  # "feature", "identifier" or "empty"
+    kind: str = "numeric"  # "numeric" or "categorical"
+    decimal_comma: bool = False
+    thousands: bool = False  # digit groups: 1,234.5 (or 1.234,5 with decimal_comma)
+    junk: frozenset = frozenset()  # texts a numeric column read as missing at fit
+    fill: Any = None  # imputation value (None: leave the gap as NaN)
+    levels: list | None = None  # categorical levels, in code order
+    encoding: str = "number"  # "number", "binary", "onehot" or "ordinal"
+    outputs: list = field(default_factory=list)  # encoded column names
+    kept: list = field(default_factory=list)  # which outputs survive the constant check
+
+
+@dataclass
+class TransformReport:
+    """What `Preprocessor.transform_with_report` met in the rows it transformed.
+
+    Attributes
+    ----------
+    n_rows : int
+        Rows transformed.
+    extra_columns : list of str
+        Input columns the preprocessor does not know; they were ignored.
+    gaps : dict of str to int
+        Missing values per input column (filled as at fit, or left NaN with
+        ``missing="keep"``).
+    unseen : dict of str to int
+        Values of a text column never seen at fit, per column; each is treated
+        like a gap.
+    """
+
+    n_rows: int = 0
+    extra_columns: list = field(default_factory=list)
+    gaps: dict = field(default_factory=dict)
+    unseen: dict = field(default_factory=dict)
+
+    def lines(self) -> list[str]:
+        """The report as sentences, one per finding (empty when nothing was met)."""
+        out = []
+        if self.extra_columns:
+            out.append(
+                f"Ignored {len(self.extra_columns)} column(s) the model does not use: "
+                f"{_quote_list(self.extra_columns, limit=10)}."
+            )
+        if self.gaps:
+            out.append(
+                f"Filled {sum(self.gaps.values())} gap(s) as in training, in "
+                f"{_quote_list(list(self.gaps), limit=10)}."
+            )
+        if self.unseen:
+            out.append(
+                f"{sum(self.unseen.values())} value(s) never seen in training, in "
+                f"{_quote_list(list(self.unseen), limit=10)}, were treated as gaps."
+            )
+        return out
+
+
+class Preprocessor(TransformerMixin, BaseEstimator):
+    """The loaders' cleaning, learned from raw rows and repeated on new ones.
+
+    Parameters
+    ----------
+    missing : {"impute", "drop", "keep"}, default="impute"
+        As for `load_csv`. ``"impute"`` fills a gap with the column's median
+        (numbers) or most frequent value (text, ties to the alphabetically
+        first), learned at fit. ``"drop"`` drops the training rows with a gap
+        (see `fit_transform`'s ``kept_rows_``) and fills gaps of new rows with
+        the values learned from the remaining rows. ``"keep"`` leaves every gap
+        as NaN, in every column a text value becomes.
+    ordinal_threshold : int, default=10
+        Text columns with at most this many levels are one-hot encoded (one 0/1
+        column for two levels); more levels become ordinal codes.
+    missing_tokens : collection of str or None, default=None
+        Lower-case texts meaning "no value" (compared after stripping spaces);
+        None: the CSV loader's spellings ("", "?", "NA", "null", ...).
+    decimal_comma : bool, default=False
+        Read "1,5" as 1.5 in a column that is numeric only that way.
+    nominal_levels : dict of str to list of str, optional
+        Declared level order of text columns (ARFF); other columns order their
+        levels alphabetically.
+    drop_constant : bool, default=True
+        Set aside encoded columns with a single value at fit.
+
+    Attributes
+    ----------
+    feature_names_in_ : ndarray of str
+        The raw columns seen at fit, in order.
+    n_features_in_ : int
+    set_aside_ : dict of str to str
+        Raw columns that feed no feature, with the reason ("identifier",
+        "empty", "constant").
+    report_ : list of str
+        What fit decided, in the loader's words.
+    kept_rows_ : ndarray of bool
+        Rows of the fit data that are in the matrix (all but, with
+        ``missing="drop"``, those with a gap).
+
+    Notes
+    -----
+    `transform` matches columns by name, in any order. A column it does not
+    know is ignored; a missing one is a ValueError naming it. A gap is filled
+    as at fit; a text value never seen at fit is treated as a gap (counted by
+    `transform_with_report`). Text in a numeric column is a ValueError, unless
+    fit met that very text in that column and read it as missing. Infinities
+    become gaps and magnitudes beyond float32 are clipped, as at fit.
+
+    Examples
+    --------
+    >>> import pandas as pd
+    >>> raw = pd.DataFrame({"age": [30, None, 50, 41], "sex": ["F", "M", "M", "F"]})
+    >>> pre = Preprocessor().fit(raw)
+    >>> pre.get_feature_names_out().tolist()
+    ['age', 'sex=M']
+    >>> pre.transform(pd.DataFrame({"sex": ["M"], "age": [None]})).tolist()
+    [[41.0, 1.0]]
+    """
+
+    def __init__(
+        self,
+        missing: str = "impute",
+        ordinal_threshold: int = _ORDINAL_THRESHOLD,
+        missing_tokens=None,
+        decimal_comma: bool = False,
+        nominal_levels: dict | None = None,
+        drop_constant: bool = True,
+    ):
+        self.missing = missing
+        self.ordinal_threshold = ordinal_threshold
+        self.missing_tokens = missing_tokens
+        self.decimal_comma = decimal_comma
+        self.nominal_levels = nominal_levels
+        self.drop_constant = drop_constant
+
+    # ------------------------------------------------------------------ fit
+    def fit(self, X, y=None):
+        """Learn the cleaning from raw rows.
+
+        Parameters
+        ----------
+        X : pandas.DataFrame
+            Raw rows: the file's columns (numbers or text), the label excluded.
+        y : ignored
+
+        Returns
+        -------
+        self
+        """
+        self._fit(_as_frame(X), report=[])
+        return self
+
+    def fit_transform(self, X, y=None, **fit_params):
+        """Learn the cleaning from ``X`` and return its matrix (one pass).
+
+        With ``missing="drop"`` the matrix holds only the rows in ``kept_rows_``.
+
+        Parameters
+        ----------
+        X : pandas.DataFrame
+        y : ignored
+
+        Returns
+        -------
+        ndarray of shape (n_kept_rows, n_features_out)
+        """
+        out = self._fit(_as_frame(X), report=[])
+        return self._wrap(out, X)
+
+    def _fit(
+        self,
+        frame: pd.DataFrame,
+        report: list[str],
+        keep: np.ndarray | None = None,
+        columns: list[str] | None = None,
+        labels: np.ndarray | None = None,
+    ):
+        """Fit on ``frame`` (its ``columns``, rows ``keep``); return the float64 block.
+
+        The loaders pass their whole parsed table with the feature columns and the
+        labelled rows, so no copy of the table is made, and the labels of those rows
+        for the check that dropping rows with gaps leaves two classes.
+        """
+        if self.missing not in _MISSING_CHOICES:
+            raise DataError(
+                f"missing={_quoted(self.missing)} is not a choice; use 'impute', 'drop' or 'keep'."
+            )
+        columns = [str(c) for c in (frame.columns if columns is None else columns)]
+        if len(set(columns)) != len(columns):
+            raise ValueError("The rows have repeated column names; give every column one name.")
+        self.feature_names_in_ = np.asarray(columns, dtype=object)
+        self.n_features_in_ = len(columns)
+        converted, rules = self._convert_all(frame, columns, keep, report)
+        rows = self._learn_missing(converted, report)
+        if labels is not None and len(np.unique(labels[rows])) < 2:
+            raise DataError(
+                "Only one class is left after removing rows with missing values; a classifier "
+                "needs at least two. Use missing='impute' instead of 'drop'."
+            )
+        out = self._learn_encoding(converted, rules, report)
+        block = _block(out, int(rows.sum()))
+        self._rules = rules
+        self.kept_rows_ = rows
+        self.report_ = list(report)
+        self.set_aside_ = {
+            r.name: r.role if r.role != "feature" else "constant"
+            for r in rules
+            if r.role != "feature" or not any(r.kept)
+        }
+        self.feature_names_out_ = np.asarray(
+            [n for r in rules for n, k in zip(r.outputs, r.kept, strict=True) if k], dtype=object
+        )
+        return block
+
+    @property
+    def _tokens(self) -> frozenset:
+        if self.missing_tokens is None:
+            return _MISSING_TOKENS
+        return frozenset(str(t).strip().lower() for t in self.missing_tokens)
+
+    def _convert_all(self, frame, columns, keep, report):
+        levels = self.nominal_levels or {}
+        every_row = keep is None or bool(keep.all())
+        converted, rules, from_text = [], [], []
+        for name in columns:
+            raw = frame[name] if every_row else frame[name][keep]
+            c = _convert_feature(
+                name, raw, levels.get(name), self.decimal_comma, report, self._tokens
+            )
+            if c.kind == "numeric":
+                _finite_float32(c, report)
+            if c.kind == "numeric" and np.isnan(c.values).all():
+                rules.append(_Rule(name, "empty"))
+            elif c.kind == "categorical" and _looks_like_identifier(c.values):
+                rules.append(_Rule(name, "identifier"))
+            else:
+                comma = c.decimal_comma or (c.thousands and self.decimal_comma)
+                rules.append(_Rule(name, "feature", c.kind, comma, c.thousands, c.junk))
+                converted.append(c)
+                from_text += [name] if c.from_text else []
+        _report_set_aside(rules, from_text, report)
+        if not converted:
+            raise DataError(
+                "No usable feature columns are left: every feature column is empty "
+                "or an identifier. Add numeric or categorical feature columns."
+            )
+        return converted, [r for r in rules if r.role == "feature"] + [
+            r for r in rules if r.role != "feature"
+        ]
+
+    def _learn_missing(self, converted: list[_Column], report: list[str]) -> np.ndarray:
+        """Drop, keep or impute the gaps of ``converted`` in place; return the kept rows."""
+        n_rows = len(converted[0].values)
+        rows = np.ones(n_rows, dtype=bool)
+        if self.missing == "drop":
+            for c in converted:
+                rows &= ~_is_missing(c)
+            n_drop = int((~rows).sum())
+            if n_drop == n_rows:
+                raise DataError(
+                    "No usable rows are left: every row has at least one missing feature "
+                    "value. Use missing='impute' to fill them in, or remove mostly-empty columns."
+                )
+            if n_drop:
+                report.append(
+                    f"Dropped {n_drop} rows with missing feature values ({n_rows - n_drop} remain)."
+                )
+                for c in converted:
+                    c.values = c.values[rows]
+        elif self.missing == "keep":
+            counts = {c.name: int(_is_missing(c).sum()) for c in converted}
+            kept = {k: v for k, v in counts.items() if v}
+            if kept:
+                report.append(
+                    f"Kept {sum(kept.values())} missing feature value(s) as NaN in "
+                    f"{len(kept)} column(s) ({_quote_list(list(kept), limit=10)}), as "
+                    "missing='keep' asks: impute them inside each cross-validation fold "
+                    "before fitting."
+                )
+        for c in converted:
+            c.fill = None if self.missing == "keep" else _fill_value(c)
+            if self.missing == "impute":
+                _impute(c, report)
+        return rows
+
+    def _learn_encoding(self, converted, rules, report) -> dict[str, np.ndarray]:
+        out: dict[str, np.ndarray] = {}
+        taken: set[str] = set()
+        encoded: list[str] = []
+        for c, rule in zip(converted, rules, strict=False):
+            rule.fill = c.fill
+            if c.kind == "categorical":
+                present = set(c.values.tolist())
+                rule.levels = [lv for lv in c.levels if lv in present]
+                rule.encoding = _encoding_of(rule.levels, self.ordinal_threshold)
+                encoded.append(_encoding_line(rule, c.declared))
+            rule.outputs = _output_names(rule, taken)
+            for name, values in zip(rule.outputs, _encode_values(rule, c.values), strict=True):
+                out[name] = values
+        report.extend(encoded)
+        constant = [k for k, v in out.items() if self.drop_constant and _is_constant(v)]
+        if constant:
+            report.append(f"Dropped {len(constant)} constant column(s): {_quote_list(constant)}.")
+            for k in constant:
+                del out[k]
+        for rule in rules:
+            rule.kept = [n in out for n in rule.outputs]
+        if not out:
+            raise DataError(
+                "No feature columns are left after dropping constant and empty "
+                "columns. Add columns whose values vary between rows."
+            )
+        return out
+
+    # ------------------------------------------------------------ transform
+    def transform(self, X):
+        """The feature matrix of raw rows, exactly as the loader would build it.
+
+        Parameters
+        ----------
+        X : pandas.DataFrame
+            Raw rows with (at least) the columns seen at fit, in any order.
+
+        Returns
+        -------
+        ndarray of shape (n_rows, n_features_out), float64
+        """
+        block, _ = self._transform(X)
+        return block
+
+    def transform_with_report(self, X) -> tuple[np.ndarray, TransformReport]:
+        """`transform`, and what it met: ignored columns, gaps and unseen values.
+
+        Parameters
+        ----------
+        X : pandas.DataFrame
+
+        Returns
+        -------
+        matrix : ndarray of shape (n_rows, n_features_out)
+        report : TransformReport
+        """
+        return self._transform(X)
+
+    def _transform(self, X) -> tuple[np.ndarray, TransformReport]:
+        check_is_fitted(self, "feature_names_out_")
+        frame = self._matched(X)
+        notes = TransformReport(n_rows=len(frame))
+        notes.extra_columns = [
+            str(c) for c in frame.columns if str(c) not in set(self.feature_names_in_)
+        ]
+        out: dict[str, np.ndarray] = {}
+        for rule in self._rules:
+            if rule.role != "feature" or not any(rule.kept):
+                continue
+            values, gaps, unseen = _convert_new(rule, frame[rule.name], self._tokens)
+            if gaps:
+                notes.gaps[rule.name] = gaps
+            if unseen:
+                notes.unseen[rule.name] = unseen
+            encoded = _encode_values(rule, values)
+            for name, keep, column in zip(rule.outputs, rule.kept, encoded, strict=True):
+                if keep:
+                    out[name] = column
+        return self._wrap(_block(out, len(frame)), X), notes
+
+    def _matched(self, X) -> pd.DataFrame:
+        if not isinstance(X, pd.DataFrame):
+            arr = np.asarray(X, dtype=object)
+            if arr.ndim != 2 or arr.shape[1] != self.n_features_in_:
+                raise ValueError(
+                    f"Expected a table with the {self.n_features_in_} columns seen at fit "
+                    f"({_quote_list(list(self.feature_names_in_), limit=10)}); pass a DataFrame "
+                    "with those column names."
+                )
+            return pd.DataFrame(arr, columns=list(self.feature_names_in_))
+        frame = X.rename(columns=str) if not all(isinstance(c, str) for c in X.columns) else X
+        needed = [r.name for r in self._rules if r.role == "feature" and any(r.kept)]
+        absent = [n for n in needed if n not in frame.columns]
+        if absent:
+            raise ValueError(
+                f"The rows lack {len(absent)} column(s) the model needs: "
+                f"{_quote_list(absent, limit=10)}. Add them (a gap in every row is fine)."
+            )
+        return frame
+
+    def _wrap(self, block: np.ndarray, X) -> np.ndarray:
+        return block
+
+    def get_feature_names_out(self, input_features=None) -> np.ndarray:
+        """Names of the matrix's columns (one per encoded feature kept).
+
+        Parameters
+        ----------
+        input_features : ignored
+
+        Returns
+        -------
+        ndarray of str
+        """
+        check_is_fitted(self, "feature_names_out_")
+        return self.feature_names_out_.copy()
+
+    def __sklearn_tags__(self):
+        tags = super().__sklearn_tags__()
+        tags.input_tags.string = True
+        tags.input_tags.allow_nan = True
+        tags.requires_fit = True
+        return tags
+
+
+# --------------------------------------------------------------------------- helpers
+def _as_frame(X) -> pd.DataFrame:
+    if isinstance(X, pd.DataFrame):
+        return X
+    arr = np.asarray(X, dtype=object)
+    if arr.ndim != 2:
+        raise ValueError(f"Expected a 2-D table of raw rows; got shape {arr.shape}.")
+    return pd.DataFrame(arr, columns=[f"x{i}" for i in range(arr.shape[1])])
+
+
+def _block(out: dict[str, np.ndarray], n_rows: int) -> np.ndarray:
+    """The matrix, one float64 block in column order; each column released once copied."""
+    names = list(out)
+    block = np.empty((n_rows, len(names)), dtype=np.float64, order="F")
+    for j, name in enumerate(names):
+        block[:, j] = out.pop(name)
+    return block
+
+
+def _report_set_aside(rules: list[_Rule], from_text: list[str], report: list[str]) -> None:
+    all_nan = [r.name for r in rules if r.role == "empty"]
+    identifiers = [r.name for r in rules if r.role == "identifier"]
+    if from_text:
+        report.append(
+            f"Read {len(from_text)} column(s) of numbers stored as text (quoted, "
+            f"padded with spaces, or declared nominal) as numeric: "
+            f"{_quote_list(from_text, limit=10)}."
+        )
+    if all_nan:
+        report.append(
+            f"Dropped {len(all_nan)} column(s) with no values at all: {_quote_list(all_nan)}."
+        )
+    if identifiers:
+        report.append(
+            f"Dropped {len(identifiers)} text column(s) whose values are (nearly) all "
+            f"different (identifiers, not features): {_quote_list(identifiers)}."
+        )
+
+
+def _impute(c: _Column, report: list[str]) -> None:
+    miss = _is_missing(c)
+    n_miss = int(miss.sum())
+    if not n_miss:
+        return
+    if c.kind == "numeric":
+        c.values = np.where(miss, c.fill, c.values)
+        report.append(
+            f"Column {_quoted(c.name)}: imputed {n_miss} missing value(s) with the median "
+            f"{c.fill:g}."
+        )
+    else:
+        c.values = np.where(miss, c.fill, c.values).astype(object)
+        report.append(
+            f"Column {_quoted(c.name)}: filled {n_miss} missing value(s) with "
+            f"the most frequent value {_quoted(c.fill)}."
+        )
+
+
+def _encoding_of(levels: list, threshold: int) -> str:
+    if len(levels) > threshold:
+        return "ordinal"
+    return "binary" if len(levels) == 2 else "onehot"
+
+
+def _encoding_line(rule: _Rule, declared: bool) -> str:
+    name, levels = _quoted(rule.name), rule.levels
+    if rule.encoding == "binary":
+        col = _quoted(rule.outputs[0]) if rule.outputs else _quoted(f"{rule.name}={levels[1]}")
+        return (
+            f"Column {name} ({_quoted(levels[0])}/{_quoted(levels[1])}) "
+            f"encoded as one 0/1 column {col}."
+        )
+    if rule.encoding == "onehot":
+        return f"Column {name} ({len(levels)} levels) one-hot encoded into {len(levels)} columns."
+    order = "declared order" if declared else "alphabetical order"
+    return (
+        f"Column {name} ({len(levels)} levels) encoded as ordinal codes "
+        f"0–{len(levels) - 1} ({order})."
+    )
+
+
+def _output_names(rule: _Rule, taken: set[str]) -> list[str]:
+    if rule.encoding == "binary":
+        return [_unique_name(f"{rule.name}={rule.levels[1]}", taken)]
+    if rule.encoding == "onehot":
+        return [_unique_name(f"{rule.name}={lv}", taken) for lv in rule.levels]
+    return [_unique_name(rule.name, taken)]
+
+
+def _encode_values(rule: _Rule, values: np.ndarray) -> list[np.ndarray]:
+    """The encoded columns of one converted column (numbers as they are)."""
+    if rule.kind == "numeric":
+        return [values.astype(np.float64, copy=False)]
+    # Only missing='keep' (or an unseen value) leaves a gap here; its rows stay NaN in
+    # every column the text becomes, so a fold-wise imputer sees them.
+    missing = pd.isna(values)
+    if rule.encoding == "binary":
+        return [_with_nan((values == rule.levels[1]).astype(np.float64), missing)]
+    if rule.encoding == "onehot":
+        return [_with_nan((values == lv).astype(np.float64), missing) for lv in rule.levels]
+    codes = {lv: float(i) for i, lv in enumerate(rule.levels)}
+    return [np.array([codes.get(v, np.nan) for v in values], dtype=np.float64)]
+
+
+def _convert_new(rule: _Rule, raw: pd.Series, tokens: frozenset) -> tuple[np.ndarray, int, int]:
+    """One raw column of new rows read as at fit: ``(values, gaps, unseen values)``."""
+    if rule.kind == "numeric":
+        values = _numbers_of(rule, raw, tokens)
+        infinite = np.isinf(values)
+        if infinite.any():
+            values = np.where(infinite, np.nan, values)
+        with np.errstate(invalid="ignore"):
+            if (np.abs(values) > _FLOAT32_MAX).any():
+                values = np.clip(values, -_FLOAT32_MAX, _FLOAT32_MAX)
+        missing = np.isnan(values)
+        unseen = 0
+    else:
+        text, missing_mask = _clean_text(raw, tokens)
+        values = text.to_numpy(dtype=object, na_value=None)
+        missing = missing_mask.to_numpy()
+        known = pd.Series(values).isin(rule.levels).to_numpy()
+        strange = ~missing & ~known
+        unseen = int(strange.sum())
+        missing = missing | strange
+        values = np.where(missing, None, values).astype(object)
+    gaps = int(missing.sum()) - unseen
+    if missing.any() and rule.fill is not None:
+        values = np.where(missing, rule.fill, values)
+        values = values.astype(np.float64 if rule.kind == "numeric" else object)
+    return values, gaps, unseen
+
+
+def _numbers_of(rule: _Rule, raw: pd.Series, tokens: frozenset) -> np.ndarray:
+    if pd.api.types.is_bool_dtype(raw.dtype) or pd.api.types.is_numeric_dtype(raw.dtype):
+        return raw.to_numpy(dtype=np.float64, na_value=np.nan)
+    text, missing = _clean_text(raw, tokens)
+    if rule.thousands:  # the group separator goes, as at fit
+        text = text.str.replace("." if rule.decimal_comma else ",", "", regex=False)
+    if rule.decimal_comma:
+        text = text.str.replace(",", ".", regex=False)
+    numbers = _to_float(text)
+    failed = ~missing.to_numpy() & np.isnan(numbers)
+    if failed.any():
+        bad = text[failed]
+        strange = ~bad.isin(list(rule.junk)).to_numpy() if rule.junk else np.ones(len(bad), bool)
+        if strange.any():
+            row = int(np.flatnonzero(failed)[np.argmax(strange)])
+            raise ValueError(
+                f"Column {_quoted(rule.name)} holds numbers in the training data but the text "
+                f"{_quoted(bad.iloc[int(np.argmax(strange))])} in row {row + 1} of these rows. "
+                "Write a number there, or leave the cell empty for a gap."
+            )
+    return numbers
