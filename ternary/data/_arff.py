@@ -520,6 +520,15 @@ def _plain_section(data: bytes, offset: int) -> bool:
     Single quotes are fine; double quotes, backslash escapes, doubled quotes, a
     quoted '?' (a value, not a missing one), sparse rows, a comma ending a line and
     a '%' anywhere but at the start of a line (a comment) are left to the full
+    except ImportError:  # liac-arff not installed: no fault of the file
+        from ternary._optional import missing_message
+
+        note = missing_message("arff", "Reading this kind of ARFF file")
+        try:
+            relation, attrs, rows = _parse_arff_tolerant(text)
+        except DataError as exc:
+            raise DataError(f"{exc} ({note})") from exc
+        report.append(f"Read with the tolerant ARFF parser: {note}")
     parsers.
     """
     for token in (b'"', b"\\", b"''", b"'?'", b"{", b",\n", b",\r"):

@@ -217,7 +217,7 @@ def _import_openml() -> Any:
     except ImportError as exc:
         raise DataError(
             "The 'openml' package is not installed. Install it with "
-            "'pip install openml' to load OpenML datasets."
+            "pip install 'ternary[openml]' (or pip install openml) to load OpenML datasets."
         ) from exc
     return openml
 

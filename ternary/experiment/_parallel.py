@@ -68,7 +68,8 @@ def _import_distributed():
     except ImportError:
         raise ImportError(
             "scheduler= needs Dask's distributed scheduler, which is not installed: run "
-            "pip install 'dask[distributed]' (on this machine and on every worker)."
+            "pip install 'ternary[dask]' (or pip install 'dask[distributed]'), on this "
+            "machine and on every worker."
         ) from None
     return distributed
 
