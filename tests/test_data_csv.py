@@ -542,7 +542,7 @@ def test_wide_rows_and_many_lines_are_refused_before_parsing():
     with pytest.raises(DataError, match="line 3"):
         load_csv(wide_row)
     many = b"a,b,y\n" + b"1,2,p\n3,4,q\n" * 30
-    with pytest.raises(DataError, match="about 62 lines; the limit is 10 data rows"):
+    with pytest.raises(DataError, match="about 61 lines; the limit is 10 data rows"):
         load_csv(many, max_rows=10)
 
 
@@ -551,7 +551,7 @@ def test_value_budget_is_checked_before_parsing(monkeypatch):
 
     monkeypatch.setattr(_clean, "_MAX_CELLS", 50)
     data = b"a,b,c,y\n" + b"1,2,3,p\n4,5,6,q\n" * 10
-    with pytest.raises(DataError, match=r"about 21 rows × 4 columns = 84 values; the limit is 50"):
+    with pytest.raises(DataError, match=r"about 20 rows × 4 columns = 80 values; the limit is 50"):
         load_csv(data)
     assert load_csv(data[:60]).n_samples == 6
 
@@ -569,7 +569,7 @@ def test_a_large_file_over_the_value_budget_is_refused_from_its_first_lines(monk
         raise AssertionError("the whole file was decoded before the refusal")
 
     monkeypatch.setattr(_csv, "_decode", must_not_decode)
-    with pytest.raises(DataError, match="about 31 rows × 5 columns = 155 values"):
+    with pytest.raises(DataError, match="about 30 rows × 5 columns = 150 values"):
         load_csv(data)
     monkeypatch.setattr(_csv, "_decode", decode)
     monkeypatch.setattr(_clean, "_MAX_CELLS", 1_000)

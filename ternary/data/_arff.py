@@ -28,17 +28,29 @@ from ._clean import (
 )
 from ._csv import _EXACT_FLOATS
 from ._dataset import DataError, Dataset, _quoted, _shorten
-from ._source import MAX_FILE_BYTES, _check_line_lengths, _decode, _read_source
+from ._source import (
+    MAX_FILE_BYTES,
+    _check_line_lengths,
+    _count_breaks,
+    _count_rows,
+    _decode,
+    _read_source,
+)
 
 # ARFF files that need liac-arff or the tolerant parser (pure Python, slow) are
 # refused beyond this many values, or beyond this size when the header cannot tell.
 _MAX_SLOW_VALUES = 500_000
 _MAX_SLOW_BYTES = 8 * 2**20
+# Files up to this size are decoded to text whole at once; larger ones block by block.
+_FULL_TEXT_BYTES = 32 * 2**20
 # An extra column name for the pandas path: anything in it means a row was too long.
 _EXTRA = "\x00extra"
 # Where the data section starts; [ \t]* rather than \s* so the search cannot run
 # across lines and backtrack over them.
-_DATA_MARKER = re.compile(rb"^[ \t]*@data", re.IGNORECASE | re.MULTILINE)
+# A line starts after LF or a lone CR (MULTILINE's ^ knows only LF).
+_DATA_MARKER = re.compile(rb"(?:^|(?<=\r))[ \t]*@data", re.IGNORECASE | re.MULTILINE)
+# The same in decoded text, with the rest of its line (a character class: linear).
+_TEXT_DATA_LINE = re.compile(r"(?:^|(?<=\r))[ \t]*@data[^\r\n]*", re.IGNORECASE | re.MULTILINE)
 
 
 @dataclass
@@ -260,7 +272,9 @@ def _check_data_lines(data: bytes, max_rows: int) -> None:
     if marker is None:
         return  # the parsers say what is missing
     start = marker.end()
-    lines = data.count(b"\n", start) - data.count(b"\n\n", start)
+    lines = _count_breaks(data, start)
+    if lines > max_rows + 1:
+        lines = _count_rows(data, start)  # blank lines are not rows
     if lines > max_rows + 1:
         raise DataError(
             f"The file has about {lines} lines of data; the limit is {max_rows} rows. "
@@ -268,20 +282,62 @@ def _check_data_lines(data: bytes, max_rows: int) -> None:
         )
 
 
+def _liac_input(text: str) -> tuple[str, list[_Attribute], str] | None:
+    """(relation, attributes, text for liac-arff): the header rewritten in a plain form.
+
+    liac-arff's pattern for a nominal type backtracks exponentially in the number
+    of levels when anything follows the closing brace (``{v0,...,v25} % note``: 20 s,
+    doubling per level). So liac-arff never sees the header as written: this
+    module's own parser (linear) reads it, and it is written back one declaration
+    per line, every name and level quoted and nothing after the brace, which the
+    pattern matches at its first try; the data section follows unchanged. None
+    when this module's parser cannot read the header or it declares a date (which
+    liac-arff does not read): liac-arff is then not asked.
+    """
+    marker = _TEXT_DATA_LINE.search(text)
+    if marker is None:
+        return None
+    try:
+        relation, attrs, _ = _parse_arff_tolerant(text[: marker.start()] + "@data\n")
+    except DataError:
+        return None
+    if any(a.kind == "date" for a in attrs):
+        return None
+    lines = [f"@relation {_liac_quote(relation or 'data')}"]
+    for a in attrs:
+        if a.kind == "nominal":
+            kind = "{" + ",".join(_liac_quote(v) for v in a.levels or []) + "}"
+        else:
+            kind = "string" if a.kind == "string" else "integer" if a.integer else "numeric"
+        lines.append(f"@attribute {_liac_quote(a.name)} {kind}")
+    # liac-arff ends lines at LF only; the other parsers also at a lone CR.
+    body = text[marker.end() :].replace("\r\n", "\n").replace("\r", "\n")
+    return relation, attrs, "\n".join(lines) + "\n@data" + body
+
+
+def _liac_quote(value: str) -> str:
+    """``value`` in single quotes, escaped the way liac-arff unescapes it."""
+    escaped = value.replace("\\", "\\\\").replace("'", "\\'")
+    return f"'{escaped}'"
+
+
+def _check_data_cells(data: bytes, offset: int, n_cols: int, opts: _Options) -> None:
+    """Refuse more data values than allowed, lines counted at every kind of line end."""
+    rows = _count_breaks(data, offset) + 1
+    if rows * n_cols > opts.max_cells:
+        rows = _count_rows(data, offset)
+    _check_cells(rows, n_cols, opts)
+
+
 def _parse_arff_liac(text: str) -> tuple[str, list[_Attribute], list[list[Any]]]:
     import arff  # liac-arff
 
-    obj = arff.loads(text)
-    attrs: list[_Attribute] = []
-    for name, kind in obj["attributes"]:
-        if isinstance(kind, list):
-            attrs.append(_Attribute(str(name), "nominal", [str(v) for v in kind]))
-        else:
-            k = str(kind).split()[0].upper()
-            attrs.append(
-                _Attribute(str(name), {"STRING": "string", "DATE": "date"}.get(k, "numeric"))
-            )
-    return str(obj.get("relation", "")), attrs, list(obj["data"])
+    prepared = _liac_input(text)
+    if prepared is None:
+        raise ValueError("not used: the header needs the tolerant parser")
+    relation, attrs, plain = prepared
+    obj = arff.loads(plain)
+    return relation, attrs, list(obj["data"])
 
 
 def load_arff(
@@ -356,9 +412,12 @@ def _checked_text(source: Any, opts: _Options) -> tuple[bytes, str | None, str, 
     # The header alone (decoded provisionally) bounds the values before all is decoded.
     head = _arff_head(data, "utf-8-sig", errors="replace")
     if head is not None:
-        _check_cells(data.count(b"\n", head[2]) + 1, len(head[1]), opts)
-    text, encoding, codec = _decode(data, "ARFF")
-    if not text or text.isspace():  # isspace() scans without copying a large text
+        _check_data_cells(data, head[2], len(head[1]), opts)
+    # A large file is checked to decode whole but kept as text only in part: the pandas
+    # path reads the bytes, and the full parsers decode it again if they need it.
+    keep = None if len(data) <= _FULL_TEXT_BYTES else _FULL_TEXT_BYTES
+    text, encoding, codec = _decode(data, "ARFF", keep=keep)
+    if not text or text.isspace():
         raise DataError(
             "The file contains only blank lines. Upload an ARFF file with "
             "@attribute lines and a @data section."
@@ -443,7 +502,7 @@ def _parse_arff(
         relation, attrs, offset = head
         names = [a.name.strip() for a in attrs]
         _check_shape(0, len(names), opts)
-        _check_cells(data.count(b"\n", offset) + 1, len(names), opts)
+        _check_data_cells(data, offset, len(names), opts)
         _check_names(names)
         table = _read_dense(data, offset, codec, attrs, names) if fast else None
         if table is not None:
@@ -452,11 +511,22 @@ def _parse_arff(
             report.append(f"Found {len(table)} rows and {len(names)} attributes.")
             return relation, *_typed_columns(attrs, names, table, report)
     if fast:  # without the shortcut (a comparison in the tests) every size is parsed
-        values = data.count(b"\n", head[2]) * len(head[1]) if head is not None else None
+        values = _count_breaks(data, head[2]) * len(head[1]) if head is not None else None
         _check_slow_budget(values, len(data))
+    if len(data) > _FULL_TEXT_BYTES:
+        text = data.decode(codec)  # known to decode: _decode checked the whole file
     try:
         relation, attrs, rows = _parse_arff_liac(text)
         report.append("Parsed with liac-arff.")
+    except ImportError:  # liac-arff not installed: no fault of the file
+        from ternary._optional import missing_message
+
+        note = missing_message("arff", "Reading this kind of ARFF file")
+        try:
+            relation, attrs, rows = _parse_arff_tolerant(text)
+        except DataError as exc:
+            raise DataError(f"{exc} ({note})") from exc
+        report.append(f"Read with the tolerant ARFF parser: {note}")
     except Exception as liac_exc:  # noqa: BLE001 - liac raises many unrelated types
         liac_text = _liac_message(liac_exc)
         try:
@@ -502,10 +572,10 @@ def _arff_head(
     declaration only liac-arff understands): the full parsers then decide.
     """
     marker = _DATA_MARKER.search(data)
-    if marker is None or codec == "utf-16":
+    if marker is None or codec in ("utf-16", "utf-32"):
         return None
-    end = data.find(b"\n", marker.end())
-    offset = len(data) if end < 0 else end + 1
+    ends = [k for k in (data.find(b"\n", marker.end()), data.find(b"\r", marker.end())) if k >= 0]
+    offset = min(ends) + 1 if ends else len(data)
     try:
         header = data[: marker.start()].decode(codec, errors=errors)
         relation, attrs, _ = _parse_arff_tolerant(header + "@data\n")
@@ -520,15 +590,6 @@ def _plain_section(data: bytes, offset: int) -> bool:
     Single quotes are fine; double quotes, backslash escapes, doubled quotes, a
     quoted '?' (a value, not a missing one), sparse rows, a comma ending a line and
     a '%' anywhere but at the start of a line (a comment) are left to the full
-    except ImportError:  # liac-arff not installed: no fault of the file
-        from ternary._optional import missing_message
-
-        note = missing_message("arff", "Reading this kind of ARFF file")
-        try:
-            relation, attrs, rows = _parse_arff_tolerant(text)
-        except DataError as exc:
-            raise DataError(f"{exc} ({note})") from exc
-        report.append(f"Read with the tolerant ARFF parser: {note}")
     parsers.
     """
     for token in (b'"', b"\\", b"''", b"'?'", b"{", b",\n", b",\r"):

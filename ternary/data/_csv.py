@@ -37,8 +37,11 @@ from ._source import (
     _MAX_LINE_BYTES,
     MAX_FILE_BYTES,
     _check_line_lengths,
+    _count_breaks,
+    _count_rows,
     _decode,
     _read_source,
+    _wide_codec,
 )
 
 # The missing-value tokens in the exact spellings pandas should treat as missing
@@ -103,8 +106,8 @@ def _sniff_delimiter(text: str) -> str:
 
 def _declared_delimiter(text: str) -> str | None:
     """The delimiter of an Excel ``sep=;`` first line, or None when there is none."""
-    first = text[: text.find("\n")] if "\n" in text else text
-    found = _SEP_LINE.fullmatch(first.strip("\r"))
+    first = text[:256].replace("\r", "\n").split("\n", 1)[0]
+    found = _SEP_LINE.fullmatch(first)
     return found.group(1) if found else None
 
 
@@ -132,7 +135,7 @@ class _CsvText:
     skip: int  # lines before the header that are not data (an Excel "sep=" line)
     names: list[str]  # header names, blank ones replaced by column_<i>
     blank: list[int]  # positions whose header was empty
-    first_row: tuple[int, int]  # (line number, field count) of the first data row
+    first_row: tuple[int, list[str]]  # (line number, fields) of the first data row
     report: list[str]
 
 
@@ -148,8 +151,10 @@ def _open_csv(source: Any, opts: _Options) -> _CsvText:
     n_lines = _count_lines(data, opts.max_rows)
     if len(data) > _HEAD_CHARS:
         _check_width_early(data, n_lines, opts)
-    text, encoding, codec = _decode(data, "CSV")
-    if not text or text.isspace():  # isspace() scans without copying a large text
+    # The whole file is checked to decode; only its start is kept as text (a blank
+    # start of this length would be over the line limits already).
+    text, encoding, codec = _decode(data, "CSV", keep=_HEAD_CHARS)
+    if not text or text.isspace():
         raise DataError(
             "The file contains only blank lines. Upload a CSV with a header "
             "row and at least two rows of data."
@@ -188,8 +193,9 @@ def _check_width_early(data: bytes, n_lines: int, opts: _Options) -> None:
     count of fields does not depend on which 8-bit encoding the file turns out to
     use). Anything this cannot read is left to the full path.
     """
-    utf16 = data.startswith((b"\xff\xfe", b"\xfe\xff"))
-    prefix = data[: 4 * _HEAD_CHARS].decode("utf-16" if utf16 else "utf-8-sig", errors="replace")
+    wide = _wide_codec(data)
+    codec = wide[1] if wide else "utf-8-sig"
+    prefix = data[: 4 * _HEAD_CHARS].decode(codec, errors="replace")
     delimiter, skip, _ = _layout(prefix)
     try:
         header, _ = _first_records(prefix[:_HEAD_CHARS], delimiter, skip)
@@ -200,8 +206,12 @@ def _check_width_early(data: bytes, n_lines: int, opts: _Options) -> None:
 
 
 def _count_lines(data: bytes, max_rows: int) -> int:
-    """The number of lines, roughly; more than ``max_rows`` data rows is refused."""
-    lines = data.count(b"\n") + 1
+    """The number of lines, at least; more than ``max_rows`` data rows is refused.
+
+    Lines end where pandas' parser ends a row: at LF, CRLF or a lone CR, so a file
+    with CR line endings meets the same limits as one with LF.
+    """
+    lines = _count_breaks(data) + 1
     if lines > max_rows + 3:
         lines = _non_blank_lines(data)
         if lines > max_rows + 3:
@@ -213,9 +223,9 @@ def _count_lines(data: bytes, max_rows: int) -> int:
 
 
 def _non_blank_lines(data: bytes) -> int:
-    # Blank lines are not rows. Counting two-byte patterns is slower than counting
-    # line breaks, so this runs only when the plain count is over a limit.
-    return data.count(b"\n") - data.count(b"\n\n") - data.count(b"\n\r\n") + 1
+    # Blank lines are not rows (pandas skips them). Finding them costs more than
+    # counting line breaks, so this runs only when the plain count is over a limit.
+    return _count_rows(data)
 
 
 def _check_lines_and_cells(
@@ -225,23 +235,36 @@ def _check_lines_and_cells(
         _check_cells(_non_blank_lines(data) - 1 - skip, n_cols, opts)
 
 
-def _first_records(text: str, delimiter: str, skip: int) -> tuple[list[str], tuple[int, int]]:
-    """The header record and the (line number, field count) of the first data record."""
-    reader = csv.reader(io.StringIO(text), delimiter=delimiter)
+def _first_records(text: str, delimiter: str, skip: int) -> tuple[list[str], tuple[int, list[str]]]:
+    """The header record and the (line number, fields) of the first data record.
+
+    Lines are split as pandas splits them (LF, CRLF or a lone CR: newline=None
+    reads each as one line end), so the header found here is the one pandas uses.
+    No field can be longer than a line, so the csv module's field limit is raised
+    to the line limit while reading: any error left is a real one, and is reported.
+    """
+    limit = csv.field_size_limit(max(csv.field_size_limit(), _MAX_LINE_BYTES + 1))
     try:
-        for _ in range(skip):
-            next(reader)
-        header = next(r for r in reader if r)
-    except (csv.Error, StopIteration) as exc:
-        raise DataError(
-            f"Could not read the header row: {_shorten(exc)}. Make sure the first line "
-            "holds the column names and that its quotes are balanced."
-        ) from exc
-    try:
-        first = next((r for r in reader if r), [])
-    except csv.Error:
-        first = []  # e.g. a cell over the csv module's size limit: pandas reads it
-    return header, (reader.line_num, len(first))
+        reader = csv.reader(io.StringIO(text, newline=None), delimiter=delimiter)
+        try:
+            for _ in range(skip):
+                next(reader)
+            header = next(r for r in reader if r)
+        except (csv.Error, StopIteration) as exc:
+            raise DataError(
+                f"Could not read the header row: {_shorten(exc)}. Make sure the first line "
+                "holds the column names and that its quotes are balanced."
+            ) from exc
+        try:
+            first = next((r for r in reader if r), [])
+        except csv.Error as exc:
+            raise DataError(
+                f"Could not read the first data row (line {reader.line_num + 1}): "
+                f"{_shorten(exc)}. Check that its quotes are balanced."
+            ) from exc
+    finally:
+        csv.field_size_limit(limit)
+    return header, (reader.line_num, first)
 
 
 def read_csv_header(
@@ -363,7 +386,7 @@ def load_csv(
     target_name = _resolve_target(
         names, target if target is not None else (named[-1] if named else None)
     )
-    frame = _parse_rows(head, target_name)
+    frame = _parse_rows(head, target_name, opts)
     head.data = b""  # the parsed table replaces the bytes: let them go before cleaning
     _check_shape(len(frame), frame.shape[1], opts)
     report.append(f"Found {len(frame)} rows and {frame.shape[1]} columns.")
@@ -381,10 +404,12 @@ def load_csv(
     )
 
 
-def _parse_rows(head: _CsvText, target_name: str) -> pd.DataFrame:
+def _parse_rows(head: _CsvText, target_name: str, opts: _Options) -> pd.DataFrame:
     """Parse the data rows with pandas' C parser; the target stays text."""
+    _check_first_row(head, opts)
     frame = _read_frame(head, target_name, index_col=None)
-    line, fields = head.first_row
+    line, first = head.first_row
+    fields = len(first)
     n_extra = fields - len(head.names)
     if n_extra > 0:
         # When the first data row is longer than the header, pandas takes its first
@@ -409,6 +434,27 @@ def _parse_rows(head: _CsvText, target_name: str) -> pd.DataFrame:
             "of data below the header."
         )
     return frame
+
+
+def _check_first_row(head: _CsvText, opts: _Options) -> None:
+    """Refuse a first data row longer than the header unless its extra fields are empty.
+
+    pandas would take the extra fields as a row index and build it in full before
+    any check could run (a 1 MB row of 500,000 fields: minutes); the row was
+    already split by the csv module, so this costs nothing.
+    """
+    line, first = head.first_row
+    n_names = len(head.names)
+    if len(first) <= n_names:
+        return
+    filled = any(v.strip() for v in first[n_names:])
+    if filled or len(first) > opts.max_columns:
+        raise DataError(
+            f"Line {line} has {len(first):,} fields but the header names only "
+            f"{n_names:,} columns, so the values cannot be matched to their "
+            "columns. Add the missing column name(s) to the header, or remove the "
+            "extra field(s) from the rows."
+        )
 
 
 def _read_frame(head: _CsvText, target_name: str, index_col: bool | None) -> pd.DataFrame:

@@ -12,7 +12,7 @@ from ._arff import load_arff, read_arff_header
 from ._clean import _MAX_CLASSES, _MAX_COLUMNS, _MAX_ROWS, _ORDINAL_THRESHOLD
 from ._csv import load_csv, read_csv_header
 from ._dataset import DataError, Dataset, _quoted
-from ._source import MAX_FILE_BYTES, _read_source
+from ._source import MAX_FILE_BYTES, _read_source, _wide_codec
 
 _CSV_SUFFIXES = (".csv", ".tsv", ".txt")
 _ARFF_SUFFIXES = (".arff",)
@@ -93,8 +93,9 @@ _SNIFF_BYTES = 65_536
 def _looks_like_arff(data: bytes) -> bool:
     """Whether the first line that is not blank or a ``%`` comment is an ARFF declaration."""
     head = data[:_SNIFF_BYTES]
-    if head.startswith((b"\xff\xfe", b"\xfe\xff")):
-        text = head[: len(head) // 2 * 2].decode("utf-16", errors="replace")
+    wide = _wide_codec(head)
+    if wide is not None:  # UTF-32 or UTF-16 with a byte-order mark
+        text = head[: len(head) // 4 * 4].decode(wide[1], errors="replace")
     else:
         text = head.decode("utf-8", errors="replace")
     for line in text.lstrip("\ufeff").splitlines():

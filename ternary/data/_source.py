@@ -5,6 +5,7 @@ Nothing here consumes or modifies what it is given: an upload's position is rest
 
 from __future__ import annotations
 
+import codecs
 import os
 import stat
 from pathlib import Path
@@ -187,6 +188,78 @@ def _read_upload(source: Any, max_bytes: int) -> tuple[bytes, str | None]:
     return data, (Path(str(name)).name if name else None)
 
 
+# Byte-order marks of the wide encodings, UTF-32 first: its little-endian mark begins
+# with UTF-16's, so testing UTF-16 first would read UTF-32 as UTF-16 with NULs.
+_WIDE_BOMS = (
+    (b"\xff\xfe\x00\x00", "UTF-32", "utf-32"),
+    (b"\x00\x00\xfe\xff", "UTF-32", "utf-32"),
+    (b"\xff\xfe", "UTF-16", "utf-16"),
+    (b"\xfe\xff", "UTF-16", "utf-16"),
+)
+
+
+def _wide_codec(data: bytes) -> tuple[str, str] | None:
+    """(description, codec) of a file that starts with a UTF-32 or UTF-16 byte-order mark."""
+    for bom, described, codec in _WIDE_BOMS:
+        if data.startswith(bom):
+            return described, codec
+    return None
+
+
+def _wide_without_bom(sample: bytes) -> str | None:
+    """The name of the encoding of ASCII-range text in UTF-16/32 without a mark, or None.
+
+    Such text has NUL bytes in fixed positions (every other byte, or three in four);
+    the pattern must hold for nearly every character.
+    """
+    n = len(sample) // 4 * 4
+    if n < 8:
+        return None
+    raw = np.frombuffer(sample[:n], dtype=np.uint8).reshape(-1, 4)
+    zero = raw == 0
+    share = zero.mean(axis=0)
+    if share[1:].min() > 0.95 and share[0] < 0.05:
+        return "UTF-32 (little-endian)"
+    if share[:3].min() > 0.95 and share[3] < 0.05:
+        return "UTF-32 (big-endian)"
+    pairs = zero.reshape(-1, 2)
+    share = pairs.mean(axis=0)
+    if share[1] > 0.95 and share[0] < 0.05:
+        return "UTF-16 (little-endian)"
+    if share[0] > 0.95 and share[1] < 0.05:
+        return "UTF-16 (big-endian)"
+    return None
+
+
+def _line_of(data: bytes, pos: int) -> int:
+    """The 1-based line of byte ``pos``, counting every line ending (LF, CRLF, lone CR)."""
+    return _count_breaks(data[:pos]) + 1
+
+
+def _count_breaks(data: bytes, start: int = 0) -> int:
+    """The line breaks in ``data[start:]`` as pandas and Python split lines: LF, CRLF, lone CR."""
+    return data.count(b"\n", start) + data.count(b"\r", start) - data.count(b"\r\n", start)
+
+
+def _count_rows(data: bytes, start: int = 0, block_size: int = _SCAN_BLOCK) -> int:
+    """The lines of ``data[start:]`` that are not empty, whatever the line endings.
+
+    A line starts after any break (LF, CR or CRLF); it is a row when its first
+    byte is not itself a break. Read in blocks, so the memory stays small.
+    """
+    raw = np.frombuffer(data, dtype=np.uint8)[start:]
+    rows, previous_break = 0, True
+    for at in range(0, len(raw), block_size):
+        block = raw[at : at + block_size]
+        breaks = (block == 10) | (block == 13)
+        starts = ~breaks
+        starts[1:] &= breaks[:-1]
+        starts[0] &= previous_break
+        rows += int(np.count_nonzero(starts))
+        previous_break = bool(breaks[-1])
+    return rows
+
+
 def _check_not_binary(data: bytes, what: str) -> None:
     for magic, kind in _BINARY_SIGNATURES:
         if data.startswith(magic):
@@ -195,6 +268,13 @@ def _check_not_binary(data: bytes, what: str) -> None:
                 f"Export the data as a plain-text {what} file and upload that."
             )
     sample = data[:65536]
+    wide = _wide_without_bom(sample)
+    if wide is not None:
+        raise DataError(
+            f"This {what} file looks like {wide} text without a byte-order mark, which "
+            "cannot be told apart from binary data reliably. Save it as UTF-8 (or as "
+            'UTF-16 with a byte-order mark, Excel\'s "Unicode text") and upload that.'
+        )
     if b"\x00" in sample:
         raise DataError(
             f"This is not a text {what} file: it contains NUL bytes, so it is binary "
@@ -206,48 +286,113 @@ def _check_not_binary(data: bytes, what: str) -> None:
             f"This is not a text {what} file: {controls} of its first {len(sample)} bytes "
             f"are control characters. Export the data as a plain-text {what} file."
         )
+    nul = data.find(b"\x00", len(sample))  # memchr: the whole file costs milliseconds
+    if nul >= 0:
+        raise DataError(
+            f"Line {_line_of(data, nul)} holds a NUL byte (character 0), which is not text: "
+            f"the file is damaged or partly binary. Remove it, or export the data again as "
+            f"a plain-text {what} file."
+        )
 
 
-def _decode(data: bytes, what: str) -> tuple[str, str, str]:
-    """Decode text: return it, a description of the encoding, and the codec's name."""
+def _decoded(data: bytes, codec: str, keep: int | None, start: int = 0) -> str:
+    """``data[start:]`` decoded with ``codec``; only its first ``keep`` characters kept.
+
+    With ``keep`` the whole file is still checked to decode, but block by block, so
+    the text of a large file never exists whole (200 MB of UTF-8 holding one emoji
+    would be an 800 MB str). A UnicodeDecodeError gives positions in ``data``.
+    """
+    if keep is None or len(data) - start <= keep:
+        try:
+            return codecs.decode(memoryview(data)[start:], codec)
+        except UnicodeDecodeError as exc:
+            raise UnicodeDecodeError(
+                codec, data, exc.start + start, exc.end + start, exc.reason
+            ) from None
+    decoder = codecs.getincrementaldecoder(codec)()
+    head: list[str] = []
+    kept = 0
+    for at in range(start, len(data), _SCAN_BLOCK):
+        pending = len(decoder.getstate()[0])
+        try:
+            out = decoder.decode(data[at : at + _SCAN_BLOCK], final=at + _SCAN_BLOCK >= len(data))
+        except UnicodeDecodeError as exc:
+            offset = at - pending
+            raise UnicodeDecodeError(
+                codec, data, exc.start + offset, exc.end + offset, exc.reason
+            ) from None
+        if kept < keep:
+            head.append(out[: keep - kept])
+            kept += len(head[-1])
+    return "".join(head)
+
+
+def _decode(data: bytes, what: str, keep: int | None = None) -> tuple[str, str, str]:
+    """Decode text: return it, a description of the encoding, and the codec's name.
+
+    The whole file must decode with the one encoding returned; with ``keep`` only
+    its first ``keep`` characters are returned (see :func:`_decoded`).
+    """
     if not data:
         raise DataError(
             "The file is empty (0 bytes). Upload a "
             f"{what} with a header row and at least two rows of data."
         )
     # Excel's "Unicode text" export is UTF-16 with a BOM; it would otherwise be
-    # rejected as binary because every other byte is NUL.
-    if data.startswith((b"\xff\xfe", b"\xfe\xff")):
+    # rejected as binary because every other byte is NUL. UTF-32 is tested first.
+    wide = _wide_codec(data)
+    if wide is not None:
+        described, codec = wide
         try:
-            return data.decode("utf-16"), "UTF-16", "utf-16"
+            return _decoded(data, codec, keep), described, codec
         except UnicodeDecodeError as exc:
             raise DataError(
-                f"The file starts like UTF-16 text but cannot be decoded "
-                f"({exc}). Save it as UTF-8 and try again."
+                f"The file starts like {described} text but cannot be decoded "
+                f"({_shorten(exc)}). Save it as UTF-8 and try again."
             ) from exc
     _check_not_binary(data, what)
     if data.startswith(b"\xef\xbb\xbf"):
         try:
-            return data[3:].decode("utf-8"), "UTF-8 (with byte-order mark)", "utf-8-sig"
+            text = _decoded(data, "utf-8", keep, start=3)
+            return text, "UTF-8 (with byte-order mark)", "utf-8-sig"
         except UnicodeDecodeError as exc:
             # The mark promises UTF-8; guessing another encoding would turn the mark
             # itself into text ("ï»¿") at the start of the first column name.
-            line = data.count(b"\n", 0, exc.start + 3) + 1
             raise DataError(
-                f"Line {line}: the file starts with a UTF-8 byte-order mark, but this "
-                f"line holds bytes that are not UTF-8 ({data[exc.start + 3 : exc.end + 3]!r}). "
+                f"Line {_line_of(data, exc.start)}: the file starts with a UTF-8 byte-order "
+                f"mark, but this line holds bytes that are not UTF-8 "
+                f"({data[exc.start : exc.end]!r}). "
                 "The file mixes encodings; save it again as UTF-8 from the program that "
                 "made it."
             ) from exc
     else:
         try:
-            return data.decode("utf-8"), "UTF-8", "utf-8"
-        except UnicodeDecodeError:
-            pass
+            return _decoded(data, "utf-8", keep), "UTF-8", "utf-8"
+        except UnicodeDecodeError as exc:
+            _refuse_mixed(data, exc)
+    # One decoding for the whole file: the bytes before the first invalid one are
+    # pure ASCII (see _refuse_mixed), so reading all as an 8-bit code changes none of them.
     # Windows-1252 is what spreadsheet programs usually write when not UTF-8
     # (it adds e.g. the euro sign to Latin-1); Latin-1 itself never fails.
     try:
-        text = data.decode("cp1252")
+        text = _decoded(data, "cp1252", keep)
     except UnicodeDecodeError:
-        return data.decode("latin-1"), "Latin-1: the file is not valid UTF-8", "latin-1"
+        return _decoded(data, "latin-1", keep), "Latin-1: the file is not valid UTF-8", "latin-1"
     return text, "Latin-1 (Windows-1252): the file is not valid UTF-8", "cp1252"
+
+
+def _refuse_mixed(data: bytes, exc: UnicodeDecodeError) -> None:
+    """Refuse a file whose start is UTF-8 with non-ASCII text and a later byte is not UTF-8.
+
+    Decoding such a file as Windows-1252 would turn its UTF-8 text into mojibake
+    (``température`` -> ``tempÃ©rature``); decoding it as UTF-8 would lose the other
+    bytes. Neither is the file, so the person is asked to save it in one encoding.
+    """
+    if data[: exc.start].isascii():
+        return
+    raise DataError(
+        f"Line {_line_of(data, exc.start)}: the file is UTF-8 up to here (with accented or "
+        f"other non-ASCII letters before this line), but this line holds bytes that are not "
+        f"UTF-8 ({data[exc.start : exc.end]!r}). The file mixes encodings; save it again as "
+        "UTF-8 from the program that made it."
+    )
