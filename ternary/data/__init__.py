@@ -57,6 +57,7 @@ from ._dataset import DataError, Dataset
 from ._files import list_local_arff, load_file, read_header
 from ._openml import load_openml, openml_cc18_tasks
 from ._preprocess import Preprocessor, TransformReport
+from ._rows import read_rows
 from ._source import MAX_FILE_BYTES
 
 __all__ = [
@@ -88,4 +89,5 @@ __all__ = [
     "read_arff_header",
     "read_csv_header",
     "read_header",
+    "read_rows",
 ]

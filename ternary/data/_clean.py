@@ -352,7 +352,7 @@ def _assemble(
     pre = Preprocessor(
         missing=opts.missing,
         ordinal_threshold=opts.ordinal_threshold,
-        missing_tokens=missing_tokens,
+        missing_tokens=tuple(sorted(missing_tokens)),  # a tuple: skops stores it as is
         decimal_comma=decimal_comma,
         nominal_levels=nominal_levels or None,
     )

@@ -52,7 +52,7 @@ class _Rule:
     kind: str = "numeric"  # "numeric" or "categorical"
     decimal_comma: bool = False
     thousands: bool = False  # digit groups: 1,234.5 (or 1.234,5 with decimal_comma)
-    junk: frozenset = frozenset()  # texts a numeric column read as missing at fit
+    junk: tuple = ()  # texts a numeric column read as missing at fit (sorted)
     fill: Any = None  # imputation value (None: leave the gap as NaN)
     levels: list | None = None  # categorical levels, in code order
     encoding: str = "number"  # "number", "binary", "onehot" or "ordinal"
@@ -282,7 +282,9 @@ class Preprocessor(TransformerMixin, BaseEstimator):
                 rules.append(_Rule(name, "identifier"))
             else:
                 comma = c.decimal_comma or (c.thousands and self.decimal_comma)
-                rules.append(_Rule(name, "feature", c.kind, comma, c.thousands, c.junk))
+                rules.append(
+                    _Rule(name, "feature", c.kind, comma, c.thousands, tuple(sorted(c.junk)))
+                )
                 converted.append(c)
                 from_text += [name] if c.from_text else []
         _report_set_aside(rules, from_text, report)

@@ -1,0 +1,142 @@
+"""``ternary predict MODEL DATA --out OUT``: score a file's rows with a saved pipeline.
+
+MODEL is a skops file holding a `ternary.pipeline.TernaryPipeline` (the app's
+download, or ``skops.io.dump(make_pipeline(ds.preprocessor, clf), path)``); DATA a
+CSV or ARFF file with the columns the model was trained on (any order, extra
+columns ignored). OUT gets every input column, in order, then ``prediction``,
+``verdict`` (1 decided, 0 boundary-uncertain), ``confidence`` and one ``P(<class>)``
+column per class. Bad input ends with exit code 2 and a message, never a traceback.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from collections.abc import Sequence
+from pathlib import Path
+
+__all__ = ["main"]
+
+# Types a saved ternary pipeline may hold; anything else in a model file is refused.
+_TRUSTED_PREFIXES = ("ternary.", "sklearn.", "numpy.", "builtins.", "pandas.", "collections.")
+_PROGRESS_ROWS = 50_000  # files with more rows get a progress bar (when tqdm is installed)
+_CHUNK = 10_000
+
+
+class _Failure(Exception):
+    """A problem with the input, reported as one message and exit code 2."""
+
+
+def _parser(prog: str | None) -> argparse.ArgumentParser:
+    p = argparse.ArgumentParser(
+        prog=prog or "ternary predict",
+        description="Score the rows of a CSV or ARFF file with a saved ternary model (skops).",
+    )
+    p.add_argument("model", help="the saved pipeline (.skops), e.g. the app's model download")
+    p.add_argument("data", help="CSV or ARFF file with the training columns (label optional)")
+    p.add_argument("--out", required=True, help="CSV file to write: input columns, then outputs")
+    p.add_argument("--no-progress", action="store_true", help="no progress bar, even on big files")
+    return p
+
+
+def load_model(path: str):
+    """The pipeline in skops file ``path``, trusting only ternary, scikit-learn and numpy types."""
+    try:
+        import skops.io as sio
+    except ImportError as exc:
+        raise _Failure(
+            "Reading a model needs skops: pip install skops (or 'ternary[app]')."
+        ) from exc
+    if not Path(path).is_file():
+        raise _Failure(f"No model file {path!r}. Give the path of a .skops file.")
+    try:
+        untrusted = sio.get_untrusted_types(file=path)
+    except Exception as exc:  # noqa: BLE001 - any reading error means "not a skops file"
+        raise _Failure(
+            f"{path!r} is not a skops model file ({type(exc).__name__}: {exc})."
+        ) from exc
+    foreign = [t for t in untrusted if not t.startswith(_TRUSTED_PREFIXES)]
+    if foreign:
+        raise _Failure(
+            f"{path!r} holds types that are not ternary's, scikit-learn's or numpy's "
+            f"({', '.join(foreign[:5])}); it is not loaded. Open it with skops.io.load "
+            "yourself if you trust it."
+        )
+    try:
+        model = sio.load(path, trusted=untrusted)
+    except Exception as exc:  # noqa: BLE001
+        raise _Failure(f"Could not load {path!r}: {type(exc).__name__}: {exc}") from exc
+    if not hasattr(model, "predict_proba"):
+        raise _Failure(f"{path!r} holds a {type(model).__name__}, not a classifier.")
+    return model
+
+
+def _read(path: str):
+    from ternary.data import DataError, read_rows
+
+    if not Path(path).is_file():
+        raise _Failure(f"No data file {path!r}.")
+    try:
+        return read_rows(path)
+    except DataError as exc:
+        raise _Failure(f"{path}: {exc}") from exc
+
+
+def _progress(n_rows: int, quiet: bool):
+    if quiet or n_rows < _PROGRESS_ROWS:
+        return None, None
+    try:
+        from tqdm import tqdm
+    except ImportError:
+        return None, None
+    bar = tqdm(total=n_rows, unit="rows", file=sys.stderr)
+    state = {"done": 0}
+
+    def update(done: int) -> None:
+        bar.update(done - state["done"])
+        state["done"] = done
+
+    return update, bar
+
+
+def run(model_path: str, data_path: str, out_path: str, quiet: bool = False) -> int:
+    """Score ``data_path`` with ``model_path`` into ``out_path``; return the rows written."""
+    import pandas as pd
+
+    from ternary.pipeline import score
+
+    model = load_model(model_path)
+    rows = _read(data_path)
+    update, bar = _progress(len(rows), quiet)
+    try:
+        outputs = score(model, rows, chunk_size=_CHUNK, progress=update)
+    except ValueError as exc:
+        raise _Failure(f"{data_path}: {exc}") from exc
+    finally:
+        if bar is not None:
+            bar.close()
+    clash = [c for c in outputs.columns if c in rows.columns]
+    if clash:
+        outputs = outputs.rename(columns={c: f"{c}_predicted" for c in clash})
+    table = pd.concat([rows, outputs], axis=1)
+    try:
+        table.to_csv(out_path, index=False)
+    except OSError as exc:
+        raise _Failure(f"Could not write {out_path!r}: {exc.strerror or exc}.") from exc
+    return len(table)
+
+
+def main(argv: Sequence[str] | None = None, *, prog: str | None = None) -> int:
+    """Run ``ternary predict``; 0 on success, 2 with a message on bad input."""
+    args = _parser(prog).parse_args(None if argv is None else list(argv))
+    try:
+        n = run(args.model, args.data, args.out, quiet=args.no_progress)
+    except _Failure as exc:
+        print(f"ternary predict: {exc}", file=sys.stderr)
+        return 2
+    print(f"Wrote {n:,} rows to {args.out}.", file=sys.stderr)
+    return 0
+
+
+if __name__ == "__main__":  # pragma: no cover
+    raise SystemExit(main())

@@ -1,0 +1,270 @@
+"""A scikit-learn Pipeline that also answers the ternary questions: decided or flagged, and why.
+
+`make_pipeline` chains a `ternary.data.Preprocessor` (or any transformers) and a
+ternary model into a `TernaryPipeline`, which takes raw rows (a file's columns, text
+and gaps included) everywhere: ``predict``, ``predict_proba`` and, beyond scikit-learn's
+`~sklearn.pipeline.Pipeline`, ``predict_verdict``, ``predict_with_verdict``,
+``predict_confidence``, ``boundary_distance`` and ``explain_row``. Each exists exactly
+when the final step has it (scikit-learn's ``available_if``), so a
+`~ternary.selective.RiskControlledClassifier` at the end offers verdicts but no
+boundary distance, and only a single tree explains a row.
+
+>>> from ternary import TernaryTreeClassifier, make_pipeline
+>>> from ternary.data import load_csv
+>>> body = "".join(f"{20 + i % 40},{'FM'[i % 2]},{i % 3 > 0}\\n" for i in range(90))
+>>> rows = "age,sex,y\\n" + body
+>>> ds = load_csv(rows.encode())
+>>> tree = TernaryTreeClassifier(max_depth=2, random_state=0).fit(ds.X, ds.y)
+>>> pipe = make_pipeline(ds.preprocessor, tree)
+>>> new = ds.raw.drop(columns=[ds.target]).head(3)
+>>> bool((pipe.predict_proba(new) == tree.predict_proba(ds.X.head(3))).all())
+True
+>>> hasattr(pipe, "boundary_distance"), pipe.predict_verdict(new).dtype
+(True, dtype('int8'))
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+from sklearn.pipeline import Pipeline
+from sklearn.pipeline import make_pipeline as _sk_make_pipeline
+from sklearn.utils.metaestimators import available_if
+
+__all__ = ["TernaryPipeline", "make_pipeline", "score"]
+
+
+def _final_has(name: str):
+    """``available_if`` check: the final step has method ``name``."""
+
+    def check(pipe) -> bool:
+        return hasattr(pipe._final_estimator, name)
+
+    return check
+
+
+def _explains(pipe) -> bool:
+    """A single ternary tree at the end (one tree is what a row explanation walks)."""
+    final = pipe._final_estimator
+    return hasattr(final, "routing") and not hasattr(final, "n_estimators")
+
+
+class TernaryPipeline(Pipeline):
+    """`sklearn.pipeline.Pipeline` with the ternary methods of its final step.
+
+    Parameters
+    ----------
+    steps : list of (str, estimator)
+        As for `~sklearn.pipeline.Pipeline`.
+    memory, transform_input, verbose
+        As for `~sklearn.pipeline.Pipeline`.
+
+    See Also
+    --------
+    make_pipeline : builds one from the steps, naming them.
+    """
+
+    def _rows(self, X):
+        """``X`` passed through every step but the last."""
+        Xt = X
+        for _, _, transformer in self._iter(with_final=False):
+            Xt = transformer.transform(Xt)
+        return Xt
+
+    @available_if(_final_has("predict_verdict"))
+    def predict_verdict(self, X) -> np.ndarray:
+        """The final step's verdict per row: 1 decided, 0 boundary-uncertain (flagged).
+
+        Parameters
+        ----------
+        X : raw rows, as the first step takes them
+
+        Returns
+        -------
+        ndarray of int8, shape (n_rows,)
+        """
+        return self._final_estimator.predict_verdict(self._rows(X))
+
+    @available_if(_final_has("predict_with_verdict"))
+    def predict_with_verdict(self, X) -> tuple[np.ndarray, np.ndarray]:
+        """Predictions and verdicts from one pass of the rows.
+
+        Parameters
+        ----------
+        X : raw rows
+
+        Returns
+        -------
+        prediction : ndarray of shape (n_rows,)
+        verdict : ndarray of int8, shape (n_rows,)
+        """
+        return self._final_estimator.predict_with_verdict(self._rows(X))
+
+    @available_if(_final_has("predict_proba_verdict"))
+    def predict_proba_verdict(self, X) -> tuple[np.ndarray, np.ndarray]:
+        """Class probabilities and verdicts from one pass of the rows.
+
+        Parameters
+        ----------
+        X : raw rows
+
+        Returns
+        -------
+        proba : ndarray of shape (n_rows, n_classes)
+        verdict : ndarray of int8, shape (n_rows,)
+        """
+        return self._final_estimator.predict_proba_verdict(self._rows(X))
+
+    @available_if(_final_has("predict_confidence"))
+    def predict_confidence(self, X) -> np.ndarray:
+        """The final step's confidence per row (higher: further from every boundary).
+
+        Parameters
+        ----------
+        X : raw rows
+
+        Returns
+        -------
+        ndarray of float, shape (n_rows,)
+        """
+        return self._final_estimator.predict_confidence(self._rows(X))
+
+    @available_if(_final_has("boundary_distance"))
+    def boundary_distance(self, X) -> np.ndarray:
+        """The final step's boundary distance per row, in units of the zone half-widths δ.
+
+        Parameters
+        ----------
+        X : raw rows
+
+        Returns
+        -------
+        ndarray of float, shape (n_rows,)
+        """
+        return self._final_estimator.boundary_distance(self._rows(X))
+
+    @available_if(_explains)
+    def explain_row(self, x):
+        """Why the tree predicts what it does for one raw row, on the encoded features.
+
+        Parameters
+        ----------
+        x : pandas.Series, dict, or one-row DataFrame
+            One raw row (the first step's columns).
+
+        Returns
+        -------
+        ternary.explain.RowExplanation
+            As `ternary.explain.explain_row` gives for the encoded row, with the
+            encoded features' names.
+        """
+        from ternary.explain import explain_row
+
+        if isinstance(x, pd.Series):
+            x = x.to_frame().T
+        elif isinstance(x, dict):
+            x = pd.DataFrame([x])
+        Xt = self._rows(x)
+        if len(Xt) != 1:
+            raise ValueError(f"explain_row takes one row; got {len(Xt)}.")
+        names = list(Xt.columns) if isinstance(Xt, pd.DataFrame) else None
+        if names is None and len(self.steps) > 1:
+            names = list(self[:-1].get_feature_names_out())
+        return explain_row(self._final_estimator, np.asarray(Xt)[0], feature_names=names)
+
+
+def make_pipeline(*steps, memory=None, verbose: bool = False) -> TernaryPipeline:
+    """A `TernaryPipeline` of ``steps``, named after their classes (as scikit-learn's).
+
+    The steps may be fitted already: ``make_pipeline(ds.preprocessor, tree)`` with a
+    tree fitted on ``ds.X`` scores raw rows without refitting anything. The
+    transformers hand on DataFrames with the encoded feature names (``set_output``),
+    so a model fitted on the named ``ds.X`` sees the names it knows.
+
+    Parameters
+    ----------
+    *steps : estimators
+        Transformers, then the model.
+    memory, verbose
+        As for `sklearn.pipeline.make_pipeline`.
+
+    Returns
+    -------
+    TernaryPipeline
+
+    Examples
+    --------
+    >>> from ternary import TernaryForestClassifier, make_pipeline
+    >>> from ternary.data import Preprocessor
+    >>> pipe = make_pipeline(Preprocessor(), TernaryForestClassifier(n_estimators=5))
+    >>> [name for name, _ in pipe.steps]
+    ['preprocessor', 'ternaryforestclassifier']
+    """
+    if not steps:
+        raise ValueError("make_pipeline needs at least one step (the model).")
+    named = _sk_make_pipeline(*steps, memory=memory, verbose=verbose).steps
+    pipe = TernaryPipeline(named, memory=memory, verbose=verbose)
+    final = steps[-1]
+    fitted_without_names = hasattr(final, "n_features_in_") and not hasattr(
+        final, "feature_names_in_"
+    )
+    if len(steps) > 1 and not fitted_without_names:
+        pipe.set_output(transform="pandas")
+    return pipe
+
+
+def score(model, rows, *, chunk_size: int = 20_000, progress=None) -> pd.DataFrame:
+    """The model's answer for every row, as a table ready to write next to the rows.
+
+    Parameters
+    ----------
+    model : fitted TernaryPipeline (or any classifier with ``predict_proba``)
+    rows : DataFrame of raw rows (what the model's first step takes)
+    chunk_size : int, default=20000
+        Rows scored at a time (bounds the memory of the encoded rows).
+    progress : callable ``(n_done)``, optional
+        Called after each chunk with the rows done so far.
+
+    Returns
+    -------
+    pandas.DataFrame
+        Indexed like ``rows``: ``prediction``, ``verdict`` (1 decided, 0
+        boundary-uncertain; all 1 for a model without verdicts), ``confidence``
+        (``predict_confidence``, else the largest class probability), then one
+        ``P(<class>)`` column per class.
+    """
+    classes = np.asarray(model.classes_)
+    parts = []
+    for start in range(0, len(rows), max(1, int(chunk_size))):
+        chunk = rows.iloc[start : start + chunk_size]
+        if hasattr(model, "predict_proba_verdict"):
+            proba, verdict = model.predict_proba_verdict(chunk)
+        else:
+            proba = model.predict_proba(chunk)
+            verdict = (
+                model.predict_verdict(chunk)
+                if hasattr(model, "predict_verdict")
+                else np.ones(len(chunk), dtype=np.int8)
+            )
+        proba = np.asarray(proba, dtype=np.float64)
+        if hasattr(model, "predict_confidence"):
+            confidence = np.asarray(model.predict_confidence(chunk), dtype=np.float64)
+        else:
+            confidence = proba.max(axis=1)
+        part = pd.DataFrame(
+            {
+                "prediction": classes[np.argmax(proba, axis=1)],
+                "verdict": np.asarray(verdict, dtype=np.int8),
+                "confidence": confidence,
+            },
+            index=chunk.index,
+        )
+        for j, c in enumerate(classes):
+            part[f"P({c})"] = proba[:, j]
+        parts.append(part)
+        if progress is not None:
+            progress(start + len(chunk))
+    if not parts:
+        columns = ["prediction", "verdict", "confidence"] + [f"P({c})" for c in classes]
+        return pd.DataFrame(columns=columns, index=rows.index)
+    return pd.concat(parts)
