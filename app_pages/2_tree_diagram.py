@@ -2,7 +2,7 @@
 
 import streamlit as st
 
-from appkit import datasets, export, model, regions, tree, vocabulary, why
+from appkit import datasets, export, model, regions, rules, tree, vocabulary, why
 from appkit.guard import page_guard, plain
 from ternary import export_text
 
@@ -129,7 +129,7 @@ with page_guard("drawing the tree"):
     spec = model.current_spec(key, features)
     s = st.session_state
     sp = model.split_data(ds, spec)
-    clf = model.fit(sp, spec)
+    clf = fitted = model.fit(sp, spec)
     names = list(sp.X_train.columns.astype(str))
     X_rows, y_rows, tree_key = sp.X_train, sp.y_train, spec.key
     if model.is_forest(clf):
@@ -137,8 +137,9 @@ with page_guard("drawing the tree"):
     nodes = tree.internal_nodes(clf)
     path, path_note = clicked_path(ds, key, clf, names)
 
-    # the diagram goes on top but is drawn last, once the inspected node is known
-    diagram = st.container()
+    # the diagram goes on top but is drawn last, once the inspected node is known; the rules
+    # stand beside it
+    diagram, rules_side = st.columns([3, 2])
     st.subheader("Node inspector")
     if not nodes:
         st.info("The tree is a single leaf: there is no split to inspect.")
@@ -209,6 +210,9 @@ with page_guard("drawing the tree"):
                 "SVG export needs the Graphviz `dot` program, which is not installed here "
                 "(`apt-get install graphviz`). The DOT file is still available."
             )
+
+    with rules_side, page_guard("listing the rules"):
+        rules.rules_panel(clf, X_rows, y_rows, tree_key, names, fitted, base)
 
     with page_guard("preparing the exports"):
         take_away(ds, spec, clf, base, names)

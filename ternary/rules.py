@@ -75,11 +75,15 @@ class Condition:
         return column <= self.threshold if self.op == "<=" else column > self.threshold
 
     def __str__(self) -> str:
-        return f"{self.name} {self.op} {_num(self.threshold)}"
+        return self.text()
+
+    def text(self, digits: int = 6) -> str:
+        """``name op threshold`` with ``digits`` significant digits."""
+        return f"{self.name} {self.op} {_num(self.threshold, digits)}"
 
 
-def _num(value: float) -> str:
-    return f"{value:.6g}"
+def _num(value: float, digits: int = 6) -> str:
+    return f"{value:.{digits}g}"
 
 
 @dataclass(frozen=True)
@@ -125,18 +129,20 @@ class Rule:
             mask &= condition.holds(X32)
         return mask
 
-    def condition_text(self) -> str:
-        """The conditions, merged per feature: ``a <= 1``, ``0.2 < b <= 0.7``."""
+    def condition_text(self, digits: int = 6) -> str:
+        """The conditions, merged per feature: ``a <= 1``, ``0.2 < b <= 0.7``.
+
+        Thresholds are shown with ``digits`` significant digits (the rule keeps them exact).
+        """
         parts = []
         for feature in dict.fromkeys(c.feature for c in self.conditions):
             mine = {c.op: c for c in self.conditions if c.feature == feature}
             name = next(iter(mine.values())).name
             if "<=" in mine and ">" in mine:
-                parts.append(
-                    f"{_num(mine['>'].threshold)} < {name} <= {_num(mine['<='].threshold)}"
-                )
+                low, high = _num(mine[">"].threshold, digits), _num(mine["<="].threshold, digits)
+                parts.append(f"{low} < {name} <= {high}")
             else:
-                parts.append(str(next(iter(mine.values()))))
+                parts.append(next(iter(mine.values())).text(digits))
         return " AND ".join(parts) if parts else "(always)"
 
     def outcome_text(self) -> str:
@@ -206,6 +212,7 @@ def extract_rules(
     simplify: bool = False,
     cf: float = 0.25,
     uncertain: bool = True,
+    feature_names: list[str] | None = None,
 ) -> list[Rule]:
     """The rules of a fitted `TernaryTreeClassifier`, ordered by support (largest first).
 
@@ -229,6 +236,9 @@ def extract_rules(
         C4.5's confidence factor for the simplification.
     uncertain : bool, default=True
         Include the boundary-uncertain rules.
+    feature_names : list of str, optional
+        One name per feature for the conditions; default the fitted names, else
+        ``x0, x1, …``. A DataFrame ``X`` is read by these names.
 
     Returns
     -------
@@ -253,7 +263,11 @@ def extract_rules(
 
     check_is_fitted(clf, "tree_")
     plan = tree_plan(clf)
-    names = _names(clf)
+    names = _names(clf) if feature_names is None else [str(n) for n in feature_names]
+    if len(names) != int(clf.n_features_in_):
+        raise ValueError(
+            f"feature_names has {len(names)} names; the model has {clf.n_features_in_} features."
+        )
     rules = [r for r in _walk(plan, names) if uncertain or r[2] == 1]
     built = [
         _finish(clf, plan, conds, kind, verdict, node, X, y) for conds, kind, verdict, node in rules
@@ -328,12 +342,21 @@ def _scored(rule: Rule, clf, X, y) -> Rule:
     if not support:
         return replace(rule, support=0, accuracy=float("nan"))
     if rule.prediction is None:
-        rows = X.iloc[np.flatnonzero(mask)] if hasattr(X, "iloc") else np.asarray(X)[mask]
-        predicted = clf.predict(rows)
+        predicted = clf.predict(_model_rows(clf, X, mask))
     else:
         predicted = np.full(support, rule.prediction, dtype=object)
     accuracy = float(np.mean(np.asarray(predicted, dtype=object) == y[mask].astype(object)))
     return replace(rule, support=support, accuracy=accuracy)
+
+
+def _model_rows(clf, X, mask):
+    """``X[mask]`` in the form ``clf`` was fitted on (named columns or a plain array)."""
+    fitted = getattr(clf, "feature_names_in_", None)
+    if hasattr(X, "iloc"):
+        rows = X.iloc[np.flatnonzero(mask)]
+        return rows if fitted is not None else rows.to_numpy()
+    rows = np.asarray(X)[mask]
+    return pd.DataFrame(rows, columns=fitted) if fitted is not None else rows
 
 
 def _ordered(rules: list[Rule]) -> list[Rule]:
