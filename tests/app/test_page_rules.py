@@ -59,3 +59,23 @@ def test_the_downloaded_query_and_function_score_like_the_model():
     frame, summary = rules.rule_table(model, sp.X_train, sp.y_train, spec.key, tuple(names), False)
     assert frame["support"].sum() == len(sp.y_train)
     assert 0 < summary["coverage"] <= 1
+
+
+def test_for_a_forest_the_rules_are_the_members_and_the_code_the_whole_forest():
+    from tests.app.helpers import open_link
+
+    at = open_link({"model": "forest", "n_estimators": "6"}, "tree")
+    assert_clean(at)
+    assert _rule_lines(at)
+    labels = [b.label for b in at.get("download_button")]
+    assert {"Rules (CSV)", "SQL query", "Python function"} <= set(labels)
+    ds, key = datasets.load_builtin("two moons", n_samples=500, noise=0.3, random_state=0)
+    spec = FitSpec(key, None, 0.3, 0, model_params({**DEFAULTS, "model": "forest"}))
+    spec = spec.with_params({**spec.params, "n_estimators": 6})
+    forest = fit(split_data(ds, spec), spec)
+    sql, python, _ = rules.model_code(forest, spec.key, ("x1", "x2"))
+    namespace: dict = {}
+    exec(python, namespace)
+    row = ds.X.iloc[0].to_numpy()
+    assert namespace["predict_row"](row)[1] == forest.predict_verdict(ds.X.iloc[:1])[0]
+    assert sql is not None and sql.count("__p5_0") >= 1  # all six trees are in the query
