@@ -6,6 +6,7 @@ from typing import Any
 
 import numpy as np
 import pandas as pd
+from sklearn.base import clone
 from sklearn.impute import SimpleImputer
 from sklearn.model_selection import StratifiedKFold
 from sklearn.preprocessing import StandardScaler
@@ -53,6 +54,22 @@ def _as_arrays(X, y) -> tuple[np.ndarray, np.ndarray]:
     return X_arr, y_arr
 
 
+def _raw_rows(X, y, preprocessor) -> tuple[pd.DataFrame, np.ndarray]:
+    if not isinstance(X, pd.DataFrame):
+        raise ValueError("With a preprocessor, X must be a DataFrame of raw rows (named columns).")
+    if getattr(preprocessor, "missing", None) == "drop":
+        raise ValueError(
+            "A preprocessor with missing='drop' would drop rows inside the folds; use "
+            "missing='impute' (learned per training fold) or 'keep'."
+        )
+    y_arr = np.asarray(y)
+    if y_arr.ndim != 1 or len(y_arr) != len(X):
+        raise ValueError(f"y must be 1-D with one label per row of X ({len(X)}).")
+    if pd.isna(y_arr).any():
+        raise ValueError("y contains missing labels; drop those rows first.")
+    return X.reset_index(drop=True), y_arr
+
+
 def _plain(value):
     return value.item() if isinstance(value, np.generic) else value
 
@@ -85,8 +102,15 @@ def _stratified_folds(y: np.ndarray, cv: int, seed) -> list[tuple[np.ndarray, np
     return list(splitter.split(np.zeros((y.shape[0], 1)), y))
 
 
-def _fold_arrays(X: np.ndarray, train: np.ndarray, test: np.ndarray, scale: bool):
-    X_train, X_test = X[train], X[test]
+def _fold_arrays(X, train: np.ndarray, test: np.ndarray, scale: bool, preprocessor=None):
+    if preprocessor is not None:
+        # raw rows: the cleaning (levels, imputation values, ...) is learned on the
+        # training fold only, then repeated on its test rows
+        pre = clone(preprocessor)
+        X_train = pre.fit_transform(X.iloc[train])
+        X_test = pre.transform(X.iloc[test])
+    else:
+        X_train, X_test = X[train], X[test]
     if np.isnan(X_train).any() or np.isnan(X_test).any():
         # the trees take no NaN; impute from the training fold only, like the scaler
         imputer = SimpleImputer(strategy="median", keep_empty_features=True).fit(X_train)
@@ -132,13 +156,13 @@ def _cart_reference(params, X_train, y_train, X_test, y_test) -> dict[str, Any]:
     }
 
 
-def _prepare_folds(X, y, folds, params, pending, scale):
+def _prepare_folds(X, y, folds, params, pending, scale, preprocessor=None):
     """Each needed fold's arrays and CART references, computed once in this process."""
     fold_data, refs = {}, {}
     for i, f in pending:
         if f not in fold_data:
             train, test = folds[f]
-            X_train, X_test = _fold_arrays(X, train, test, scale)
+            X_train, X_test = _fold_arrays(X, train, test, scale, preprocessor)
             fold_data[f] = (X_train, y[train], X_test, y[test])
         key = (f, _cart_key(params[i]))
         if key not in refs:
@@ -167,7 +191,19 @@ def _call(func, *args):
 
 
 def _iter_cv_rows(
-    X, y, combos, *, cv, max_depth, seed, scale, n_jobs, tree_params, skip=frozenset(), runner=None
+    X,
+    y,
+    combos,
+    *,
+    cv,
+    max_depth,
+    seed,
+    scale,
+    n_jobs,
+    tree_params,
+    skip=frozenset(),
+    runner=None,
+    preprocessor=None,
 ):
     """Yield ``(combo index, fold, row)`` for every task not in ``skip``, as tasks finish.
 
@@ -175,14 +211,14 @@ def _iter_cv_rows(
     fold, and shared by all combinations of that fold; only the combination
     fits go to the runner. Nothing is computed for a fold whose tasks are all skipped.
     """
-    X, y = _as_arrays(X, y)
+    X, y = _as_arrays(X, y) if preprocessor is None else _raw_rows(X, y, preprocessor)
     combos = _resolve_combos(combos)
     folds = _stratified_folds(y, cv, seed)
     params = _combo_params(combos, max_depth, seed, tree_params)
     swept = _swept_columns(combos)
     labels = [combo_label(c) for c in combos]
     pending = [(i, f) for f in range(cv) for i in range(len(combos)) if (i, f) not in skip]
-    fold_data, refs = _prepare_folds(X, y, folds, params, pending, scale)
+    fold_data, refs = _prepare_folds(X, y, folds, params, pending, scale, preprocessor)
     run = runner if runner is not None else joblib_runner(n_jobs)
     for batch in run(_call, _task_calls(pending, params, fold_data, refs)):
         for i, f, scores in batch:
@@ -216,6 +252,7 @@ def run_cv(
     scale: bool = True,
     n_jobs: int = 1,
     progress: Progress | None = None,
+    preprocessor: Any = None,
     **tree_params: Any,
 ) -> pd.DataFrame:
     """Score every combination with stratified k-fold cross-validation (the paper's protocol).
@@ -249,6 +286,8 @@ def run_cv(
         works, see `run_suite` for a cluster.
     progress : callable ``(done, total, message)``, optional
         Called after each finished (combination, fold).
+    preprocessor : ternary.data.Preprocessor, optional
+        X is then raw rows, cleaned by a clone fitted per training fold (not on test rows).
     **tree_params
         Further `TernaryTreeClassifier` parameters for every combination (a
         combination's own value wins).
@@ -297,6 +336,7 @@ def run_cv(
         scale=scale,
         n_jobs=n_jobs,
         tree_params=tree_params,
+        preprocessor=preprocessor,
     ):
         rows[(i, f)] = row
         if progress is not None:
