@@ -228,20 +228,23 @@ class ResultsDatabase:
         missing = [k for k in _KEY if k not in row]
         if missing:
             raise ValueError(f"a results row needs {', '.join(missing)}; got {sorted(row)}.")
-        names = list(row)
-        values = [_cell(row[k]) for k in names]
         try:
-            with self._transaction() as conn:
-                if any(k not in self._columns for k in names):
-                    self._add_columns(conn, names)
-                cursor = conn.execute(
-                    f"INSERT INTO results ({', '.join(map(_quote, names))}) "
-                    f"VALUES ({', '.join('?' * len(names))}) "
-                    "ON CONFLICT (dataset, combo, fold) DO NOTHING",
-                    values,
-                )
+            return self._insert(row)
         except sqlite3.Error as exc:
             raise self._error("write", exc) from exc
+
+    def _insert(self, row: dict) -> bool:
+        names = list(row)
+        values = [_cell(row[k]) for k in names]
+        with self._transaction() as conn:
+            if any(k not in self._columns for k in names):
+                self._add_columns(conn, names)
+            cursor = conn.execute(
+                f"INSERT INTO results ({', '.join(map(_quote, names))}) "
+                f"VALUES ({', '.join('?' * len(names))}) "
+                "ON CONFLICT (dataset, combo, fold) DO NOTHING",
+                values,
+            )
         return cursor.rowcount == 1
 
     def _add_columns(self, conn: sqlite3.Connection, names: list[str]) -> None:

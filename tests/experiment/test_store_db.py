@@ -165,3 +165,25 @@ def test_cli_defaults_to_a_database_and_refuses_another_protocol(tmp_path, capsy
     err = capsys.readouterr().err
     assert "another protocol" in err and "cv: stored 2, this run 3" in err
     assert len(read_results(tmp_path / "results.sqlite")) == 12
+
+
+def test_a_database_that_cannot_be_written_stops_the_run_with_exit_2(tmp_path, monkeypatch, capsys):
+    from sklearn.datasets import load_iris
+
+    data = tmp_path / "iris.csv"
+    load_iris(as_frame=True).frame.to_csv(data, index=False)
+    blocker = tmp_path / "file"
+    blocker.write_text("x", encoding="utf-8")
+    argv = ["--data", str(data), "--cv", "2", "--combos", "probabilistic", "--no-progress"]
+    assert main([*argv, "--out", str(blocker / "r.sqlite")]) == 2
+    assert "Cannot create the results database" in capsys.readouterr().err
+
+    def full_disk(self, row):
+        raise sqlite3.OperationalError("database or disk is full")
+
+    monkeypatch.setattr(ResultsDatabase, "_insert", full_disk)
+    # even with errors="skip" a write failure is no problem of one dataset: the run stops
+    with pytest.raises(ResultsFileError, match="disk is full"):
+        run_suite(_datasets(), tmp_path / "r.sqlite", combos=COMBOS, cv=2, errors="skip")
+    assert main([*argv, "--out", str(tmp_path / "cli.sqlite")]) == 2
+    assert "Cannot write the results database" in capsys.readouterr().err
