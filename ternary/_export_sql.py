@@ -249,7 +249,7 @@ def _check_columns(n: int) -> None:
         )
 
 
-def _sum_stages(q: _Query, plans: list[TreePlan], carry: list[str], n_classes: int) -> None:
+def _sum_stages(q: _Query, plans: list[TreePlan], carry: list[str]) -> None:
     """Each tree's blended class sums, leaves in preorder, in chunks of `_SUM_CHUNK` terms."""
     terms: dict[str, list[str]] = {}
     for t, plan in enumerate(plans):
@@ -363,9 +363,7 @@ def export_sql(
     """
     trees = members(clf)
     names = feature_names(clf, columns)
-    classes = np.asarray(clf.classes_)
-    n_classes = classes.size
-    outputs = ["prediction", "verdict"] + [f"proba_{k}" for k in range(n_classes)]
+    outputs = ["prediction", "verdict"] + [f"proba_{k}" for k in range(len(clf.classes_))]
     if key is not None and str(key) in outputs:
         raise ValueError(
             f"key={key!r} clashes with an output column ({', '.join(outputs[:3])}, …); "
@@ -378,6 +376,13 @@ def export_sql(
             "(the query would run to megabytes). Export a smaller model: fewer trees "
             "(n_estimators), a lower max_depth or a larger min_samples_leaf."
         )
+    query = _build(clf, trees, names, key)
+    return query.render(_table_ref(table))
+
+
+def _build(clf, trees, names, key) -> _Query:
+    """The stages: base columns, one per tree level, the blend sums, trees, forest, output."""
+    classes = np.asarray(clf.classes_)
     plans = [tree_plan(t) for t in trees]
     q = _Query(names)
     used = sorted({p.feature[n] for p in plans for n in p.preorder if not p.is_leaf(n)})
@@ -401,23 +406,23 @@ def export_sql(
     _level_stages(q, plans, carry + [f"__r{f}" for f in blended])
     carry += [f"__n{t}" for t in range(len(plans))]
     if any(needs_blend(p) for p in plans):
-        _sum_stages(q, plans, carry, n_classes)
+        _sum_stages(q, plans, carry)
     per_tree = []
     for t, (plan, member) in enumerate(zip(plans, trees, strict=True)):
         cols = np.searchsorted(classes, np.asarray(member.classes_))
         per_tree += _tree_outputs(q, plan, t, cols)
     q.stages.append([(c, c) for c in carry] + per_tree)
-    _forest_stage(q, clf, plans, trees, carry, n_classes)
+    _forest_stage(q, clf, trees, carry)
     q.stages.append(_final_stage(key, classes))
-    return q.render(_table_ref(table))
+    return q
 
 
-def _forest_stage(q, clf, plans, trees, carry, n_classes):
+def _forest_stage(q, clf, trees, carry):
     """Mean probabilities ``__F{k}`` (tree order) and the verdict ``__V``."""
     classes = np.asarray(clf.classes_)
     stage = [(c, c) for c in carry if c in ("__key", "__ok")]
     n = len(trees)
-    for k in range(n_classes):
+    for k in range(classes.size):
         parts = [
             f"__p{t}_{k}"
             for t, member in enumerate(trees)
