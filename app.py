@@ -112,6 +112,7 @@ def presets() -> None:
     )
     for label, page, params in links.PRESETS:
         st.page_link(PAGES[page], label=label, icon=":material/bookmark:", query_params=params)
+        st.caption(links.PRESET_SOURCES[label])
 
 
 PAGES = {

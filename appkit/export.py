@@ -49,6 +49,33 @@ def _data_lines(ds: Dataset, generator_kwargs: dict | None, upload: dict | None)
     ]
 
 
+def _scale_lines(standardize: bool) -> list[str]:
+    if not standardize:
+        return []
+    return [
+        "from sklearn.preprocessing import StandardScaler",
+        "",
+        "# the app's 'Standardise features': mean 0, variance 1 over every row",
+        "ds.X[:] = StandardScaler().fit_transform(ds.X)",
+    ]
+
+
+def _split_lines(spec: FitSpec) -> list[str]:
+    if spec.test_size <= 0:
+        return [
+            "# test fraction 0: fitted on every row, the figures computed on those same rows",
+            "X_train, X_test, y_train, y_test = X, X, ds.y, ds.y",
+        ]
+    return [
+        "_, counts = np.unique(ds.y, return_counts=True)",
+        f"n_test = int(np.ceil({spec.test_size!r} * len(ds.y)))",
+        "stratify = ds.y if counts.min() >= 2 and n_test >= len(counts) else None",
+        "X_train, X_test, y_train, y_test = train_test_split(",
+        f"    X, ds.y, test_size={spec.test_size!r}, random_state={spec.seed!r}, stratify=stratify",
+        ")",
+    ]
+
+
 def rebuild_script(
     ds: Dataset,
     spec: FitSpec,
@@ -56,10 +83,12 @@ def rebuild_script(
     generator_kwargs: dict | None = None,
     upload: dict | None = None,
     member: int | None = None,
+    standardize: bool = False,
 ) -> str:
     """A short Python script that loads the data, splits it and fits the same tree (or forest).
 
-    For a forest, ``member`` is the member tree whose rules the script prints.
+    For a forest, ``member`` is the member tree whose rules the script prints;
+    ``standardize`` repeats the app's "Standardise features" setting.
 
     The split repeats the app's (stratified when every class has two rows and
     the test part can hold each class), so the fitted tree is the app's.
@@ -76,13 +105,9 @@ def rebuild_script(
         "",
         f"from ternary import {estimator}, export_text",
         *_data_lines(ds, generator_kwargs, upload),
+        *_scale_lines(standardize),
         f"X = {features}",
-        "_, counts = np.unique(ds.y, return_counts=True)",
-        f"n_test = int(np.ceil({spec.test_size!r} * len(ds.y)))",
-        "stratify = ds.y if counts.min() >= 2 and n_test >= len(counts) else None",
-        "X_train, X_test, y_train, y_test = train_test_split(",
-        f"    X, ds.y, test_size={spec.test_size!r}, random_state={spec.seed!r}, stratify=stratify",
-        ")",
+        *_split_lines(spec),
         f"clf = {estimator}(",
         params + ",",
         ").fit(X_train, y_train)",

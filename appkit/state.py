@@ -30,6 +30,7 @@ DEFAULTS = {
     "n_samples": 500,
     "noise": 0.3,
     "data_seed": 0,
+    "standardize": False,
     "delta_method": "margin",
     "routing": "probabilistic",
     "epsilon": 0.05,
@@ -51,6 +52,7 @@ DEFAULTS = {
     "cv_max_depth": 4,
     "cv_seed": 42,
     "show_paper": False,
+    "coverage_view": "dataset",
     "upload_missing": "impute",
     "present": False,
     "model": "tree",
@@ -68,7 +70,8 @@ BOUNDS = {
     "n_bootstraps": (2, 100),
     "delta_scale": (0.0, 3.0),
     "max_depth": (1, 12),
-    "test_size": (0.1, 0.5),
+    # 0: no held-out rows; every figure is computed on the training rows (as the paper's are)
+    "test_size": (0.0, 0.5),
     "seed": (0, 10_000),
     # a forest is refitted live on every change: 100 trees keep that within a few seconds
     "n_estimators": (2, 100),

@@ -52,8 +52,9 @@ ROUTING_LABELS = {
 }
 ROUTING_HELP = (
     "What happens to a row inside a zone. **probabilistic**: it goes down both children and "
-    "their predictions are blended by distance to θ. **deferred**: as probabilistic, with the "
-    "blend deferred to the leaves. **hard middle**: the zone gets its own middle subtree, "
+    "their predictions are blended by distance to θ. **deferred**: the row blends only at the "
+    "first zone it meets; below that split it routes like CART, one way at every split. "
+    "**hard middle**: the zone gets its own middle subtree, "
     "grown on the training rows inside it. Every row gets a class either way; rows that touched "
     "a zone are flagged boundary-uncertain."
 )

@@ -13,7 +13,13 @@ import plotly.graph_objects as go
 
 from viz.colors import method_color
 
-__all__ = ["CURVE_POINT", "ROUTING_SYMBOLS", "accuracy_coverage_figure", "risk_coverage_figure"]
+__all__ = [
+    "CURVE_POINT",
+    "ROUTING_SYMBOLS",
+    "accuracy_coverage_figure",
+    "place_labels",
+    "risk_coverage_figure",
+]
 
 #: Marker per routing, as in the paper (circles probabilistic, diamonds hard-middle).
 ROUTING_SYMBOLS = {
@@ -109,7 +115,82 @@ def _chow_layer(fig, chow_curve):
     )
 
 
-def _paper_layer(fig, paper_means):
+#: approximate size of the plot area and of one character at 10 px, for label placement
+_PLOT_PX = (820.0, 430.0)
+_CHAR_PX, _LINE_PX, _MARKER_PX = 6.2, 13.0, 8.0
+#: where a label may sit around its marker, in the order tried
+_POSITIONS = (
+    "top right",
+    "bottom right",
+    "top left",
+    "bottom left",
+    "middle right",
+    "middle left",
+    "top center",
+    "bottom center",
+)
+
+
+def _label_box(px, py, text, position):
+    """The pixel box ``(x0, y0, x1, y1)`` of ``text`` placed at ``position`` of a marker."""
+    w, h = _CHAR_PX * len(text), _LINE_PX
+    vertical, horizontal = position.split()
+    x0 = {"right": px + _MARKER_PX / 2, "left": px - _MARKER_PX / 2 - w, "center": px - w / 2}
+    y0 = {"top": py + _MARKER_PX / 2, "bottom": py - _MARKER_PX / 2 - h, "middle": py - h / 2}
+    left, bottom = x0[horizontal], y0[vertical]
+    return (left, bottom, left + w, bottom + h)
+
+
+def _overlap(a, b) -> float:
+    dx = min(a[2], b[2]) - max(a[0], b[0])
+    dy = min(a[3], b[3]) - max(a[1], b[1])
+    return max(dx, 0.0) * max(dy, 0.0)
+
+
+def place_labels(xs, ys, texts, x_range, y_range, taken=None):
+    """Text positions for labelled markers that keep the labels apart.
+
+    Greedy: each label, left to right, takes the first position around its
+    marker whose box overlaps no label already placed, no marker and stays in the
+    plot; where every position collides it takes the least overlapping one, or
+    None (no label: the hover still names the point) when that still covers
+    another label. ``taken`` is a list of boxes already used (extended in place).
+
+    Returns
+    -------
+    list of str or None, one plotly ``textposition`` per marker
+    """
+    (x0, x1), (y0, y1) = x_range, y_range
+    sx, sy = _PLOT_PX[0] / max(x1 - x0, 1e-12), _PLOT_PX[1] / max(y1 - y0, 1e-12)
+    pts = [((float(x) - x0) * sx, (float(y) - y0) * sy) for x, y in zip(xs, ys, strict=True)]
+    markers = [
+        (px - _MARKER_PX / 2, py - _MARKER_PX / 2, px + _MARKER_PX / 2, py + _MARKER_PX / 2)
+        for px, py in pts
+    ]
+    taken = [] if taken is None else taken
+    out = [None] * len(pts)
+    for i in sorted(range(len(pts)), key=lambda k: pts[k]):
+        best, best_cost, best_box = None, np.inf, None
+        for position in _POSITIONS:
+            box = _label_box(*pts[i], str(texts[i]), position)
+            outside = max(0.0, -box[0]) + max(0.0, box[2] - _PLOT_PX[0])
+            outside += max(0.0, -box[1]) + max(0.0, box[3] - _PLOT_PX[1])
+            cost = sum(_overlap(box, t) for t in taken) * 4 + 50 * outside
+            cost += sum(_overlap(box, m) for j, m in enumerate(markers) if j != i)
+            if cost < best_cost:
+                best, best_cost, best_box = position, cost, box
+            if cost == 0:
+                break
+        if best_box is not None and sum(_overlap(best_box, t) for t in taken) > 0.2 * (
+            (best_box[2] - best_box[0]) * (best_box[3] - best_box[1])
+        ):
+            continue  # no room: this label would cover another one
+        out[i] = best
+        taken.append(best_box)
+    return out
+
+
+def _paper_layer(fig, paper_means, label="paper (CC18 means)"):
     _require(
         paper_means,
         ["delta_method", "routing", "decided_accuracy", "uncertain_rate"],
@@ -126,16 +207,26 @@ def _paper_layer(fig, paper_means):
                 size=11,
                 line=dict(width=1.5),
             ),
-            name="paper (CC18 means)",
+            name=label,
             customdata=np.column_stack([paper_means["delta_method"], paper_means["routing"]]),
-            hovertemplate="paper: %{customdata[0]} / %{customdata[1]}<br>uncertain %{x:.1%}"
+            hovertemplate=label.split(" ")[0].rstrip(":")
+            + ": %{customdata[0]} / %{customdata[1]}<br>uncertain %{x:.1%}"
             "<br>decided accuracy %{y:.4f}<extra></extra>",
         )
     )
 
 
-def _combo_layer(fig, summary, baseline, x_max):
-    """One marker trace per (δ method, routing), with error bars and η in the hover."""
+def _combo_text(method, routing) -> str:
+    if method == "none":
+        return "CART"
+    return f"{method} (h.m.)" if routing == "hard_middle" else str(method)
+
+
+def _combo_layer(fig, summary, baseline, positions):
+    """One marker trace per (δ method, routing), with error bars and η in the hover.
+
+    ``positions`` maps (method, routing) to its label's place (None: no label).
+    """
     has_std = "decided_accuracy_std" in summary.columns
     for (method, routing), group in summary.groupby(["delta_method", "routing"], sort=False):
         error = None
@@ -158,9 +249,11 @@ def _combo_layer(fig, summary, baseline, x_max):
                     size=13,
                     line=dict(color="#222222", width=1),
                 ),
-                text=["CART" if method == "none" else method for _ in rate],
-                # labels of points near the right edge go left so the plot does not clip them
-                textposition=["top left" if r > 0.8 * x_max else "top right" for r in rate],
+                text=[
+                    _combo_text(method, routing) if positions.get((method, routing)) else ""
+                    for _ in rate
+                ],
+                textposition=positions.get((method, routing)) or "top right",
                 textfont=dict(size=10),
                 name="CART (δ = 0)" if method == "none" else f"{method} / {routing}",
                 customdata=eta,
@@ -176,8 +269,12 @@ def _value_text(param, value):
     return f"{param}={value}"
 
 
-def _sweep_layer(fig, sweep):
-    """The swept operating points joined by a line, labelled with their values."""
+def _sweep_layer(fig, sweep, x_range, y_range, taken):
+    """The swept operating points joined by a line, labelled with their values.
+
+    A value's label is left out where it would cover another label (the hover
+    and the table below the chart still give it).
+    """
     _require(sweep, ["param", "value", "uncertain_rate", "decided_accuracy"], "sweep")
     keys = [c for c in ("param", "delta_method", "routing") if c in sweep.columns]
     for key, group in sweep.groupby(keys, sort=False):
@@ -186,6 +283,10 @@ def _sweep_layer(fig, sweep):
         group = group.sort_values("value")
         method = group["delta_method"].iloc[0] if "delta_method" in group else None
         param = group["param"].iloc[0]
+        texts = [_value_text(param, v) for v in group["value"]]
+        places = place_labels(
+            group["uncertain_rate"], group["decided_accuracy"], texts, x_range, y_range, taken
+        )
         fig.add_trace(
             go.Scatter(
                 x=group["uncertain_rate"],
@@ -193,16 +294,17 @@ def _sweep_layer(fig, sweep):
                 mode="lines+markers+text",
                 line=dict(color=method_color(method), width=1.5),
                 marker=dict(size=7, color=method_color(method)),
-                text=[_value_text(param, v) for v in group["value"]],
+                text=[t if p else "" for t, p in zip(texts, places, strict=True)],
+                hovertext=texts,
                 # (parameter, value, method, routing): a click on a point names its setting
                 customdata=[
                     [param, v, method, group["routing"].iloc[0] if "routing" in group else None]
                     for v in group["value"]
                 ],
-                textposition="bottom right",
-                textfont=dict(size=9),
+                textposition=[p or "bottom right" for p in places],
+                textfont=dict(size=10),
                 name=f"sweep: {label}",
-                hovertemplate="%{text}<br>uncertain %{x:.1%}<br>decided accuracy %{y:.4f}"
+                hovertemplate="%{hovertext}<br>uncertain %{x:.1%}<br>decided accuracy %{y:.4f}"
                 "<extra></extra>",
             )
         )
@@ -217,6 +319,7 @@ def accuracy_coverage_figure(
     isolines=(0.05, 0.10, 0.15),
     sweep=None,
     title=None,
+    reference_label="paper (CC18 means)",
 ) -> go.Figure:
     """Decided accuracy against boundary-uncertain rate, one point per combination.
 
@@ -235,6 +338,7 @@ def accuracy_coverage_figure(
         (and optionally delta_method, routing), optional; operating points of
         a parameter sweep joined by a line, labelled with the values
     title : str, optional
+    reference_label : str, the legend name of ``paper_means``' hollow markers
 
     Returns
     -------
@@ -250,10 +354,23 @@ def accuracy_coverage_figure(
     if chow_curve is not None and len(chow_curve):
         _chow_layer(fig, chow_curve)
     if paper_means is not None and len(paper_means):
-        _paper_layer(fig, paper_means)
-    _combo_layer(fig, summary, baseline, x_max)
+        _paper_layer(fig, paper_means, reference_label)
+    firsts = summary.groupby(["delta_method", "routing"], sort=False).first().reset_index()
+    taken = []
+    places = place_labels(
+        firsts["uncertain_rate"],
+        firsts["decided_accuracy"],
+        [_combo_text(m, r) for m, r in zip(firsts["delta_method"], firsts["routing"], strict=True)],
+        (0.0, x_max),
+        y_range,
+        taken,
+    )
+    positions = dict(
+        zip(zip(firsts["delta_method"], firsts["routing"], strict=True), places, strict=True)
+    )
+    _combo_layer(fig, summary, baseline, positions)
     if sweep is not None and len(sweep):
-        _sweep_layer(fig, sweep)
+        _sweep_layer(fig, sweep, (0.0, x_max), y_range, taken)
     fig.update_xaxes(
         title_text="Mean boundary-uncertain rate",
         tickformat=".0%",
