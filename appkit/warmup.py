@@ -3,13 +3,12 @@
 Run once per server process, in a background thread started after the first
 page is on screen: the imports the model pages need (plotly, the figure
 builders), the compiled prediction kernel's first compile when the library has
-one (`ternary._blend.warm_up`), and the default Decision-regions setting, so
+one (`ternary.tree.warm_up`), and the default Decision-regions setting, so
 the first click on that page finds its fits and figure cached.
 """
 
 from __future__ import annotations
 
-import importlib
 import logging
 import threading
 
@@ -24,13 +23,9 @@ def warm_up() -> None:
     """The work itself (also callable directly, e.g. from a benchmark)."""
     from appkit import datasets, model, regions
     from appkit.state import DEFAULTS
+    from ternary.tree import warm_up as warm_up_kernels
 
-    try:  # the compiled blend kernel is optional; without it nothing needs compiling
-        blend = importlib.import_module("ternary._blend")
-    except ImportError:
-        blend = None
-    if blend is not None and hasattr(blend, "warm_up"):
-        blend.warm_up()
+    warm_up_kernels()  # without numba it returns False: nothing needs compiling
     name = DEFAULTS["dataset"]
     ds, key = datasets.load_builtin(name, **datasets.builtin_kwargs(name, DEFAULTS))
     spec = model.FitSpec(

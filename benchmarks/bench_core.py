@@ -39,8 +39,9 @@ from sklearn.tree import DecisionTreeClassifier
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from ternary import TernaryTreeClassifier, _blend  # noqa: E402
+from ternary import TernaryTreeClassifier  # noqa: E402
 from ternary.data import make_waveform  # noqa: E402
+from ternary.tree import kernels as _blend  # noqa: E402
 
 METHODS = ["margin", "quality_plateau", "gain_ratio", "class_overlap", "node_bootstrap"]
 RESULTS = Path(__file__).resolve().parent / "results"
@@ -89,7 +90,7 @@ def numba_costs():
         size += sum(f.stat().st_size for f in folder.rglob("*") if f.is_file())
     probe = (
         "import time; t = time.perf_counter(); import numba; i = time.perf_counter() - t; "
-        "t = time.perf_counter(); from ternary import _blend; ok = _blend.warm_up(); "
+        "t = time.perf_counter(); from ternary.tree import kernels; ok = kernels.warm_up(); "
         "from ternary.delta import NodeRows, bootstrap_thresholds; import numpy as np; "
         "r = NodeRows.from_arrays(np.arange(20.0), np.arange(20) % 2, np.ones(20), 9.5, 2); "
         "bootstrap_thresholds(r, 'gini', 3, 0); print(i, time.perf_counter() - t, ok)"
@@ -166,7 +167,7 @@ def main(argv=None):
             f"numba + llvmlite installed: {size:.0f} MB. In a fresh process: `import numba` "
             f"{imp:.2f} s; first call of every kernel with an empty cache (compile) {first:.2f} s; "
             f"the same with the disk cache filled (`cache=True`) {cached:.2f} s. "
-            "`ternary._blend.warm_up()` pays this at start-up; `import ternary` loads no numba.",
+            "`ternary.tree.warm_up()` pays this at start-up; `import ternary` loads no numba.",
         ]
     lines += big_fits(args.big)
     text = "\n".join(lines)

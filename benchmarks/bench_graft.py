@@ -61,9 +61,9 @@ REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO))
 
 from ternary import TernaryTreeClassifier  # noqa: E402
-from ternary._tree import traverse  # noqa: E402
 from ternary.data import load_arff  # noqa: E402
 from ternary.graft import graft_tree  # noqa: E402
+from ternary.tree import traverse  # noqa: E402
 
 SHARED = REPO.parent / "shared"
 DATASETS = SHARED / "datasets"

@@ -21,12 +21,17 @@ from typing import TYPE_CHECKING
 # estimators need scikit-learn, whose import (with scipy and pandas) takes seconds on a
 # cold start. ``from ternary import TernaryTreeClassifier`` loads it as usual.
 _PUBLIC = {
-    "DELTA_METHODS": "ternary._classes",
-    "ROUTINGS": "ternary._classes",
+    "DELTA_METHODS": "ternary._params",
+    "FOREST_PARAMETERS": "ternary._params",
+    "GRAFT_MODES": "ternary._params",
+    "PARAMETERS": "ternary._params",
+    "ROUTINGS": "ternary._params",
+    "default_feature_names": "ternary._validation",
+    "validate_params": "ternary._params",
     "TernaryTreeClassifier": "ternary._classes",
     "rezone": "ternary._classes",
     "TernaryForestClassifier": "ternary._forest",
-    "TernaryTree": "ternary._tree",
+    "TernaryTree": "ternary.tree",
     "export_text": "ternary.export",
     "export_python": "ternary._export_python",
     "export_sql": "ternary._export_sql",
@@ -35,6 +40,9 @@ _PUBLIC = {
 
 __all__ = [
     "DELTA_METHODS",
+    "FOREST_PARAMETERS",
+    "GRAFT_MODES",
+    "PARAMETERS",
     "ROUTINGS",
     "TernaryForestClassifier",
     "TernaryTree",
@@ -43,18 +51,29 @@ __all__ = [
     "export_sql",
     "export_text",
     "extract_rules",
+    "default_feature_names",
     "rezone",
+    "validate_params",
 ]
 __version__ = "0.1.0"
 
 if TYPE_CHECKING:  # static tools see the names directly
-    from ternary._classes import DELTA_METHODS, ROUTINGS, TernaryTreeClassifier, rezone
+    from ternary._classes import TernaryTreeClassifier, rezone
     from ternary._export_python import export_python
     from ternary._export_sql import export_sql
     from ternary._forest import TernaryForestClassifier
-    from ternary._tree import TernaryTree
+    from ternary._params import (
+        DELTA_METHODS,
+        FOREST_PARAMETERS,
+        GRAFT_MODES,
+        PARAMETERS,
+        ROUTINGS,
+        validate_params,
+    )
+    from ternary._validation import default_feature_names
     from ternary.export import export_text
     from ternary.rules import extract_rules
+    from ternary.tree import TernaryTree
 
 
 def __getattr__(name: str):

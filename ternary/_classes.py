@@ -3,9 +3,10 @@
 The binary structure is scikit-learn's own compiled CART builder
 (`sklearn.tree.DecisionTreeClassifier`), so with δ = 0 the model *is* CART.
 The δ computations (`ternary.delta`) and the ternary prediction
-(`ternary._tree.traverse`) are ours. Hard-middle trees change the training
-partition, so they are grown node by node here, each node's split chosen by a
-depth-1 CART on the rows that reach it.
+(`ternary.tree.traverse`) are ours. Hard-middle trees change the training
+partition, so they are grown node by node (`ternary._hard_middle`). `fit`
+orchestrates: validate, calibrate the scale, grow (CART or hard-middle), zone
+(`ternary.delta.split_deltas`), graft (`ternary.graft`).
 """
 
 from __future__ import annotations
@@ -18,30 +19,11 @@ from sklearn.utils.class_weight import compute_sample_weight
 from sklearn.utils.multiclass import check_classification_targets
 from sklearn.utils.validation import check_is_fitted, check_random_state, validate_data
 
-from ternary._params import (
-    DELTA_METHODS,
-    GRAFT_MODES,
-    ROUTINGS,
-    _check_labels,
-    validate_tree_params,
-)
-from ternary._tree import (
-    LEAF,
-    TernaryTree,
-    TreeBuilder,
-    impurity_importances,
-    iter_node_rows,
-    split_row_pairs,
-    traverse,
-    zone_distance,
-)
-from ternary.delta import (
-    DeltaParams,
-    NodeRows,
-    margin_deltas,
-    node_delta,
-    resolve_n_bootstraps,
-)
+from ternary._hard_middle import grow_hard_middle
+from ternary._params import DELTA_METHODS, GRAFT_MODES, ROUTINGS, validate_tree_params
+from ternary._validation import check_labels, check_sample_weight
+from ternary.delta import DeltaParams, resolve_n_bootstraps, split_deltas
+from ternary.tree import TernaryTree, impurity_importances, traverse, zone_distance
 
 __all__ = [
     "DELTA_METHODS",
@@ -77,7 +59,7 @@ def _criterion(estimator) -> str:
     return "gini" if estimator.criterion == "gini" else "entropy"
 
 
-def _delta_params(estimator, delta_scale: float) -> DeltaParams:
+def delta_params_of(estimator, delta_scale: float) -> DeltaParams:
     """The δ parameters of a fitted estimator, with the given scale."""
     return DeltaParams(
         method=estimator.delta_method,
@@ -106,7 +88,7 @@ class TernaryTreeClassifier(ClassifierMixin, BaseEstimator):
 "class_overlap", "none"}, default="margin"
         How δ is computed at each node; "none" gives plain CART (see `ternary.delta`).
     routing : {"probabilistic", "hard_middle", "deferred"}, default="probabilistic"
-        How a row inside a zone is routed (see `ternary._tree.traverse`).
+        How a row inside a zone is routed (see `ternary.tree.traverse`).
     max_depth : int or None, default=4
     criterion : {"gini", "entropy", "log_loss"}, default="gini"
     min_samples_split : int, default=2
@@ -252,8 +234,8 @@ class TernaryTreeClassifier(ClassifierMixin, BaseEstimator):
         if self.routing == "hard_middle":
             # one stream for every random draw after the stumps' seeds (node bootstrap)
             rng = check_random_state(self.random_state)
-            params = _delta_params(self, self.delta_scale_)
-            self.tree_ = self._grow_hard_middle(X, y_enc, weights, params, rng)
+            params = delta_params_of(self, self.delta_scale_)
+            self.tree_ = grow_hard_middle(self, X, y_enc, weights, params, rng)
             self.graft_report_, self._cart, self._delta_base = None, None, None
         else:
             self._zone(X, y_enc, weights, self._grow_cart(X, y_enc, weights))
@@ -280,7 +262,7 @@ class TernaryTreeClassifier(ClassifierMixin, BaseEstimator):
     def _prepare(self, X, y, sample_weight):
         """Validated ``X`` (float32), ``y``, class codes and effective weights; sets the
         attributes that depend only on the data."""
-        _check_labels(y)
+        check_labels(y)
         # float32 like scikit-learn's trees, so thresholds and routing agree with CART exactly
         X, y = validate_data(self, X, y, dtype=np.float32)
         check_classification_targets(y)
@@ -300,37 +282,14 @@ class TernaryTreeClassifier(ClassifierMixin, BaseEstimator):
         """
         # one stream for every random draw after CART's own (node bootstrap, then grafts)
         rng = check_random_state(self.random_state)
-        params = _delta_params(self, 1.0)
+        params = delta_params_of(self, 1.0)
         tree = cart.copy()
         # rezone needs the tree before grafting; without grafts tree_ is that tree plus δ
         self._cart = cart if self.graft != "none" else None
-        if params.method == "margin":
-            # margin draws no random numbers, so one vectorised pass leaves the stream alone
-            pair_rows, pair_nodes = split_row_pairs(tree, X, np.flatnonzero(weights > 0))
-            tree.delta[:] = margin_deltas(
-                pair_rows,
-                pair_nodes,
-                tree.node_count,
-                tree.feature,
-                tree.threshold,
-                X,
-                y_enc,
-                weights,
-                self.n_classes_,
-                params.max_delta_fraction,
-            )
-        elif params.method != "none":
-            for node, rows in iter_node_rows(tree, X):
-                if tree.children_left[node] == LEAF:
-                    continue
-                f = tree.feature[node]
-                node_rows = NodeRows.from_arrays(
-                    X[rows, f], y_enc[rows], weights[rows], tree.threshold[node], self.n_classes_
-                )
-                tree.delta[node] = node_delta(node_rows, params, rng)
+        tree.delta[:] = split_deltas(tree, X, y_enc, weights, self.n_classes_, params, rng)
         self.graft_report_ = None
         if self.graft != "none":
-            from ternary.graft import graft_tree
+            from ternary.graft import graft_tree  # scipy and pandas only when grafting
 
             tree, report = graft_tree(
                 tree,
@@ -355,17 +314,9 @@ class TernaryTreeClassifier(ClassifierMixin, BaseEstimator):
         self.tree_ = tree
 
     def _effective_weights(self, y, sample_weight, n):
-        if sample_weight is None:
+        weights = check_sample_weight(sample_weight, n)
+        if weights is None:
             weights = np.ones(n)
-        else:
-            weights = np.asarray(sample_weight, dtype=np.float64)
-            if weights.ndim != 1 or weights.shape[0] != n:
-                raise ValueError(
-                    f"sample_weight must be a 1-D array with one weight per row ({n}); "
-                    f"got shape {weights.shape}."
-                )
-            if not np.all(np.isfinite(weights)) or np.any(weights < 0):
-                raise ValueError("sample_weight must be finite and non-negative.")
         if self.class_weight is not None:
             weights = weights * compute_sample_weight(self.class_weight, y)
         if weights.sum() <= 0:
@@ -401,103 +352,6 @@ class TernaryTreeClassifier(ClassifierMixin, BaseEstimator):
             weighted_n_node_samples=t.weighted_n_node_samples,
             impurity=t.impurity,
         )
-
-    def _grow_hard_middle(self, X, y_enc, weights, params, rng):
-        """Grow a three-way tree: left ≤ θ−δ, right > θ+δ, a middle subtree between."""
-        builder = TreeBuilder(self.n_classes_)
-        min_weight_leaf = self.min_weight_fraction_leaf * weights.sum()
-
-        def add(rows, value_rows):
-            counts = np.bincount(y_enc[value_rows], weights=weights[value_rows], minlength=K)
-            return builder.add_node(
-                counts,
-                n_node_samples=rows.size,
-                weighted_n_node_samples=float(weights[rows].sum()),
-                criterion=params.criterion,
-            )
-
-        K = self.n_classes_
-        root = np.arange(X.shape[0])
-        stack = [(add(root, root), root, 0)]
-        while stack:
-            node, rows, depth = stack.pop()
-            split = self._best_split(X, y_enc, weights, rows, depth, rng, min_weight_leaf)
-            if split is None:
-                continue
-            f, t = split
-            d = node_delta(
-                NodeRows.from_arrays(X[rows, f], y_enc[rows], weights[rows], t, K), params, rng
-            )
-            parts = self._three_way(X[rows, f], rows, t, d, weights, min_weight_leaf)
-            if parts is None:
-                continue  # the node stays a leaf
-            builder.set_split(node, f, t, d)
-            pending = []
-            for slot, child_rows, grow in parts:
-                # an empty middle zone predicts like its parent
-                value_rows = (
-                    rows if slot == "children_middle" and not child_rows.size else child_rows
-                )
-                child = add(child_rows, value_rows)
-                builder.set_child(node, slot, child)
-                if grow:
-                    pending.append((child, child_rows, depth + 1))
-            # preorder ids: children created now, grown left-first
-            stack.extend(reversed(pending))
-        return builder.build()
-
-    def _three_way(self, x, rows, t, d, weights, min_weight_leaf):
-        """``(slot, rows, grow)`` per child of a hard-middle split, or None if too small.
-
-        With δ = 0 the split is CART's two-way one; otherwise the middle zone
-        ``θ−δ < x ≤ θ+δ`` gets its own child, grown only when it holds at least
-        ``min_samples_middle`` rows.
-        """
-        if d <= 0.0:
-            go_left, go_right = x <= t, x > t
-        else:
-            go_left, go_right = x <= t - d, x > t + d
-        left_rows, right_rows = rows[go_left], rows[go_right]
-        if (
-            min(left_rows.size, right_rows.size) < self.min_samples_leaf
-            or min(weights[left_rows].sum(), weights[right_rows].sum()) < min_weight_leaf
-        ):
-            return None
-        parts = [("children_left", left_rows, True), ("children_right", right_rows, True)]
-        if d > 0.0:
-            middle_rows = rows[~(go_left | go_right)]
-            parts.append(
-                ("children_middle", middle_rows, middle_rows.size >= self.min_samples_middle)
-            )
-        return parts
-
-    def _best_split(self, X, y_enc, weights, rows, depth, rng, min_weight_leaf):
-        """CART's (feature, θ) on these rows, or None where CART would stop."""
-        seed = rng.randint(np.iinfo(np.int32).max)  # drawn first, so node seeds never shift
-        if self.max_depth is not None and depth >= self.max_depth:
-            return None
-        # zero-weight rows are absent rows: they must not place thresholds
-        rows = rows[weights[rows] > 0]
-        if rows.size < self.min_samples_split or rows.size < 2 * self.min_samples_leaf:
-            return None
-        if np.unique(y_enc[rows]).size < 2:
-            return None
-        node_weight = weights[rows].sum()
-        stump = DecisionTreeClassifier(
-            criterion=self.criterion,
-            max_depth=1,
-            min_samples_split=self.min_samples_split,
-            min_samples_leaf=self.min_samples_leaf,
-            min_weight_fraction_leaf=min(0.5, min_weight_leaf / node_weight),
-            max_features=self.max_features,
-            random_state=seed,
-        )
-        # the rows are validated float32 already: skip scikit-learn's per-call input checks,
-        # which cost as much as the split search on a small node
-        stump.fit(X[rows], y_enc[rows], sample_weight=weights[rows], check_input=False)
-        if stump.tree_.node_count < 3:
-            return None
-        return int(stump.tree_.feature[0]), float(stump.tree_.threshold[0])
 
     # ------------------------------------------------------------------ predict
     def _route(self, X, proba=True):

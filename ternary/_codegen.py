@@ -50,7 +50,7 @@ F32_SUBNORMAL = 2.0**-126
 
 def blend_kernel_limit() -> int:
     """Up to this many leaves the library blends with the dense kernel (see `TreePlan`)."""
-    from ternary._blend import MAX_DENSE_LEAVES
+    from ternary.tree import MAX_DENSE_LEAVES
 
     return int(MAX_DENSE_LEAVES)
 

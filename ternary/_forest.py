@@ -28,28 +28,10 @@ from sklearn.utils.multiclass import check_classification_targets
 from sklearn.utils.validation import check_is_fitted, check_random_state, validate_data
 
 from ternary._classes import TernaryTreeClassifier
-from ternary._params import _number, validate_tree_params
+from ternary._params import FOREST_TREE_PARAMS, validate_forest_params
+from ternary._validation import check_sample_weight
 
 __all__ = ["TernaryForestClassifier"]
-
-#: The member parameters the forest passes through unchanged, in the tree's own meaning.
-_TREE_PARAMS = (
-    "delta_method",
-    "routing",
-    "max_depth",
-    "criterion",
-    "min_samples_split",
-    "min_samples_leaf",
-    "min_weight_fraction_leaf",
-    "max_features",
-    "epsilon",
-    "alpha",
-    "q",
-    "n_bootstraps",
-    "max_delta_fraction",
-    "delta_scale",
-    "ccp_alpha",
-)
 
 _MAX_SEED = np.iinfo(np.int32).max
 
@@ -214,33 +196,11 @@ q, n_bootstraps, max_delta_fraction, delta_scale, ccp_alpha
 
     # ------------------------------------------------------------------ fit
     def _member_template(self) -> TernaryTreeClassifier:
-        return TernaryTreeClassifier(**{name: getattr(self, name) for name in _TREE_PARAMS})
+        return TernaryTreeClassifier(**{name: getattr(self, name) for name in FOREST_TREE_PARAMS})
 
     def _validate_params_forest(self) -> TernaryTreeClassifier:
-        _number("n_estimators", self.n_estimators, 1, integer=True)
-        _number("min_decided_fraction", self.min_decided_fraction, 0.0, 1.0)
-        for name in ("bootstrap", "oob_score"):
-            if not isinstance(getattr(self, name), (bool, np.bool_)):
-                raise ValueError(f"{name} must be True or False; got {getattr(self, name)!r}.")
-        if self.n_jobs is not None:
-            _number("n_jobs", self.n_jobs, -(2**31), integer=True)
-            if self.n_jobs == 0:
-                raise ValueError("n_jobs=0 runs nothing; use None or 1 (one job), 2, … or -1.")
-        if self.routing == "hard_middle":
-            raise ValueError(
-                "routing='hard_middle' is not supported by TernaryForestClassifier: hard-middle "
-                "trees are grown node by node in Python rather than by scikit-learn's compiled "
-                "builder, too slow to grow a forest of. Use routing='probabilistic' or "
-                "'deferred', or a single TernaryTreeClassifier for hard-middle routing."
-            )
-        if self.oob_score and not self.bootstrap:
-            raise ValueError(
-                "oob_score=True needs bootstrap=True: without bootstrap samples every tree "
-                "sees every row, so no row is out of bag."
-            )
-        template = self._member_template()
-        validate_tree_params(template)
-        return template
+        validate_forest_params(self)
+        return self._member_template()
 
     def fit(
         self, X: ArrayLike, y: ArrayLike, sample_weight: ArrayLike | None = None
@@ -271,21 +231,19 @@ q, n_bootstraps, max_delta_fraction, delta_scale, ccp_alpha
         self.estimators_ = Parallel(n_jobs=self.n_jobs)(
             delayed(_fit_member)(tree, X, y, weights, self.bootstrap) for tree in members
         )
+        self._n_samples_fit = X.shape[0]
+        # members whose draw held only zero-weight rows grew on every row (`_member_rows`)
+        self._whole_sample_members = frozenset(
+            i
+            for i, seed in enumerate(seeds)
+            if self.bootstrap and _member_rows(seed, X.shape[0], weights) is None
+        )
         if self.oob_score:
             self._set_oob_score(X, y, weights)
         return self
 
     def _weights(self, y, sample_weight, n):
-        weights = None
-        if sample_weight is not None:
-            weights = np.asarray(sample_weight, dtype=np.float64)
-            if weights.ndim != 1 or weights.shape[0] != n:
-                raise ValueError(
-                    f"sample_weight must be a 1-D array with one weight per row ({n}); "
-                    f"got shape {weights.shape}."
-                )
-            if not np.all(np.isfinite(weights)) or np.any(weights < 0):
-                raise ValueError("sample_weight must be finite and non-negative.")
+        weights = check_sample_weight(sample_weight, n)
         if self.class_weight is not None:
             if not (isinstance(self.class_weight, dict) or self.class_weight == "balanced"):
                 raise ValueError(
@@ -380,11 +338,48 @@ q, n_bootstraps, max_delta_fraction, delta_scale, ccp_alpha
         """
         return self._verdict(self.decided_fraction(X))
 
-    def _verdict(self, share):
-        # the share is a count over n_estimators; compare counts so 0.5·4 = 2 trees is exact
+    @property
+    def min_decided_count(self) -> int:
+        """How many trees must decide a row for the forest to decide it (its vote rule).
+
+        The smallest count ``≥ min_decided_fraction · n_estimators``, so that 0.5 of 4
+        trees is exactly 2 (a tolerance of 1e-9 per tree absorbs the fraction's rounding).
+        """
+        check_is_fitted(self, "estimators_")
         n = len(self.estimators_)
-        needed = self.min_decided_fraction * n
-        return (np.round(share * n) >= needed - 1e-9 * n).astype(np.int8)
+        return int(np.ceil(self.min_decided_fraction * n - 1e-9 * n))
+
+    def decided_count(self, X: ArrayLike) -> np.ndarray:
+        """How many trees decide each row; the forest decides it from `min_decided_count`.
+
+        Returns
+        -------
+        ndarray of int of shape (n_samples,)
+        """
+        share = self._aggregate(X)[1]
+        return np.round(share * len(self.estimators_)).astype(np.intp)
+
+    def _verdict(self, share):
+        # the share is a count over n_estimators: compare whole counts
+        counts = np.round(share * len(self.estimators_))
+        return (counts >= self.min_decided_count).astype(np.int8)
+
+    @property
+    def estimators_samples_(self) -> list[np.ndarray]:
+        """The training rows each member tree was grown on, as row positions (with repeats).
+
+        One bootstrap draw per member from its seed (``RandomState(seed).randint(0, n,
+        n)``, as scikit-learn's forests draw), every row without bootstrap or when a draw
+        held only rows of zero weight.
+        """
+        check_is_fitted(self, "estimators_")
+        n = self._n_samples_fit
+        return [
+            _bootstrap_indices(tree.random_state, n)
+            if self.bootstrap and i not in self._whole_sample_members
+            else np.arange(n)
+            for i, tree in enumerate(self.estimators_)
+        ]
 
     def predict_proba_verdict(self, X: ArrayLike) -> tuple[np.ndarray, np.ndarray]:
         """``(predict_proba(X), predict_verdict(X))`` from one walk of every tree.

@@ -1,101 +1,248 @@
-"""The parameters of `TernaryTreeClassifier`: their vocabularies and one validation.
+"""The parameters of the estimators in one table: name → default, constraint, choices.
 
-`validate_tree_params` is called by ``fit`` (and by the experiment runner, before it
-spends time on folds); every refusal names the parameter, its value and what is allowed,
-with inf and NaN refused like any other out-of-range number.
+`PARAMETERS` (tree) and `FOREST_PARAMETERS` (forest) are read by the estimators'
+validation (`validate_tree_params`, `validate_forest_params`) and, through the public
+face ``ternary.PARAMETERS`` / ``ternary.FOREST_PARAMETERS``, by the app for its
+defaults, bounds and choices. The estimators' ``__init__`` defaults are tested equal to
+the table. Every refusal names the parameter, its value and what is allowed, with inf
+and NaN refused like any other out-of-range number. This module imports numpy and the
+δ registry only, so reading the table is cheap.
 """
 
 from __future__ import annotations
 
-import numbers
-from typing import TYPE_CHECKING
+from dataclasses import dataclass, field
 
 import numpy as np
 
-if TYPE_CHECKING:
-    from ternary._classes import TernaryTreeClassifier
+from ternary._validation import check_choice, check_max_features, check_number
+from ternary.delta import DELTA_METHODS
 
-__all__ = ["CRITERIA", "DELTA_METHODS", "GRAFT_MODES", "ROUTINGS", "validate_tree_params"]
+__all__ = [
+    "CRITERIA",
+    "DELTA_METHODS",
+    "FOREST_PARAMETERS",
+    "GRAFT_MODES",
+    "PARAMETERS",
+    "ROUTINGS",
+    "Parameter",
+    "validate_forest_params",
+    "validate_params",
+    "validate_tree_params",
+]
 
-DELTA_METHODS = (
-    "margin",
-    "node_bootstrap",
-    "quality_plateau",
-    "gain_ratio",
-    "class_overlap",
-    "none",
-)
 ROUTINGS = ("probabilistic", "hard_middle", "deferred")
 GRAFT_MODES = ("none", "all", "one")
 CRITERIA = ("gini", "entropy", "log_loss")
+MAX_FEATURES_NAMES = ("sqrt", "log2")
 
 
-def _choice(name, value, choices):
-    if not isinstance(value, str) or value not in choices:
+@dataclass(frozen=True)
+class Parameter:
+    """One parameter: its default and what it accepts.
+
+    Attributes
+    ----------
+    name : str
+    default : object
+    kind : {"choice", "integer", "real", "max_features", "flag", "free"}
+        "choice": one of ``choices``; "integer"/"real": a finite number in
+        ``[low, high]`` (``low`` excluded when ``low_open``), or None when
+        ``allow_none``, or one of the strings in ``choices`` (``"auto"``, ``"bayes"``);
+        "max_features": scikit-learn's (None, "sqrt", "log2", int ≥ 1, fraction in
+        (0, 1]); "flag": True or False; "free": passed on unchecked (``class_weight``,
+        ``random_state``: scikit-learn checks them).
+    choices : tuple of str
+    low, high : float or None
+    low_open, allow_none : bool
+    """
+
+    name: str
+    default: object
+    kind: str
+    choices: tuple[str, ...] = field(default=())
+    low: float | None = None
+    high: float | None = None
+    low_open: bool = False
+    allow_none: bool = False
+
+    def check(self, value) -> None:
+        """Raise a ValueError saying what is wrong with ``value``, if anything is."""
+        if self.kind == "choice":
+            check_choice(self.name, value, self.choices)
+        elif self.kind == "max_features":
+            check_max_features(value)
+        elif self.kind == "flag":
+            if not isinstance(value, (bool, np.bool_)):
+                raise ValueError(f"{self.name} must be True or False; got {value!r}.")
+        elif self.kind in ("integer", "real"):
+            if isinstance(value, str) and value in self.choices:
+                return
+            if isinstance(value, str) and self.choices and self.kind == "real":
+                options = " or ".join(map(repr, self.choices))
+                raise ValueError(
+                    f"{self.name}={value!r} is not supported; give a number ≥ {self.low:g} "
+                    f"or {options}."
+                )
+            check_number(
+                self.name,
+                value,
+                self.low,
+                self.high,
+                integer=self.kind == "integer",
+                low_open=self.low_open,
+                allow_none=self.allow_none,
+            )
+
+
+def _table(*parameters: Parameter) -> dict[str, Parameter]:
+    return {p.name: p for p in parameters}
+
+
+#: `TernaryTreeClassifier`'s parameters, in the order of its signature.
+PARAMETERS: dict[str, Parameter] = _table(
+    Parameter("delta_method", "margin", "choice", DELTA_METHODS),
+    Parameter("routing", "probabilistic", "choice", ROUTINGS),
+    Parameter("max_depth", 4, "integer", low=1, allow_none=True),
+    Parameter("criterion", "gini", "choice", CRITERIA),
+    Parameter("min_samples_split", 2, "integer", low=2),
+    Parameter("min_samples_leaf", 1, "integer", low=1),
+    Parameter("min_weight_fraction_leaf", 0.0, "real", low=0.0, high=0.5),
+    Parameter("max_features", None, "max_features", MAX_FEATURES_NAMES),
+    Parameter("epsilon", 0.05, "real", low=0.0, high=1.0),
+    Parameter("alpha", 0.10, "real", low=0.0),
+    Parameter("q", 0.10, "real", low=0.0, high=0.5),
+    Parameter("n_bootstraps", "auto", "integer", ("auto",), low=2),
+    Parameter("max_delta_fraction", 0.25, "real", low=0.0),
+    Parameter("delta_scale", 1.0, "real", ("bayes",), low=0.0),
+    Parameter("min_samples_middle", 5, "integer", low=1),
+    Parameter("class_weight", None, "free"),
+    Parameter("random_state", None, "free"),
+    Parameter("graft", "none", "choice", GRAFT_MODES),
+    Parameter("graft_alpha", 0.05, "real", low=0.0, high=1.0),
+    Parameter("ccp_alpha", 0.0, "real", low=0.0),
+)
+
+_FOREST_ONLY = _table(
+    Parameter("n_estimators", 100, "integer", low=1),
+    Parameter("min_decided_fraction", 0.5, "real", low=0.0, high=1.0),
+    Parameter("bootstrap", True, "flag"),
+    Parameter("oob_score", False, "flag"),
+    Parameter("n_jobs", None, "integer", low=-(2**31), allow_none=True),
+)
+#: The member parameters a forest passes to its trees unchanged, in the tree's meaning.
+FOREST_TREE_PARAMS = (
+    "delta_method",
+    "routing",
+    "max_depth",
+    "criterion",
+    "min_samples_split",
+    "min_samples_leaf",
+    "min_weight_fraction_leaf",
+    "max_features",
+    "epsilon",
+    "alpha",
+    "q",
+    "n_bootstraps",
+    "max_delta_fraction",
+    "delta_scale",
+    "ccp_alpha",
+)
+_FOREST_DEFAULTS = {"max_depth": None, "max_features": "sqrt"}
+_FOREST_ROUTINGS = tuple(r for r in ROUTINGS if r != "hard_middle")
+
+#: `TernaryForestClassifier`'s parameters: its own, its members' (with the forest's
+#: defaults: unlimited depth, "sqrt" features, binary routings only) and class_weight,
+#: random_state.
+FOREST_PARAMETERS: dict[str, Parameter] = {
+    **_FOREST_ONLY,
+    **{
+        name: (
+            Parameter("routing", "probabilistic", "choice", _FOREST_ROUTINGS)
+            if name == "routing"
+            else Parameter(
+                **{
+                    **PARAMETERS[name].__dict__,
+                    "default": _FOREST_DEFAULTS.get(name, PARAMETERS[name].default),
+                }
+            )
+        )
+        for name in FOREST_TREE_PARAMS
+    },
+    "class_weight": PARAMETERS["class_weight"],
+    "random_state": PARAMETERS["random_state"],
+}
+
+
+def _tree_rules(params) -> None:
+    """The rules that tie two tree parameters together."""
+    if params["graft"] != "none" and params["routing"] == "hard_middle":
         raise ValueError(
-            f"{name}={value!r} is not supported; choose one of {', '.join(map(repr, choices))}."
+            "graft is not supported with routing='hard_middle': grafting adds binary splits "
+            "judged on CART's training partition, which the middle branches change. Use "
+            "routing='probabilistic' or 'deferred' (or delta_method='none') with grafting."
+        )
+    if params["ccp_alpha"] > 0 and params["routing"] == "hard_middle":
+        raise ValueError(
+            "ccp_alpha (CART cost-complexity pruning) applies to the binary routings only; "
+            "use routing='probabilistic' or 'deferred', or set ccp_alpha=0."
         )
 
 
-def _number(name, value, low, high=None, *, integer=False, low_open=False, allow_none=False):
-    if value is None and allow_none:
-        return
-    kind = numbers.Integral if integer else numbers.Real
-    if isinstance(value, bool) or not isinstance(value, kind):
+def _forest_rules(params) -> None:
+    if params["n_jobs"] == 0:
+        raise ValueError("n_jobs=0 runs nothing; use None or 1 (one job), 2, … or -1.")
+    if params["routing"] == "hard_middle":
         raise ValueError(
-            f"{name} must be {'an integer' if integer else 'a number'}; got {value!r}."
+            "routing='hard_middle' is not supported by TernaryForestClassifier: hard-middle "
+            "trees are grown node by node in Python rather than by scikit-learn's compiled "
+            "builder, too slow to grow a forest of. Use routing='probabilistic' or "
+            "'deferred', or a single TernaryTreeClassifier for hard-middle routing."
         )
-    # NaN compares False with every bound, and inf passes a lower bound, so both are refused
-    # here: they would surface as all-NaN probabilities or fail deep inside the δ methods
-    if not np.isfinite(value):
-        raise ValueError(f"{name} must be a finite number; got {value!r}.")
-    too_low = value <= low if low_open else value < low
-    if too_low or (high is not None and value > high):
-        bound = f"{'>' if low_open else '≥'} {low}" + (f" and ≤ {high}" if high is not None else "")
-        raise ValueError(f"{name} must be {bound}; got {value!r}.")
-
-
-def _max_features(value):
-    if value is None or (isinstance(value, str) and value in ("sqrt", "log2")):
-        return
-    if isinstance(value, numbers.Integral) and not isinstance(value, bool):
-        _number("max_features", value, 1, integer=True)
-        return
-    if isinstance(value, numbers.Real) and not isinstance(value, bool):
-        _number("max_features", value, 0.0, 1.0, low_open=True)
-        return
-    raise ValueError(
-        f"max_features={value!r} is not supported; use None (every feature), 'sqrt', 'log2', "
-        "an integer ≥ 1 or a fraction in (0, 1]."
-    )
-
-
-def _check_labels(y) -> None:
-    """Refuse labels that cannot be sorted into classes, saying which and what to do."""
-    # numpy turns a plain list like ["a", 1] into strings, as scikit-learn reads it; an
-    # object array (a pandas column, say) keeps each value's own type
-    labels = np.asarray(y)
-    if labels.dtype != object or labels.ndim != 1:
-        return
-    import pandas as pd  # only for object labels: None, NaN and pd.NA alike
-
-    missing = np.flatnonzero(pd.isna(labels))
-    if missing.size:
+    if params["oob_score"] and not params["bootstrap"]:
         raise ValueError(
-            f"y holds {missing.size} missing label(s) (None or NaN), first at row "
-            f"{missing[0]}; drop those rows or give them a class before fitting."
-        )
-    kinds = {str if isinstance(v, str) else type(v) for v in labels}
-    if str in kinds and len(kinds) > 1:
-        other = next(v for v in labels if not isinstance(v, str))
-        text = next(v for v in labels if isinstance(v, str))
-        raise ValueError(
-            f"y mixes text and other labels (e.g. {text!r} and {other!r}), which cannot be "
-            "ordered into classes; convert them to one type first, e.g. y.astype(str)."
+            "oob_score=True needs bootstrap=True: without bootstrap samples every tree "
+            "sees every row, so no row is out of bag."
         )
 
 
-def validate_tree_params(estimator: TernaryTreeClassifier) -> None:
+def validate_params(params: dict, *, forest: bool = False) -> None:
+    """Check a dict of estimator parameters without fitting, as ``fit`` would.
+
+    Parameters missing from ``params`` take the table's default, so the app can check
+    the few it sets. The ValueError is the one ``fit`` raises.
+
+    Parameters
+    ----------
+    params : dict of parameter name → value
+    forest : bool, default=False
+        Check against `FOREST_PARAMETERS` (a `TernaryForestClassifier`) instead of
+        `PARAMETERS`.
+
+    Raises
+    ------
+    ValueError
+        Naming the parameter, the value given and what is accepted; for an unknown name
+        too.
+    """
+    table = FOREST_PARAMETERS if forest else PARAMETERS
+    unknown = sorted(set(params) - set(table))
+    if unknown:
+        raise ValueError(f"unknown parameter(s) {', '.join(unknown)}; known: {', '.join(table)}.")
+    full = {name: params.get(name, p.default) for name, p in table.items()}
+    if forest:
+        for name in _FOREST_ONLY:
+            table[name].check(full[name])
+        _forest_rules(full)
+        # the members' parameters get the tree's own checks and messages
+        validate_params({name: full[name] for name in FOREST_TREE_PARAMS})
+        return
+    for name, parameter in table.items():
+        parameter.check(full[name])
+    _tree_rules(full)
+
+
+def validate_tree_params(estimator) -> None:
     """Check every parameter of a `TernaryTreeClassifier`, raising a clear ValueError.
 
     `fit` calls it first; callers that build many estimators (the experiment grid) call it
@@ -111,39 +258,9 @@ def validate_tree_params(estimator: TernaryTreeClassifier) -> None:
     ValueError
         Naming the parameter, the value given and what is accepted.
     """
-    e = estimator
-    _choice("delta_method", e.delta_method, DELTA_METHODS)
-    _choice("routing", e.routing, ROUTINGS)
-    _choice("criterion", e.criterion, CRITERIA)
-    _choice("graft", e.graft, GRAFT_MODES)
-    _number("max_depth", e.max_depth, 1, integer=True, allow_none=True)
-    _number("min_samples_split", e.min_samples_split, 2, integer=True)
-    _number("min_samples_leaf", e.min_samples_leaf, 1, integer=True)
-    _number("min_weight_fraction_leaf", e.min_weight_fraction_leaf, 0.0, 0.5)
-    _max_features(e.max_features)
-    _number("epsilon", e.epsilon, 0.0, 1.0)
-    _number("alpha", e.alpha, 0.0)
-    _number("q", e.q, 0.0, 0.5)
-    _number("max_delta_fraction", e.max_delta_fraction, 0.0)
-    if not (isinstance(e.delta_scale, str) and e.delta_scale == "bayes"):
-        if isinstance(e.delta_scale, str):
-            raise ValueError(
-                f"delta_scale={e.delta_scale!r} is not supported; give a number ≥ 0 or 'bayes'."
-            )
-        _number("delta_scale", e.delta_scale, 0.0)
-    _number("min_samples_middle", e.min_samples_middle, 1, integer=True)
-    _number("graft_alpha", e.graft_alpha, 0.0, 1.0)
-    _number("ccp_alpha", e.ccp_alpha, 0.0)
-    if not (isinstance(e.n_bootstraps, str) and e.n_bootstraps == "auto"):
-        _number("n_bootstraps", e.n_bootstraps, 2, integer=True)
-    if e.graft != "none" and e.routing == "hard_middle":
-        raise ValueError(
-            "graft is not supported with routing='hard_middle': grafting adds binary splits "
-            "judged on CART's training partition, which the middle branches change. Use "
-            "routing='probabilistic' or 'deferred' (or delta_method='none') with grafting."
-        )
-    if e.ccp_alpha > 0 and e.routing == "hard_middle":
-        raise ValueError(
-            "ccp_alpha (CART cost-complexity pruning) applies to the binary routings only; "
-            "use routing='probabilistic' or 'deferred', or set ccp_alpha=0."
-        )
+    validate_params({name: getattr(estimator, name) for name in PARAMETERS})
+
+
+def validate_forest_params(estimator) -> None:
+    """Check every parameter of a `TernaryForestClassifier` (see `validate_params`)."""
+    validate_params({name: getattr(estimator, name) for name in FOREST_PARAMETERS}, forest=True)

@@ -3,7 +3,7 @@
 `explain_row` follows one row through a fitted tree: every split it reaches,
 its value against the zone, the blend weights, what each subtree and the node
 predict for it, and one plain sentence for a person. The routing itself is
-`ternary._tree.traverse`'s; this module only reads the shares it gives.
+`ternary.tree.traverse`'s; this module only reads the shares it gives.
 
 `explain_node` re-finds the training rows reaching a node (with the same
 float32 cast and partition the estimator used) and asks `ternary.delta` for
@@ -22,9 +22,10 @@ import pandas as pd
 from numpy.typing import ArrayLike
 from sklearn.utils.validation import check_is_fitted
 
-from ternary._classes import TernaryTreeClassifier, _delta_params
-from ternary._tree import LEAF, iter_node_rows, traverse
+from ternary._classes import TernaryTreeClassifier, delta_params_of
+from ternary._validation import default_feature_names
 from ternary.delta import (
+    DELTA_METHODS,
     DeltaParams,
     NodeRows,
     bootstrap_thresholds,
@@ -37,6 +38,7 @@ from ternary.delta import (
     quality_curve,
     widest_overlap,
 )
+from ternary.tree import LEAF, iter_node_rows, traverse
 
 __all__ = [
     "EXPLAINED_METHODS",
@@ -48,7 +50,7 @@ __all__ = [
 ]
 
 #: The δ methods an explanation covers (all but "none").
-EXPLAINED_METHODS = ("margin", "node_bootstrap", "quality_plateau", "gain_ratio", "class_overlap")
+EXPLAINED_METHODS = tuple(method for method in DELTA_METHODS if method != "none")
 
 
 @dataclass(frozen=True)
@@ -152,7 +154,7 @@ class NodeExplanation:
 
 def _params_of(model) -> DeltaParams:
     # the mapping fit uses, with the scale the model was fitted at ("bayes" resolved)
-    return _delta_params(model, model.delta_scale_)
+    return delta_params_of(model, model.delta_scale_)
 
 
 def _node_rows(model, X32, node):
@@ -269,7 +271,7 @@ def explain_node(
     return NodeExplanation(
         node=node,
         feature=f,
-        feature_name=str(names[f]) if names is not None else f"x[{f}]",
+        feature_name=str(names[f]) if names is not None else default_feature_names(f + 1)[f],
         threshold=theta,
         delta=float(tree.delta[node]),
         method=model.delta_method,
@@ -535,7 +537,7 @@ def explain_row(
         feature order (cast to float32, like ``predict_proba`` does)
     feature_names : list of str, optional
         Names for the features; default ``clf.feature_names_in_`` when the model was
-        fitted on a DataFrame, else ``x[0]``, ``x[1]``, …
+        fitted on a DataFrame, else ``x0``, ``x1``, …
 
     Returns
     -------
@@ -576,7 +578,7 @@ def explain_row(
         raise ValueError("x holds a missing or infinite value; the tree needs finite numbers.")
     if feature_names is None:
         fitted = getattr(clf, "feature_names_in_", None)
-        feature_names = [f"x[{i}]" for i in range(n)] if fitted is None else fitted
+        feature_names = default_feature_names(n) if fitted is None else fitted
     names = [str(name) for name in feature_names]
     if len(names) != n:
         raise ValueError(f"feature_names must hold {n} names; got {len(names)}.")

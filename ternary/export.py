@@ -7,7 +7,8 @@ from collections.abc import Sequence
 import numpy as np
 from sklearn.utils.validation import check_is_fitted
 
-from ternary._tree import LEAF
+from ternary._validation import default_feature_names
+from ternary.tree import LEAF
 
 __all__ = ["export_text"]
 
@@ -99,7 +100,7 @@ def _names(clf, feature_names):
     n = clf.n_features_in_
     if feature_names is None:
         fitted = getattr(clf, "feature_names_in_", None)
-        return [str(v) for v in fitted] if fitted is not None else [f"x{i}" for i in range(n)]
+        return [str(v) for v in fitted] if fitted is not None else default_feature_names(n)
     names = [str(v) for v in feature_names]
     if len(names) != n:
         raise ValueError(f"feature_names has {len(names)} names; the model has {n} features.")

@@ -1,13 +1,13 @@
 """Compiled kernels (numba, loaded on first use): prediction and the bootstrap scan.
 
 Prediction of a binary-routing tree (`predict_binary`, called by
-`ternary._tree.traverse`) is one compiled pass: each row follows CART's path and
+`ternary.tree.traverse`) is one compiled pass: each row follows CART's path and
 stops at the first zone it meets (then it is boundary-uncertain); decided rows take
 their leaf's distribution, and only the stopped rows are blended. The blend is the
 hot loop. For trees of up to 64 leaves it runs over blocks of rows node by node
-(`_blend_rows_dense`, the numpy `ternary._tree._blend_dense` in compiled form); for
+(`_blend_rows_dense`, the numpy `ternary.tree.blend_dense` in compiled form); for
 bigger trees, per row over the branches it reaches (`_blend_rows`, the compiled
-`ternary._tree._walk`). Weights, products (root down) and the order in which leaves
+`ternary.tree.walk`). Weights, products (root down) and the order in which leaves
 are added (left subtree first) follow those numpy functions, so the probabilities
 agree with them to rounding (tests hold them within 1e-12).
 
@@ -37,7 +37,7 @@ _KERNEL: dict[str, object] = {}  # "blend": the compiled kernels by name, or Non
 def _blend_rows(X, rows, left, right, feature, threshold, delta, value, deferred, out):
     """Blend ``out[r] ← Σ_leaves (path weight) · value[leaf]`` for each ``r`` in ``rows``.
 
-    Branch weights as in `ternary._tree._walk`, which served trees of this size before:
+    Branch weights as in `ternary.tree.walk`, which served trees of this size before:
     inside the zone ``θ−δ < x ≤ θ+δ``, ``w_L = clip((θ+δ−x)/(2δ), 0, 1)``; outside it 1
     or 0; CART's hard 0/1 where δ ≤ 0 and, with ``deferred``, below the first zone met
     on the path. Written in plain Python so that numba can compile it and a test can
@@ -187,7 +187,7 @@ def _bootstrap_best(
     to its distinct value. Per resample the class weights per value are accumulated in
     draw order (as ``numpy.bincount`` does); one scan from left to right then keeps the
     running left counts (as ``numpy.cumsum`` does) and scores every split between two
-    present values by the argmax-equivalent proxy of `ternary.delta._split_proxy`:
+    present values by the argmax-equivalent proxy of `ternary.tree.split_proxy`:
     ``Σ L²/w_L + Σ R²/w_R`` (Gini) or ``Σ L ln L + Σ R ln R − w_L ln w_L − w_R ln w_R``.
     Writes the best value index ``best[i]`` (−1 when no split is allowed; the first of
     equal scores wins, as with ``argmax``), the next present value ``nxt[i]``, the left
@@ -259,7 +259,7 @@ def _route_rows(X, left, right, feature, threshold, delta, value, out, verdict, 
     Writes ``verdict`` (1 = no zone on the path), the leaf distribution of decided
     rows into ``out`` (unnormalised, like scikit-learn's), and the ids of the other
     rows into ``uncertain[:count]``. Off the zone ``x ≤ θ`` is the side the compiled
-    router in `ternary._tree` takes (its ``x ≤ θ−δ`` / ``x > θ+δ`` tests agree there).
+    router in `ternary.tree` takes (its ``x ≤ θ−δ`` / ``x > θ+δ`` tests agree there).
     The zone test is branch-free and the walk goes on to the leaf, which is faster
     than stopping early: the loop has one unpredictable branch per node, not two.
     """

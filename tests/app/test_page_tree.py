@@ -81,7 +81,7 @@ def test_tree_page_exports_rules_model_and_a_script_that_rebuilds_it(tmp_path):
     untrusted = sio.get_untrusted_types(file=path)
     assert sorted(untrusted) == [
         "ternary._classes.TernaryTreeClassifier",
-        "ternary._tree.TernaryTree",
+        "ternary.tree.TernaryTree",
     ]
     loaded = sio.load(path, trusted=untrusted)
     np.testing.assert_array_equal(loaded.predict_proba(X), clf.predict_proba(X))

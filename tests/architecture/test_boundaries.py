@@ -2,13 +2,9 @@
 
 import subprocess
 import sys
-from pathlib import Path
-
 import pytest
 
-from tests.conftest import _shared_folder
-
-REPO = Path(__file__).resolve().parents[1]
+from tests.conftest import REPO, _shared_folder
 
 
 def test_importing_ternary_loads_no_ui_library():

@@ -231,14 +231,11 @@ def test_bootstrap_of_a_pure_node_finds_no_split():
     assert delta_node_bootstrap(r, "gini", 20, np.random.RandomState(0)) == 0.0
 
 
-def test_bootstrap_chunks_agree_with_one_draw(monkeypatch):
-    import ternary.delta as delta_module
-
+def test_bootstrap_chunks_agree_with_one_draw():
     r = rows(np.linspace(0, 1, 50), [0] * 20 + [1] * 30, 0.4)
     whole = bootstrap_thresholds(r, "gini", 12, np.random.RandomState(5))
     # one resample per chunk: the draws come out of the generator in the same order
-    monkeypatch.setattr(delta_module, "_BOOTSTRAP_CHUNK_CELLS", 1)
-    chunked = bootstrap_thresholds(r, "gini", 12, np.random.RandomState(5))
+    chunked = bootstrap_thresholds(r, "gini", 12, np.random.RandomState(5), chunk_cells=1)
     assert whole.size == 12
     np.testing.assert_allclose(np.sort(whole), np.sort(chunked))
 
@@ -255,7 +252,8 @@ def test_node_bootstrap_tree_is_the_same_with_and_without_numba(monkeypatch):
     # the compiled scan keeps the draws and the statistic: every δ of a fitted tree is equal
     from sklearn.datasets import make_classification
 
-    from ternary import TernaryTreeClassifier, _blend
+    from ternary import TernaryTreeClassifier
+    from ternary.tree import kernels as _blend
 
     X, y = make_classification(1500, 6, n_informative=4, n_classes=3, random_state=0)
     params = dict(delta_method="node_bootstrap", n_bootstraps=20, max_depth=4, random_state=3)
@@ -285,8 +283,8 @@ def test_margin_deltas_equal_the_node_by_node_margin(
     # every split's vectorised δ must equal node_delta on that node's NodeRows, bit for bit
     from sklearn.tree import DecisionTreeClassifier
 
-    from ternary._tree import iter_node_rows, split_row_pairs
     from ternary.delta import DeltaParams, NodeRows, margin_deltas, node_delta
+    from ternary.tree import iter_node_rows, split_row_pairs
 
     rng = np.random.default_rng(seed)
     X = rng.integers(0, levels, size=(n, 3)).astype(np.float32) / np.float32(levels)

@@ -16,10 +16,9 @@ from sklearn.datasets import (
 from sklearn.model_selection import train_test_split
 from sklearn.tree import DecisionTreeClassifier
 
-from ternary import DELTA_METHODS, ROUTINGS, TernaryTreeClassifier
-from ternary._classes import rezone, validate_tree_params
-from ternary._tree import TernaryTree, iter_node_rows, zone_distance
+from ternary import DELTA_METHODS, ROUTINGS, TernaryTreeClassifier, rezone, validate_params
 from ternary.selective import aurc
+from ternary.tree import TernaryTree, iter_node_rows, zone_distance
 
 METHODS = [m for m in DELTA_METHODS if m != "none"]
 
@@ -301,7 +300,7 @@ def test_out_of_range_numbers_are_rejected(param, value):
 def test_non_finite_parameters_are_rejected_by_name(param, value):
     clf = TernaryTreeClassifier(**{param: value})
     with pytest.raises(ValueError, match=f"{param} must be a finite number"):
-        validate_tree_params(clf)
+        validate_params(clf.get_params())
     with pytest.raises(ValueError, match=f"{param} must be a finite number"):
         clf.fit(np.zeros((4, 1)), [0, 1, 0, 1])
 
@@ -496,7 +495,7 @@ def test_importances_sum_to_one_and_follow_the_splits(method, routing):
 def test_ungrafted_importances_read_from_cart_equal_the_row_walk(method, routing):
     # an ungrafted binary tree reads its importances from CART's stored impurities;
     # recomputing them from the rows of the training partition must give the same vector
-    from ternary._tree import impurity_importances
+    from ternary.tree import impurity_importances
 
     X, y = datasets()[3]
     clf = TernaryTreeClassifier(

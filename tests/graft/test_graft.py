@@ -19,9 +19,9 @@ from hypothesis import strategies as st
 from scipy import stats
 
 from ternary import TernaryTree, TernaryTreeClassifier
-from ternary._tree import LEAF, iter_node_rows, traverse
 from ternary.delta import DeltaParams
 from ternary.graft import GRAFT_REPORT_COLUMNS, binomial_tail, graft_tree, laplace, leaf_bounds
+from ternary.tree import LEAF, iter_node_rows, traverse
 
 SPEC_COLUMNS = [
     "leaf",

@@ -7,10 +7,15 @@ import numpy as np
 import pytest
 from sklearn.datasets import make_classification
 
-from ternary import TernaryTreeClassifier, _blend
-from ternary._tree import _blend_dense, _blend_uncertain, _walk, _walk_proba, traverse
+from ternary import TernaryTreeClassifier
+from ternary.tree import blend_dense, blend_uncertain, traverse, walk
+from ternary.tree import kernels as _blend
 
 numba_missing = not _blend.kernel_available()
+
+
+def walk_proba(tree, X, routing):
+    return walk(tree, X, routing)[0]
 
 
 def _data(n=3000, seed=0):
@@ -46,7 +51,7 @@ def test_compiled_blend_equals_the_numpy_blend(method, routing, depth, order):
     rows = np.arange(0, X32.shape[0], 2)
     compiled = np.full((X32.shape[0], tree.n_classes), -1.0)
     assert _blend.blend_into(tree, X32, rows, routing, compiled)
-    numpy_blend = _blend_dense if tree.n_leaves <= _blend.MAX_DENSE_LEAVES else _walk_proba
+    numpy_blend = blend_dense if tree.n_leaves <= _blend.MAX_DENSE_LEAVES else walk_proba
     reference = numpy_blend(tree, X32[rows], routing)
     np.testing.assert_allclose(compiled[rows], reference, rtol=0, atol=1e-12)
     assert (compiled[1::2] == -1.0).all()  # rows not asked for are left alone
@@ -65,7 +70,7 @@ def test_predictions_equal_todays_numpy_predictions(method, routing, depth, monk
     proba, verdict = clf.predict_proba_verdict(X_new)
     assert 0.05 < 1 - verdict.mean()  # the blend is exercised
     # today's outputs: the reference walk in numpy, and the dense numpy blend via traverse
-    walk_proba, walk_verdict = _walk(clf.tree_, X_new.astype(np.float32), routing)
+    walk_proba, walk_verdict = walk(clf.tree_, X_new.astype(np.float32), routing)
     np.testing.assert_allclose(proba, walk_proba, rtol=0, atol=1e-12)
     np.testing.assert_array_equal(verdict, walk_verdict)
     monkeypatch.setitem(_blend._KERNEL, "blend", None)  # as if numba were not installed
@@ -79,7 +84,7 @@ def test_uncompiled_kernels_agree_with_numpy_on_a_small_tree():
         tree = clf.tree_
         X32 = X[:60].astype(np.float32)
         rows = np.arange(60)
-        reference = _blend_dense(tree, X32, routing)
+        reference = blend_dense(tree, X32, routing)
         arrays = (tree.children_left, tree.children_right, tree.feature, tree.threshold)
         arrays += (tree.delta, tree.value, routing == "deferred")
         walk = np.zeros((60, tree.n_classes))
@@ -95,8 +100,8 @@ def test_numpy_fallback_is_used_when_asked():
     X32 = X.astype(np.float32)
     rows = np.arange(X32.shape[0])
     out_numpy = np.zeros((X32.shape[0], clf.tree_.n_classes))
-    _blend_uncertain(clf.tree_, X32, rows, "probabilistic", out_numpy, compiled=False)
-    np.testing.assert_allclose(out_numpy, _blend_dense(clf.tree_, X32, "probabilistic"))
+    blend_uncertain(clf.tree_, X32, rows, "probabilistic", out_numpy, compiled=False)
+    np.testing.assert_allclose(out_numpy, blend_dense(clf.tree_, X32, "probabilistic"))
     np.testing.assert_allclose(out_numpy.sum(axis=1), 1.0)
     proba, _ = traverse(clf.tree_, X32, "probabilistic")
     np.testing.assert_allclose(proba, out_numpy, rtol=0, atol=1e-12)
@@ -104,7 +109,7 @@ def test_numpy_fallback_is_used_when_asked():
 
 def test_import_ternary_does_not_import_numba():
     code = (
-        "import sys, ternary, ternary.selective, ternary._blend; "
+        "import sys, ternary, ternary.selective, ternary.tree.kernels; "
         "assert 'numba' not in sys.modules, 'numba imported'"
     )
     subprocess.run([sys.executable, "-c", code], check=True, timeout=60)

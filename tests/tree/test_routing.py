@@ -5,7 +5,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from ternary._tree import TernaryTree, TreeBuilder, iter_node_rows, traverse
+from ternary.tree import TernaryTree, TreeBuilder, iter_node_rows, traverse
 
 A, B, C, M = [1.0, 0.0], [0.0, 1.0], [0.2, 0.8], [0.5, 0.5]
 
@@ -122,7 +122,7 @@ def test_split_row_pairs_are_iter_node_rows_at_every_split(seed, n, keep):
     # in the same (ascending) order, for any ascending subset of rows routed
     from sklearn.tree import DecisionTreeClassifier
 
-    from ternary._tree import split_row_pairs
+    from ternary.tree import split_row_pairs
 
     rng = np.random.default_rng(seed)
     X = rng.integers(0, 6, size=(n, 2)).astype(np.float32)
@@ -170,13 +170,13 @@ def test_empty_input(routing):
 # ------------------------------------------------------------------ fast path = reference walk
 
 from ternary import TernaryTreeClassifier  # noqa: E402
-from ternary._tree import _compiled_router, _walk  # noqa: E402
+from ternary.tree import compiled_router, walk  # noqa: E402
 
 
 def test_compiled_routers_are_available():
     # without them every prediction silently takes the slower numpy walk
     for middle, routing in ((False, "probabilistic"), (True, "hard_middle")):
-        assert _compiled_router(two_level_tree(middle), 1, routing) is not None
+        assert compiled_router(two_level_tree(middle), 1, routing) is not None
 
 
 @settings(max_examples=40, deadline=None)
@@ -197,7 +197,7 @@ def test_compiled_fast_path_equals_the_reference_walk(seed, depth, method, routi
     grid = rng.normal(size=(400, 3)).astype(np.float32)
     grid[:150] = X[:150]  # training values sit exactly on zone edges and thresholds
     proba, verdict = traverse(clf.tree_, grid, routing)
-    ref_proba, ref_verdict = _walk(clf.tree_, grid, routing)
+    ref_proba, ref_verdict = walk(clf.tree_, grid, routing)
     np.testing.assert_array_equal(verdict, ref_verdict)
     np.testing.assert_allclose(proba, ref_proba, atol=1e-12)
     only_verdict = traverse(clf.tree_, grid, routing, proba=False)[1]
@@ -221,7 +221,7 @@ def test_hand_built_trees_agree_on_the_compiled_path(middle, routing):
     X = np.array([[0.5], [-1.0], [-0.5], [2.0], [0.75], [1.0], [0.25], [-2.0], [0.0]])
     tree = two_level_tree(middle)
     fast_proba, fast_verdict = traverse(tree, X.astype(np.float32), routing)
-    ref_proba, ref_verdict = _walk(tree, X, routing)
+    ref_proba, ref_verdict = walk(tree, X, routing)
     np.testing.assert_array_equal(fast_verdict, ref_verdict)
     np.testing.assert_allclose(fast_proba, ref_proba, atol=1e-12)
 

@@ -1,0 +1,65 @@
+"""class_overlap: half the widest overlap of two classes' percentile bands (Smits 2026, §3.3).
+
+Reading pinned here: per class present, the band ``[P_q, P_(1−q)]`` of its values
+(numpy's linear percentile, unweighted), ``[min, max]`` with fewer than two rows;
+δ = half the widest positive overlap over all class pairs.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from ternary.delta._base import DeltaMethod, NodeRows
+
+__all__ = ["METHOD", "class_bands", "delta_class_overlap", "widest_overlap"]
+
+
+def class_bands(rows: NodeRows, q=0.10):
+    """Each present class's band ``[P_q, P_(1−q)]`` of the node's column.
+
+    Returns ``(classes, lows, highs)``; a class with a single row has the
+    degenerate band ``[v, v]``.
+    """
+    classes, lows, highs = [], [], []
+    for k in np.unique(rows.y):
+        vals = rows.values[rows.y == k]
+        if vals.size >= 2:
+            lo, hi = np.percentile(vals, [100.0 * q, 100.0 * (1.0 - q)])
+        else:
+            lo, hi = vals.min(), vals.max()
+        classes.append(int(k))
+        lows.append(float(lo))
+        highs.append(float(hi))
+    return np.array(classes, dtype=np.intp), np.array(lows), np.array(highs)
+
+
+def widest_overlap(rows: NodeRows, q=0.10):
+    """The pair of classes whose percentile bands overlap most, and that overlap.
+
+    Returns ``(pair, low, high)``: ``pair`` the two class codes (smaller first) and
+    ``[low, high]`` their common band, or ``(None, None, None)`` when fewer than two
+    classes are present or no two bands overlap by a positive width.
+    """
+    classes, lows, highs = class_bands(rows, q)
+    if classes.size < 2:
+        return None, None, None
+    low = np.maximum(lows[:, None], lows[None, :])
+    high = np.minimum(highs[:, None], highs[None, :])
+    width = high - low
+    np.fill_diagonal(width, -np.inf)
+    i, j = np.unravel_index(int(np.argmax(width)), width.shape)
+    if width[i, j] <= 0:
+        return None, None, None
+    pair = (int(classes[min(i, j)]), int(classes[max(i, j)]))
+    return pair, float(low[i, j]), float(high[i, j])
+
+
+def delta_class_overlap(rows: NodeRows, q=0.10) -> float:
+    """Half the widest positive overlap between two classes' percentile bands."""
+    pair, low, high = widest_overlap(rows, q)
+    return 0.0 if pair is None else (high - low) / 2.0
+
+
+METHOD = DeltaMethod(
+    "class_overlap", lambda rows, params, random_state: delta_class_overlap(rows, params.q)
+)

@@ -1,0 +1,49 @@
+"""gain_ratio: α·range/(1 + gain ratio), a clear split gets a narrow zone (Smits 2026, §3.3).
+
+Reading pinned here: GR = Q(θ*)/H_split(θ*), H_split the binary entropy (bits) of the
+weighted left/right proportions; δ = α·range(c)/(1+GR), or α·range(c) when H_split = 0.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from ternary.delta._base import DeltaMethod, NodeRows, split_counts_at_threshold
+from ternary.tree import split_quality
+
+__all__ = ["METHOD", "delta_gain_ratio", "gain_ratio_parts"]
+
+
+def gain_ratio_parts(rows: NodeRows, criterion="gini") -> dict:
+    """The pieces of the gain ratio at θ*: Q, H_split (bits), GR and the left share.
+
+    ``gain_ratio`` is NaN when H_split = 0 (every row on one side).
+    """
+    left, total = split_counts_at_threshold(rows)
+    frac = float(left.sum() / total.sum()) if total.sum() > 0 else 0.0
+    h_split = (
+        0.0
+        if frac <= 0.0 or frac >= 1.0
+        else float(-(frac * np.log2(frac) + (1.0 - frac) * np.log2(1.0 - frac)))
+    )
+    gain = float(split_quality(left, total, criterion))
+    return {
+        "quality": gain,
+        "h_split": h_split,
+        "gain_ratio": gain / h_split if h_split > 0 else float("nan"),
+        "left_fraction": frac,
+    }
+
+
+def delta_gain_ratio(rows: NodeRows, criterion="gini", alpha=0.10) -> float:
+    """α·range(c)/(1 + GR): a clear (high gain-ratio) split gets a narrow zone."""
+    parts = gain_ratio_parts(rows, criterion)
+    if parts["h_split"] <= 0.0:
+        return float(alpha * rows.value_range)
+    return float(alpha * rows.value_range / (1.0 + parts["gain_ratio"]))
+
+
+METHOD = DeltaMethod(
+    "gain_ratio",
+    lambda rows, params, random_state: delta_gain_ratio(rows, params.criterion, params.alpha),
+)

@@ -1,0 +1,50 @@
+"""quality_plateau: half the span of thresholds nearly as good as CART's (Smits 2026, §3.3).
+
+Reading pinned here: θlo/θhi are the smallest/largest candidate thresholds with
+``Q(θ) ≥ (1−ε)·Q(θ*)`` (not necessarily contiguous); δ = (θhi − θlo)/2, and 0 when
+Q(θ*) ≤ 0 or there are fewer than 2 candidates. Candidates and Q are those of
+`ternary.delta.quality_curve`.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from ternary.delta._base import DeltaMethod, NodeRows, quality_curve
+
+__all__ = ["METHOD", "delta_quality_plateau", "plateau_bounds"]
+
+
+def plateau_bounds(thresholds, quality, threshold, epsilon=0.05):
+    """Q(θ*) and the plateau ``[θlo, θhi]`` of a quality curve.
+
+    Q(θ*) is read at the candidate nearest θ*; θlo/θhi are the smallest/largest
+    candidates with ``Q ≥ (1−ε)·Q(θ*)``. Returns ``(q_star, theta_lo, theta_hi)``:
+    NaN without candidates, and ``None`` bounds when Q(θ*) ≤ 0.
+    """
+    if thresholds.size == 0:
+        return float("nan"), None, None
+    q_star = float(quality[np.argmin(np.abs(thresholds - threshold))])
+    if q_star <= 0:
+        return q_star, None, None
+    on_plateau = thresholds[quality >= (1.0 - epsilon) * q_star]
+    return q_star, float(on_plateau.min()), float(on_plateau.max())
+
+
+def delta_quality_plateau(
+    rows: NodeRows, criterion="gini", epsilon=0.05, min_samples_leaf=1
+) -> float:
+    """Half the span of candidate thresholds whose Q is within (1−ε) of Q(θ*)."""
+    thresholds, quality, _ = quality_curve(rows, criterion, min_samples_leaf)
+    if thresholds.size < 2:
+        return 0.0
+    _, low, high = plateau_bounds(thresholds, quality, rows.threshold, epsilon)
+    return 0.0 if low is None else (high - low) / 2.0
+
+
+METHOD = DeltaMethod(
+    "quality_plateau",
+    lambda rows, params, random_state: delta_quality_plateau(
+        rows, params.criterion, params.epsilon, params.min_samples_leaf
+    ),
+)

@@ -1,0 +1,85 @@
+"""The registry of δ methods, and the two ways the estimator asks it for δ.
+
+`DELTA_METHODS` (the vocabulary of ``delta_method``) is read off the registry, so a
+method exists in exactly one place: its module, whose `DeltaMethod` is listed here.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from ternary.delta import _class_overlap, _gain_ratio, _margin, _node_bootstrap, _quality_plateau
+from ternary.delta._base import DeltaMethod, DeltaParams, NodeRows
+from ternary.tree import LEAF, TernaryTree, iter_node_rows
+
+__all__ = ["DELTA_METHODS", "REGISTRY", "compute_raw_delta", "node_delta", "split_deltas"]
+
+
+def _no_zone(rows, params, random_state) -> float:
+    return 0.0
+
+
+def _no_zones(tree, X, y_codes, weights, n_classes, params) -> np.ndarray:
+    return np.zeros(tree.node_count)
+
+
+#: Every δ method by its ``delta_method`` name, in the order the paper lists them.
+REGISTRY: dict[str, DeltaMethod] = {
+    method.name: method
+    for method in (
+        _margin.METHOD,
+        _node_bootstrap.METHOD,
+        _quality_plateau.METHOD,
+        _gain_ratio.METHOD,
+        _class_overlap.METHOD,
+        DeltaMethod("none", _no_zone, every_split=_no_zones),
+    )
+}
+DELTA_METHODS = tuple(REGISTRY)
+
+
+def compute_raw_delta(rows: NodeRows, params: DeltaParams, random_state=None) -> float:
+    """δ of ``params.method`` before clamping and scaling."""
+    method = REGISTRY.get(params.method)
+    if method is None:
+        raise ValueError(f"Unknown delta_method {params.method!r}.")
+    if rows.n < 2:
+        return 0.0
+    return method.raw_delta(rows, params, random_state)
+
+
+def node_delta(rows: NodeRows, params: DeltaParams, random_state=None) -> float:
+    """The node's final δ: raw δ clamped to the feature-range cap, then scaled."""
+    raw = compute_raw_delta(rows, params, random_state)
+    cap = params.max_delta_fraction * rows.value_range
+    return float(min(max(raw, 0.0), cap) * params.delta_scale)
+
+
+def split_deltas(
+    tree: TernaryTree,
+    X: np.ndarray,
+    y_codes: np.ndarray,
+    weights: np.ndarray,
+    n_classes: int,
+    params: DeltaParams,
+    random_state: np.random.RandomState,
+) -> np.ndarray:
+    """Every split's δ of a binary tree, on CART's training partition (``x ≤ θ`` left).
+
+    A method with a whole-tree pass (`DeltaMethod.every_split`) answers at once; the
+    others are asked node by node in preorder, drawing from ``random_state`` in that
+    order (node_bootstrap), so a fresh fit and `ternary.rezone` draw alike.
+    """
+    method = REGISTRY[params.method]
+    if method.every_split is not None:
+        return method.every_split(tree, X, y_codes, weights, n_classes, params)
+    delta = np.zeros(tree.node_count)
+    for node, rows in iter_node_rows(tree, X):
+        if tree.children_left[node] == LEAF:
+            continue
+        f = tree.feature[node]
+        node_rows = NodeRows.from_arrays(
+            X[rows, f], y_codes[rows], weights[rows], tree.threshold[node], n_classes
+        )
+        delta[node] = node_delta(node_rows, params, random_state)
+    return delta

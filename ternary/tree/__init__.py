@@ -1,0 +1,51 @@
+"""The ternary tree's structure and every walk of it; no learning happens here.
+
+* `TernaryTree` (flat per-node arrays in scikit-learn's layout) and `TreeBuilder`;
+* `traverse`: routing, blending and verdicts for the three routings, with the reference
+  numpy `walk` every fast path is tested against (the compiled kernels live in
+  `ternary.tree.kernels`, numba loaded on first use);
+* the training-partition walks `iter_node_rows` and `split_row_pairs`, and
+  `impurity_importances` over them;
+* `zone_distance`, a row's distance to the zones on its path in units of δ;
+* the split criterion: `impurity`, `split_quality`.
+"""
+
+from __future__ import annotations
+
+from ternary.tree._criterion import impurity, midpoint, split_proxy, split_quality
+from ternary.tree._distance import zone_distance
+from ternary.tree._partition import impurity_importances, iter_node_rows, split_row_pairs
+from ternary.tree._routing import (
+    blend_dense,
+    blend_uncertain,
+    compiled_router,
+    traverse,
+    walk,
+)
+from ternary.tree._structure import LEAF, UNDEFINED, TernaryTree, TreeBuilder
+from ternary.tree.kernels import MAX_DENSE_LEAVES, warm_up
+
+__all__ = [
+    "LEAF",
+    "MAX_DENSE_LEAVES",
+    "UNDEFINED",
+    "TernaryTree",
+    "TreeBuilder",
+    "blend_dense",
+    "blend_uncertain",
+    "compiled_router",
+    "impurity",
+    "impurity_importances",
+    "iter_node_rows",
+    "midpoint",
+    "split_proxy",
+    "split_quality",
+    "split_row_pairs",
+    "traverse",
+    "walk",
+    "warm_up",
+    "zone_distance",
+]
+
+# pickles (and skops files) name the public path, which internal moves leave alone
+TernaryTree.__module__ = TreeBuilder.__module__ = __name__

@@ -1,0 +1,88 @@
+"""How far a row lies from the zones on its path, in units of δ (`zone_distance`)."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from ternary.tree._structure import LEAF, TernaryTree
+
+__all__ = ["zone_distance"]
+
+
+def zone_distance(
+    tree: TernaryTree,
+    X: np.ndarray,
+    routing: str,
+    base_delta: np.ndarray | None = None,
+    scale: float = 1.0,
+) -> np.ndarray:
+    """Per row, the smallest ``|x_f − θ| / δ`` over the split nodes on its path.
+
+    The path is CART's (``x ≤ θ`` left) for the binary routings and the three-way one
+    for hard_middle; nodes with δ = 0 are skipped, so a row meeting none gets ``inf``.
+    With ``base_delta`` (each node's δ before the scale, so ``δ = base_delta·scale``),
+    each node's distance is instead the float ``s`` at which the zone of scale
+    ``scale·s`` flips for the row, found by bisection on the very comparisons the
+    traversal makes (``x > θ−δ``, ``x ≤ θ+δ``): right of θ (the zone's closed end) it
+    is the smallest ``s`` whose zone holds ``x``, left of θ (open end) the largest whose
+    zone does not. So a refit at scale ``scale·s`` flags a row exactly when its distance
+    is below ``s``, or equal to ``s`` with the row right of θ at that node.
+    """
+    n = X.shape[0]
+    best = np.full(n, np.inf)
+    node = np.zeros(n, dtype=np.intp)
+    rows = np.flatnonzero(tree.children_left[node] != LEAF)
+    while rows.size:
+        at = node[rows]
+        x = X[rows, tree.feature[at]].astype(np.float64)
+        theta, delta = tree.threshold[at], tree.delta[at]
+        if base_delta is None:
+            zoned = delta > 0
+            with np.errstate(divide="ignore"):
+                d = np.abs(x - theta) / np.where(zoned, delta, 1.0)
+        else:
+            zoned = (base_delta[at] > 0) & (scale > 0)
+            d = np.full(rows.size, np.inf)
+            d[zoned] = _flip_scale(x[zoned], theta[zoned], base_delta[at][zoned], scale)
+        best[rows] = np.minimum(best[rows], np.where(zoned, d, np.inf))
+        if routing == "hard_middle":
+            middle = tree.children_middle[at]
+            lo, hi = np.where(middle != LEAF, theta - delta, theta), theta + delta
+            step = np.where(x <= lo, tree.children_left[at], middle)
+            step = np.where(x > np.where(middle != LEAF, hi, theta), tree.children_right[at], step)
+        else:
+            step = np.where(x <= theta, tree.children_left[at], tree.children_right[at])
+        node[rows] = step
+        rows = rows[tree.children_left[step] != LEAF]
+    return best
+
+
+def _flip_scale(x, theta, base, scale):
+    """The float where the zone ``θ ± base·(scale·s)`` starts to hold ``x`` (see above)."""
+    top = np.finfo(np.float64).max
+
+    def inside(s):
+        half = base * (scale * s)
+        return (x > theta - half) & (x <= theta + half)
+
+    with np.errstate(over="ignore", invalid="ignore"):
+        guess = np.abs(x - theta) / (base * scale)
+        # the plain ratio is off by a few ulps at most: bracket it tightly, and widen the
+        # bracket where it does not hold the flip (then the search takes up to 64 steps)
+        lo = np.where(np.isfinite(guess), guess * (1 - 2.0**-44), 0.0)
+        hi = np.where(np.isfinite(guess) & (guess > 0), guess * (1 + 2.0**-44), top)
+        lo = np.where(inside(lo), 0.0, lo)  # s = 0 gives an empty zone
+        hi = np.where(inside(hi), hi, top)
+        never = ~inside(np.full_like(x, top))
+        # non-negative doubles order like their bit patterns: bisect those
+        lo_bits, hi_bits = lo.view(np.int64).copy(), hi.view(np.int64).copy()
+        while True:
+            open_ = hi_bits - lo_bits > 1
+            if not open_.any():
+                break
+            mid = lo_bits + (hi_bits - lo_bits) // 2
+            holds = inside(mid.view(np.float64))
+            hi_bits = np.where(open_ & holds, mid, hi_bits)
+            lo_bits = np.where(open_ & ~holds, mid, lo_bits)
+    flip = np.where(x > theta, hi_bits.view(np.float64), lo_bits.view(np.float64))
+    return np.where(never, np.inf, flip)

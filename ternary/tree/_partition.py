@@ -1,0 +1,129 @@
+"""Walks of the training partition: which training rows reach which node.
+
+`iter_node_rows` yields each node's rows (CART's two-way partition for the binary
+routings, the three-way one of hard-middle trees); `split_row_pairs` is its vectorised
+twin for the binary routings; `impurity_importances` sums the impurity decreases over
+that partition.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+import numpy as np
+
+from ternary.tree._criterion import impurity
+from ternary.tree._structure import LEAF, TernaryTree
+
+__all__ = ["impurity_importances", "iter_node_rows", "split_row_pairs"]
+
+
+def iter_node_rows(
+    tree: TernaryTree, X: np.ndarray, routing: str = "probabilistic"
+) -> Iterator[tuple[int, np.ndarray]]:
+    """Yield ``(node, row_indices)`` for every node, with the training partition.
+
+    Binary routings partition like CART (``x ≤ θ`` left); hard-middle trees
+    partition three ways (``x ≤ θ−δ``, ``x > θ+δ``, the rest to the middle).
+    Nodes come in preorder; only the rows of pending siblings are kept alive.
+    """
+    stack = [(0, np.arange(X.shape[0]))]
+    middle = routing == "hard_middle"
+    while stack:
+        node, idx = stack.pop()
+        yield node, idx
+        left = tree.children_left[node]
+        if left == LEAF:
+            continue
+        x = X[idx, tree.feature[node]]
+        t, d = tree.threshold[node], tree.delta[node]
+        m = tree.children_middle[node]
+        if middle and m != LEAF:
+            go_left, go_right = x <= t - d, x > t + d
+            stack.append((m, idx[~(go_left | go_right)]))
+        else:
+            go_left = x <= t
+            go_right = ~go_left
+        stack.append((tree.children_right[node], idx[go_right]))
+        stack.append((left, idx[go_left]))
+
+
+def split_row_pairs(
+    tree: TernaryTree, X: np.ndarray, rows: np.ndarray | None = None
+) -> tuple[np.ndarray, np.ndarray]:
+    """Every ``(row, split node)`` pair of CART's training partition (``x ≤ θ`` left).
+
+    The vectorised twin of `iter_node_rows` for the binary routings: the rows go down
+    the tree level by level, and each split node they pass through is recorded, so a
+    computation over all nodes needs no Python call per node. Within one node the
+    rows keep their ascending order (a node's pairs all come from one level, and each
+    level keeps the order of the one above), as `iter_node_rows` gives them.
+
+    Parameters
+    ----------
+    tree : TernaryTree (its children_left/right, feature and threshold are read)
+    X : ndarray of shape (n_samples, n_features)
+    rows : ndarray of int, optional
+        The rows to route, ascending; default all of them.
+
+    Returns
+    -------
+    pair_rows, pair_nodes : ndarray of int, one entry per pair
+    """
+    rows = np.arange(X.shape[0]) if rows is None else np.asarray(rows, dtype=np.intp)
+    node = np.zeros(rows.size, dtype=np.intp)
+    pair_rows, pair_nodes = [], []
+    while rows.size:
+        split = tree.children_left[node] != LEAF
+        rows, node = rows[split], node[split]
+        if not rows.size:
+            break
+        pair_rows.append(rows)
+        pair_nodes.append(node)
+        x = X[rows, tree.feature[node]]
+        go_left = x <= tree.threshold[node]
+        node = np.where(go_left, tree.children_left[node], tree.children_right[node])
+    if not pair_rows:
+        empty = np.zeros(0, dtype=np.intp)
+        return empty, empty
+    return np.concatenate(pair_rows), np.concatenate(pair_nodes)
+
+
+def impurity_importances(
+    tree: TernaryTree,
+    X: np.ndarray,
+    y_codes: np.ndarray,
+    sample_weight: np.ndarray,
+    criterion: str,
+    routing: str,
+    n_features: int,
+) -> np.ndarray:
+    """Impurity-based feature importances, normalised as in scikit-learn.
+
+    Every split node adds ``W_n·i(n) − Σ_c W_c·i(c)`` to its feature, with ``W`` the
+    weighted training rows and ``i`` the impurity of their class counts, over the
+    training partition (`iter_node_rows`): CART's two-way one for the binary
+    routings, grafted splits included, and the three-way one of hard-middle trees,
+    middle subtrees included. Impurities are recomputed from the rows rather than
+    read from ``tree.impurity``, because a grafted leaf stores the impurity of its
+    evidence region and a leaf that lost rows to a graft keeps its old one. The
+    sum is divided by the root weight, then normalised to sum to 1; a tree that is
+    a single leaf gives a vector of zeros, as in scikit-learn.
+    """
+    K = tree.n_classes
+    W = np.zeros(tree.node_count)
+    weighted_impurity = np.zeros(tree.node_count)
+    for node, rows in iter_node_rows(tree, X, routing):
+        counts = np.bincount(y_codes[rows], weights=sample_weight[rows], minlength=K)
+        W[node] = counts.sum()
+        weighted_impurity[node] = W[node] * float(impurity(counts, criterion))
+    importances = np.zeros(n_features)
+    for node in np.flatnonzero(~tree.is_leaf):
+        decrease = weighted_impurity[node] - sum(weighted_impurity[c] for c in tree.children(node))
+        importances[tree.feature[node]] += decrease
+    if W[0] > 0:
+        importances /= W[0]
+    total = importances.sum()
+    if total > 0:
+        importances /= total
+    return importances
