@@ -2,7 +2,7 @@
 
 import streamlit as st
 
-from appkit import datasets, vocabulary
+from appkit import datasets, model, vocabulary, yourdata_view
 from appkit.guard import page_guard, plain
 
 st.title("Your data")
@@ -97,5 +97,14 @@ with page_guard("loading your data"):
             st.markdown("\n".join(f"- {plain(line)}" for line in ds.report) or "Nothing to report.")
         st.subheader("First rows")
         st.dataframe(datasets.preview(ds, 20), hide_index=True, width="stretch")
+        model.model_sidebar(split=False, forest=True)
+        problem = model.forest_problem()
+        if problem:
+            st.info(problem, icon="ℹ️")
+            st.stop()
+        pipe = yourdata_view.cases_section(ds, st.session_state["user_dataset_key"])
+        if pipe is not None:
+            yourdata_view.score_section(ds, pipe)
+            yourdata_view.export_section(ds, pipe, st.session_state["user_dataset_key"])
     elif not error:
         st.info("No dataset loaded yet. The built-in datasets in the sidebar work meanwhile.")

@@ -1,0 +1,321 @@
+"""Your data, answered: which rows the full-feature model cannot decide, and new rows scored.
+
+Every row of the loaded file gets an out-of-fold answer: k-fold, so no row is judged by a
+model that saw it, and the loader's `Preprocessor` is refitted on each training fold, so
+no imputation value or level comes from the rows it judges. The "full" model is fitted
+on every row once (``make_pipeline(ds.preprocessor, model)``): it explains a picked row,
+scores a second file (never retrained on it) and is the pipeline the page exports.
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+import time
+from dataclasses import dataclass, field
+
+import numpy as np
+import pandas as pd
+import streamlit as st
+from sklearn.base import clone
+from sklearn.model_selection import StratifiedKFold
+
+from ternary import TernaryForestClassifier, TernaryTreeClassifier, make_pipeline
+from ternary import data as tdata
+from ternary.data import DataError, Dataset, Preprocessor
+from ternary.pipeline import score
+
+__all__ = [
+    "CASE_FILTERS",
+    "PIPELINE_SNIPPET",
+    "Cases",
+    "NewScores",
+    "cases_table",
+    "features_frame",
+    "filter_cases",
+    "full_pipeline",
+    "line_numbers",
+    "out_of_fold",
+    "score_new_file",
+]
+
+#: folds of the out-of-fold answers
+FOLDS = 5
+#: the cases filter: label -> which rows
+CASE_FILTERS = {
+    "flagged": "Flagged (boundary-uncertain)",
+    "wrong": "Decided but wrong",
+    "all": "All rows",
+}
+#: how to score a CSV with the downloaded pipeline (skops loads only the types it is told)
+PIPELINE_SNIPPET = """import pandas as pd
+import skops.io as sio
+from ternary.data import read_rows
+
+untrusted = sio.get_untrusted_types(file="{file}")
+print(untrusted)  # expect ternary and scikit-learn types only
+pipe = sio.load("{file}", trusted=untrusted)
+
+rows = read_rows("new_rows.csv")  # the file's columns as they are: text, gaps and all
+pred, verdict = pipe.predict_with_verdict(rows)  # verdict 0: boundary-uncertain
+rows.assign(prediction=pred, verdict=verdict).to_csv("scored.csv", index=False)
+"""
+
+
+def _estimator(params: dict):
+    cls = TernaryForestClassifier if "n_estimators" in params else TernaryTreeClassifier
+    return cls(**params)
+
+
+def features_frame(ds: Dataset) -> pd.DataFrame:
+    """The raw rows the preprocessor reads: every file column but the label (``ds.X`` for
+    a generated dataset, which has no raw rows)."""
+    if ds.raw is None:
+        return ds.X
+    return ds.raw.drop(columns=[ds.target])
+
+
+def _preprocessor(ds: Dataset) -> Preprocessor:
+    if ds.preprocessor is None:  # generated data: numbers only, nothing to learn but names
+        return Preprocessor(drop_constant=False)
+    pre = clone(ds.preprocessor)
+    if pre.missing == "drop":  # the rows kept have no gaps, so nothing would be dropped
+        pre.set_params(missing="impute")
+    return pre
+
+
+@dataclass
+class Cases:
+    """Out-of-fold answers for every row of a dataset (row order of ``ds``)."""
+
+    proba: np.ndarray
+    verdict: np.ndarray
+    confidence: np.ndarray
+    distance: np.ndarray
+    classes: np.ndarray
+    folds: int
+    seconds: float
+    pred: np.ndarray = field(init=False)
+
+    def __post_init__(self) -> None:
+        self.pred = self.classes[np.argmax(self.proba, axis=1)]
+
+
+def out_of_fold(ds: Dataset, params: dict, folds: int = FOLDS, seed: int = 0) -> Cases:
+    """k-fold answers of the model ``params`` for every row, the cleaning refitted per fold.
+
+    Raises
+    ------
+    ValueError
+        When a class has fewer than two rows (no fold split can hold it out).
+    """
+    start = time.perf_counter()
+    y = np.asarray(ds.y)
+    classes, counts = np.unique(y, return_counts=True)
+    k = int(min(folds, counts.min()))
+    if k < 2:
+        small = classes[np.argmin(counts)]
+        raise ValueError(
+            f"The class {small!r} has a single row, so no row of it can be judged by a model "
+            "that did not see it. Add rows of that class, or remove it."
+        )
+    raw = features_frame(ds)
+    n = len(y)
+    proba = np.zeros((n, len(classes)))
+    verdict = np.zeros(n, dtype=np.int8)
+    confidence = np.zeros(n)
+    distance = np.full(n, np.nan)
+    splitter = StratifiedKFold(n_splits=k, shuffle=True, random_state=seed)
+    for train, test in splitter.split(np.zeros((n, 1)), y):
+        pre = _preprocessor(ds)
+        X_train = pd.DataFrame(pre.fit_transform(raw.iloc[train]), columns=pre.feature_names_out_)
+        X_test = pd.DataFrame(pre.transform(raw.iloc[test]), columns=pre.feature_names_out_)
+        model = _estimator(params).fit(X_train, y[train])
+        p, v = model.predict_proba_verdict(X_test)
+        cols = np.searchsorted(classes, model.classes_)
+        proba[np.ix_(test, cols)] = p
+        verdict[test] = v
+        confidence[test] = model.predict_confidence(X_test)
+        if hasattr(model, "boundary_distance"):
+            distance[test] = model.boundary_distance(X_test)
+    return Cases(proba, verdict, confidence, distance, classes, k, time.perf_counter() - start)
+
+
+@st.cache_resource(show_spinner=False, max_entries=8)
+def cached_cases(_ds: Dataset, key: tuple) -> Cases:
+    """`out_of_fold` once per (dataset, model settings): ``key`` holds both."""
+    return out_of_fold(_ds, dict(key[1]))
+
+
+@st.cache_resource(show_spinner=False, max_entries=8)
+def _full(_ds: Dataset, key: tuple):
+    model = _estimator(dict(key[1])).fit(_ds.X, _ds.y)
+    pre = (
+        _ds.preprocessor
+        if _ds.preprocessor is not None
+        else Preprocessor(drop_constant=False).fit(_ds.X)
+    )
+    return make_pipeline(pre, model)
+
+
+def full_pipeline(ds: Dataset, data_key: tuple, params: dict):
+    """The pipeline (the loader's preprocessor + the model fitted on every row), cached."""
+    return _full(ds, (data_key, tuple(sorted(params.items()))))
+
+
+def cases_key(data_key: tuple, params: dict) -> tuple:
+    """The cache key of the out-of-fold answers and the full model."""
+    return (data_key, tuple(sorted(params.items())))
+
+
+def _unclash(names: list[str], taken) -> dict[str, str]:
+    out = {}
+    for name in names:
+        new = name
+        while new in taken:
+            new = f"{new} (model)"
+        out[name] = new
+    return out
+
+
+def cases_table(ds: Dataset, cases: Cases, lines: np.ndarray | None = None) -> pd.DataFrame:
+    """Every original column, then the out-of-fold outputs; flagged rows first, least sure first.
+
+    The first column is the file's line number (``lines``), or the data row number
+    (1 = the first row under the header) when the lines are not known.
+    """
+    raw = ds.raw if ds.raw is not None else ds.X.assign(label=ds.y)
+    table = raw.reset_index(drop=True).copy()
+    where = "line" if lines is not None else "data row"
+    numbers = lines if lines is not None else np.asarray(raw.index) + 1
+    outputs = {
+        "prediction": cases.pred,
+        "verdict": cases.verdict,
+        "confidence": cases.confidence,
+        "boundary distance": cases.distance,
+    }
+    for j, c in enumerate(cases.classes):
+        outputs[f"P({c})"] = cases.proba[:, j]
+    outputs["correct"] = cases.pred == np.asarray(ds.y)
+    names = _unclash(list(outputs), set(table.columns) | {where})
+    for name, values in outputs.items():
+        table[names[name]] = values
+    table.insert(0, where if where not in table.columns else f"{where} (file)", numbers)
+    table.attrs["output_names"] = names
+    order = np.lexsort((cases.confidence, cases.verdict))
+    return table.iloc[order].reset_index(drop=True)
+
+
+def filter_cases(table: pd.DataFrame, which: str) -> pd.DataFrame:
+    """The rows of the cases table that ``which`` (a `CASE_FILTERS` key) selects."""
+    names = table.attrs.get("output_names", {})
+    verdict = table[names.get("verdict", "verdict")]
+    correct = table[names.get("correct", "correct")]
+    if which == "flagged":
+        return table[verdict == 0]
+    if which == "wrong":
+        return table[(verdict == 1) & ~correct.astype(bool)]
+    return table
+
+
+def line_numbers(data: bytes, n_rows: int, index) -> np.ndarray | None:
+    """The file line of each row of ``index`` (positions among the data rows), or None.
+
+    Counted on the file's text: the header is the first line that is not blank (or,
+    in ARFF, the ``@data`` line); a record may span lines (a quoted line break).
+    None when the count of records does not match the rows the loader parsed.
+    """
+    try:
+        text = data.decode("utf-8-sig")
+    except UnicodeDecodeError:
+        return None
+    lower = text[:65_536].lstrip().lower()
+    starts = _arff_lines(text) if lower.startswith(("@relation", "%")) else _csv_lines(text)
+    if starts is None or len(starts) != n_rows:
+        return None
+    return np.asarray(starts)[np.asarray(index, dtype=np.int64)]
+
+
+def _csv_lines(text: str) -> list[int] | None:
+    sample = text[:20_000]
+    header = next((ln for ln in sample.splitlines() if ln.strip()), "")
+    delimiter = max(",;\t|", key=header.count)
+    reader = csv.reader(io.StringIO(text), delimiter=delimiter)
+    starts, previous, seen_header = [], 0, False
+    for record in reader:
+        begin = previous + 1
+        previous = reader.line_num
+        if not record or all(not f.strip() for f in record):
+            continue
+        if not seen_header:
+            seen_header = True
+            continue
+        starts.append(begin)
+    return starts
+
+
+def _arff_lines(text: str) -> list[int] | None:
+    starts, in_data = [], False
+    for number, line in enumerate(text.splitlines(), start=1):
+        stripped = line.strip()
+        if not in_data:
+            in_data = stripped.lower().startswith("@data")
+            continue
+        if stripped and not stripped.startswith("%"):
+            starts.append(number)
+    return starts if in_data else None
+
+
+@dataclass
+class NewScores:
+    """A second file scored by the full model: the download table and what it met."""
+
+    table: pd.DataFrame | None = None
+    notes: list[str] = field(default_factory=list)
+    error: str | None = None
+    n_rows: int = 0
+    flag_rate: float = float("nan")
+    decided_accuracy: float | None = None
+    n_labelled: int = 0
+
+
+def _labels_of(values: pd.Series, ds: Dataset) -> np.ndarray:
+    if np.issubdtype(np.asarray(ds.y).dtype, np.number):
+        return pd.to_numeric(values, errors="coerce").to_numpy(dtype=np.float64)
+    return values.astype("string").str.strip().to_numpy(dtype=object, na_value=None)
+
+
+def score_new_file(pipe, ds: Dataset, data: bytes, filename: str) -> NewScores:
+    """Score an uploaded file with ``pipe`` (never refitted); errors become a message."""
+    upload = io.BytesIO(bytes(data))
+    upload.name = filename
+    try:
+        rows = tdata.read_rows(upload)
+    except DataError as exc:
+        return NewScores(error=str(exc))
+    pre = pipe[0]
+    try:
+        _, report = pre.transform_with_report(rows)
+        outputs = score(pipe, rows)
+    except ValueError as exc:
+        return NewScores(error=str(exc))
+    notes = [
+        line
+        for line in report.lines()
+        if not (ds.target and line.startswith("Ignored") and report.extra_columns == [ds.target])
+    ]
+    outputs = outputs.rename(columns=_unclash(list(outputs.columns), set(rows.columns)))
+    result = NewScores(pd.concat([rows, outputs], axis=1), notes, n_rows=len(rows))
+    verdict = outputs.iloc[:, 1].to_numpy()
+    result.flag_rate = float(np.mean(verdict == 0)) if len(rows) else float("nan")
+    if ds.target and ds.target in rows.columns:
+        truth = _labels_of(rows[ds.target], ds)
+        known = ~pd.isna(truth)
+        pred = outputs.iloc[:, 0].to_numpy()
+        decided = known & (verdict == 1)
+        result.n_labelled = int(known.sum())
+        if decided.any():
+            result.decided_accuracy = float(
+                np.mean(pred[decided].astype(truth.dtype) == truth[decided])
+            )
+    return result

@@ -1,0 +1,218 @@
+"""The Your data page's answer sections: the cases table, a row's why, new rows, the model.
+
+The numbers come from `appkit.yourdata`; this module only lays them out.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+import streamlit as st
+
+import viz
+from appkit import coverage, export, why, yourdata
+from appkit.guard import plain
+from appkit.model import is_forest, model_params
+from appkit.regions import member_for_story
+from ternary.data import Dataset
+
+__all__ = ["cases_section", "export_section", "score_section"]
+
+#: the cases are computed on arrival when the estimate is at most this (else a button)
+ON_ARRIVAL_SECONDS = coverage.AUTO_RUN_SECONDS
+
+
+def _pct(x: float) -> str:
+    return "—" if x is None or np.isnan(x) else f"{100 * x:.1f} %"
+
+
+@st.cache_data(show_spinner=False, max_entries=8)
+def _lines(data: bytes, n_rows: int, _index, key: tuple):
+    return yourdata.line_numbers(data, n_rows, _index)
+
+
+def _file_lines(ds: Dataset, key: tuple):
+    """The file line of every row when the uploaded file is still at hand, else None."""
+    upload = st.session_state.get("upload")
+    source = st.session_state.get("upload_source") or {}
+    if upload is None or ds.raw is None or source.get("file") != str(upload.name):
+        return None
+    data = upload.getvalue()
+    n_parsed = _parsed_rows(ds)
+    return _lines(data, n_parsed, np.asarray(ds.raw.index), key)
+
+
+def _parsed_rows(ds: Dataset) -> int:
+    for line in ds.report:  # "Found 2000 rows and 8 columns." (CSV) / "… attributes." (ARFF)
+        if line.startswith("Found ") and " rows and " in line:
+            try:
+                return int(line.split()[1].replace(",", ""))
+            except ValueError:
+                return -1
+    return -1
+
+
+def cases_section(ds: Dataset, key: tuple):
+    """Out-of-fold answers for every row: metrics, the cases table, its download, a row's why.
+
+    Returns the full pipeline (fitted on every row), or None when nothing could be computed.
+    """
+    params = model_params()
+    ckey = yourdata.cases_key(key, params)
+    what = "forest" if "n_estimators" in params else "tree"
+    st.header("Which rows can't the model decide?")
+    st.caption(
+        f"The {what} of the sidebar's settings on **every** feature. Each row is answered by a "
+        f"{what} fitted on the other folds ({yourdata.FOLDS}-fold cross-validation, the "
+        "cleaning (imputation values, levels) learned on those folds too), so no row is "
+        "judged by a model that saw it."
+    )
+    estimate = coverage.estimate_seconds(ds.n_samples, ds.n_features, yourdata.FOLDS, n_combos=1)
+    done = st.session_state.get("cases_requested") == ckey
+    if estimate > ON_ARRIVAL_SECONDS and not done:
+        st.info(f"About {estimate:.0f} s for {ds.n_samples:,} rows × {ds.n_features} features.")
+        if not st.button("Answer every row", type="primary", key="cases_button"):
+            return None
+        st.session_state["cases_requested"] = ckey
+    try:
+        with st.spinner("Answering every row out of fold…"):
+            cases = yourdata.cached_cases(ds, ckey)
+    except ValueError as exc:
+        st.warning(plain(exc), icon="⚠️")
+        return None
+    pipe = yourdata.full_pipeline(ds, key, params)
+    table = yourdata.cases_table(ds, cases, _file_lines(ds, key))
+    _metrics(cases, ds)
+    _cases_table(ds, table, pipe)
+    return pipe
+
+
+def _metrics(cases, ds: Dataset) -> None:
+    y = np.asarray(ds.y)
+    decided = cases.verdict == 1
+    cols = st.columns(4)
+    cols[0].metric("Rows", f"{len(y):,}")
+    cols[1].metric(
+        "Boundary-uncertain",
+        _pct(float(np.mean(~decided))),
+        help=f"{int((~decided).sum()):,} rows fall inside a zone of the {cases.folds}-fold "
+        "model that judged them. They still get a class.",
+    )
+    acc = float(np.mean(cases.pred[decided] == y[decided])) if decided.any() else float("nan")
+    cols[2].metric("Decided accuracy", _pct(acc), help="Accuracy on the rows decided.")
+    cols[3].metric("Accuracy, all rows", _pct(float(np.mean(cases.pred == y))))
+
+
+def _cases_table(ds: Dataset, table: pd.DataFrame, pipe) -> None:
+    st.subheader("Cases")
+    which = st.radio(
+        "Show",
+        list(yourdata.CASE_FILTERS),
+        format_func=yourdata.CASE_FILTERS.get,
+        key="cases_filter",
+        horizontal=True,
+    )
+    shown = yourdata.filter_cases(table, which)
+    st.caption(
+        f"{len(shown):,} of {len(table):,} rows; flagged rows first, least confident first. "
+        "Every column of your file (identifiers and set-aside columns included), then the "
+        "out-of-fold prediction, verdict (1 decided, 0 boundary-uncertain), confidence, "
+        "distance to the nearest boundary (in zone half-widths δ) and class probabilities. "
+        "Pick a row to see why."
+    )
+    event = st.dataframe(
+        shown,
+        hide_index=True,
+        width="stretch",
+        height=320,
+        on_select="rerun",
+        selection_mode="single-row",
+        key="cases_table",
+    )
+    st.download_button(
+        "Download every row with its answers (CSV)",
+        table.to_csv(index=False).encode(),
+        file_name=f"cases_{ds.name.replace(' ', '_')}.csv",
+        mime="text/csv",
+        key="cases_download",
+        help="All rows (not only the filtered ones): your columns, then the outputs.",
+    )
+    picked = list(getattr(getattr(event, "selection", None), "rows", []) or [])
+    if picked and picked[0] < len(shown):
+        _row_why(ds, shown.iloc[picked[0]], pipe)
+
+
+def _row_why(ds: Dataset, row: pd.Series, pipe) -> None:
+    raw = yourdata.features_frame(ds)
+    columns = [c for c in raw.columns if c in row.index]
+    rows = pd.DataFrame([row[columns].to_numpy()], columns=columns)
+    x = np.asarray(pipe[0].transform(rows), dtype=np.float64)[0]
+    names = list(pipe[0].get_feature_names_out())
+    model = pipe[-1]
+    st.subheader("Why? (the model fitted on every row)")
+    if is_forest(model):
+        model, note = member_for_story(model, x)
+        st.markdown(plain(note))
+    story = why.row_story(model, x, names)
+    verdict = "flags it boundary-uncertain" if story.flagged else "decides it"
+    st.markdown(
+        f"The model fitted on all rows {verdict} (the table's verdict comes from the fold "
+        "model that did not see the row, so the two can differ near a boundary)."
+    )
+    st.markdown(plain(story.sentence))
+    st.graphviz_chart(viz.tree_dot(model, feature_names=names, path=story.path), width="stretch")
+    st.dataframe(story.steps.round(4), hide_index=True, width="stretch")
+
+
+def score_section(ds: Dataset, pipe) -> None:
+    """A second upload scored by the full model, never retrained; its download."""
+    st.header("Score new rows")
+    st.caption(
+        "Upload rows with the same columns (any order; the label column may be missing). "
+        "They are scored by the model fitted on every row above, never retrained on them."
+    )
+    upload = st.file_uploader(
+        "New rows (CSV, TSV or ARFF)", type=["csv", "tsv", "txt", "arff"], key="score_upload"
+    )
+    if upload is None:
+        return
+    result = yourdata.score_new_file(pipe, ds, upload.getvalue(), str(upload.name))
+    if result.error:
+        st.error(plain(result.error), icon="⚠️")
+        return
+    st.success(f"Scored {result.n_rows:,} rows; {_pct(result.flag_rate)} boundary-uncertain.")
+    for note in result.notes:
+        st.caption(plain(note))
+    if result.n_labelled:
+        cols = st.columns(2)
+        cols[0].metric("Decided accuracy (new rows)", _pct(result.decided_accuracy or np.nan))
+        cols[1].metric("Flag rate (new rows)", _pct(result.flag_rate))
+    st.dataframe(result.table.head(200), hide_index=True, width="stretch", height=260)
+    stem = str(upload.name).rsplit(".", 1)[0]
+    st.download_button(
+        "Download the scored rows (CSV)",
+        result.table.to_csv(index=False).encode(),
+        file_name=f"scored_{stem}.csv",
+        mime="text/csv",
+        key="score_download",
+        help="Every column of the uploaded file, then prediction, verdict, confidence and "
+        "one probability per class.",
+    )
+
+
+def export_section(ds: Dataset, pipe, key: tuple) -> None:
+    """The pipeline as a skops file (it takes raw rows) and how to score a CSV with it."""
+    st.header("Take the model away")
+    base = f"ternary_{ds.name.replace(' ', '_')}"
+    st.download_button(
+        "Download the model (skops)",
+        export.model_bytes(pipe, ("pipeline", key, tuple(sorted(model_params().items())))),
+        file_name=f"{base}.skops",
+        mime="application/octet-stream",
+        key="pipeline_download",
+        help="The loader's cleaning and the model in one scikit-learn pipeline: it takes the "
+        "rows of a file as they are, gaps and text included.",
+    )
+    st.code(yourdata.PIPELINE_SNIPPET.format(file=f"{base}.skops"), language="python")
+    st.caption("Or from a shell, for a file of any size:")
+    st.code(f"python -m ternary predict {base}.skops new_rows.csv --out scored.csv", language="sh")

@@ -1,0 +1,121 @@
+"""appkit.yourdata: out-of-fold answers for every row, the cases table, a second file scored."""
+
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+import pytest
+from sklearn.model_selection import StratifiedKFold
+from streamlit.testing.v1 import AppTest
+
+from appkit import datasets, yourdata
+from appkit.model import model_params
+from appkit.state import DEFAULTS
+from ternary import TernaryTreeClassifier, make_pipeline
+from ternary.data import Preprocessor, load_csv
+from tests.app.helpers import assert_clean, open_app
+
+PARAMS = {**model_params(DEFAULTS), "max_depth": 3}
+
+
+def patients_csv(n: int = 240, label: bool = True, seed: int = 0, blank_line: bool = False):
+    rng = np.random.default_rng(seed)
+    head = "patient_id,age,sex,smoking,glucose" + (",outcome" if label else "")
+    lines = [head]
+    for i in range(n):
+        age = "" if i % 11 == 0 else str(int(rng.integers(20, 80)))
+        smoking = ["never", "former", "current", ""][int(rng.integers(0, 4))]
+        if not label and i == 3:
+            smoking = "vaping"  # never seen in training
+        glucose = rng.normal(100, 20)
+        row = f"P{seed}{i:05d},{age},{'FM'[i % 2]},{smoking},{glucose:.1f}"
+        if label:
+            out = "high" if glucose + 0.4 * (int(age or 50) - 50) > 104 else "low"
+            row += f",{out if rng.random() > 0.08 else 'mid'}"
+        lines.append(row)
+        if blank_line and i == 5:
+            lines.append("")
+    return ("\n".join(lines) + "\n").encode()
+
+
+@pytest.fixture(scope="module")
+def ds():
+    return load_csv(patients_csv())
+
+
+def test_out_of_fold_answers_come_from_models_that_did_not_see_the_row(ds):
+    cases = yourdata.out_of_fold(ds, PARAMS, folds=4, seed=3)
+    raw = ds.raw.drop(columns=[ds.target])
+    y = np.asarray(ds.y)
+    splitter = StratifiedKFold(n_splits=4, shuffle=True, random_state=3)
+    for train, test in splitter.split(np.zeros((len(y), 1)), y):
+        pipe = make_pipeline(Preprocessor(), TernaryTreeClassifier(**PARAMS))
+        pipe.fit(raw.iloc[train], y[train])
+        proba, verdict = pipe.predict_proba_verdict(raw.iloc[test])
+        cols = np.searchsorted(cases.classes, pipe.classes_)
+        assert np.array_equal(cases.proba[np.ix_(test, cols)], proba)
+        assert np.array_equal(cases.verdict[test], verdict)
+        assert np.array_equal(cases.distance[test], pipe.boundary_distance(raw.iloc[test]))
+    # an in-sample fit answers differently somewhere: the folds are not a formality
+    full = TernaryTreeClassifier(**PARAMS).fit(ds.X, ds.y).predict_proba(ds.X)
+    assert not np.array_equal(full, cases.proba)
+
+
+def test_cases_table_has_every_column_line_numbers_and_flagged_first():
+    data = patients_csv(blank_line=True)
+    ds = load_csv(data)
+    cases = yourdata.out_of_fold(ds, PARAMS)
+    lines = yourdata.line_numbers(data, len(ds.raw), ds.raw.index)
+    table = yourdata.cases_table(ds, cases, lines)
+    assert list(table.columns[:7]) == ["line", *ds.raw.columns]
+    assert {"prediction", "verdict", "confidence", "boundary distance", "correct"} <= set(
+        table.columns
+    )
+    text = data.decode().splitlines()
+    for _, row in table.head(20).iterrows():  # the line holds that very row
+        assert text[int(row["line"]) - 1].startswith(row["patient_id"] + ",")
+    verdict = table["verdict"].to_numpy()
+    n_flagged = int((verdict == 0).sum())
+    assert n_flagged > 0 and (verdict[:n_flagged] == 0).all()
+    assert np.all(np.diff(table["confidence"].to_numpy()[:n_flagged]) >= 0)
+    wrong = yourdata.filter_cases(table, "wrong")
+    assert (wrong["verdict"] == 1).all() and not wrong["correct"].any()
+    assert len(yourdata.filter_cases(table, "flagged")) == n_flagged
+
+
+def test_new_file_is_scored_by_the_full_model_never_refitted(ds):
+    pipe = yourdata._full.__wrapped__(ds, (("k",), tuple(sorted(PARAMS.items()))))
+    before = pipe[-1].tree_.threshold.copy()
+    new = patients_csv(60, label=False, seed=5)
+    result = yourdata.score_new_file(pipe, ds, new, "new.csv")
+    assert result.error is None and result.n_rows == 60
+    assert np.array_equal(pipe[-1].tree_.threshold, before)
+    rows = pd.read_csv(pd.io.common.BytesIO(new), keep_default_na=False)
+    assert list(result.table.columns[:5]) == list(rows.columns)
+    assert list(result.table.columns[5:8]) == ["prediction", "verdict", "confidence"]
+    notes = " ".join(result.notes)
+    assert "1 value(s) never seen" in notes and "gap" in notes
+    assert result.decided_accuracy is None  # no label column
+    labelled = yourdata.score_new_file(pipe, ds, patients_csv(80, seed=9), "more.csv")
+    assert labelled.n_labelled == 80 and 0 <= labelled.decided_accuracy <= 1
+    assert not any("Ignored" in n for n in labelled.notes)  # the label is not "extra"
+    lacking = b"age,sex,smoking\n40,F,never\n"
+    message = yourdata.score_new_file(pipe, ds, lacking, "x.csv").error
+    assert "'glucose'" in message
+
+
+@pytest.mark.skipif(not hasattr(AppTest, "file_uploader"), reason="AppTest cannot upload files")
+def test_page_answers_every_row_and_scores_a_second_file():
+    at = open_app("data")
+    at.file_uploader(key="upload").set_value(("pat.csv", patients_csv(), "text/csv")).run()
+    assert_clean(at)
+    frames = [d.value for d in at.dataframe]
+    cases = next(f for f in frames if "verdict" in f.columns and "patient_id" in f.columns)
+    assert len(cases) > 0 and "line" in cases.columns
+    at.file_uploader(key="score_upload").set_value(
+        ("new.csv", patients_csv(30, label=False, seed=2), "text/csv")
+    ).run()
+    assert_clean(at)
+    assert any("Scored 30 rows" in s.value for s in at.success)
+    ds = at.session_state["user_dataset"]
+    assert ds.name == "pat" and datasets.preview(ds, 3).columns[-1] == "outcome"
