@@ -2,7 +2,7 @@
 
 import streamlit as st
 
-from appkit import datasets, export, model, regions, rules, tree, vocabulary, why
+from appkit import cost, datasets, export, model, regions, rules, tree, vocabulary, why
 from appkit.guard import page_guard, plain
 from ternary import export_text
 
@@ -129,7 +129,14 @@ with page_guard("drawing the tree"):
     spec = model.current_spec(key, features)
     s = st.session_state
     sp = model.split_data(ds, spec)
-    clf = fitted = model.fit(sp, spec)
+    # above the on-arrival budget: the estimate and a button; a rerun or a closed tab stops it
+    clf = fitted = cost.bounded(
+        cost.tree_seconds(spec, ds.n_samples, ds.n_features),
+        spec.key,
+        lambda: model.fit(sp, spec),
+        what="fit this " + ("forest" if spec.forest else "tree"),
+        label="Fit",
+    )
     names = list(sp.X_train.columns.astype(str))
     X_rows, y_rows, tree_key = sp.X_train, sp.y_train, spec.key
     if model.is_forest(clf):

@@ -2,7 +2,7 @@
 
 import streamlit as st
 
-from appkit import datasets, grafting, model
+from appkit import cost, datasets, grafting, model
 from appkit.guard import page_guard
 
 st.title("Decision tree grafting")
@@ -71,7 +71,14 @@ with page_guard("grafting the tree"):
         test_size=float(st.session_state["test_size"]),
         seed=int(st.session_state["seed"]),
     )
-    res = grafting.graft_comparison(ds, cart_spec, graft_spec)
+    # above the on-arrival budget: the estimate and a button; a rerun or a closed tab stops it
+    res = cost.bounded(
+        cost.grafting_seconds(cart_spec, graft_spec, ds.n_samples, ds.n_features),
+        graft_spec.key,
+        lambda: grafting.graft_comparison(ds, cart_spec, graft_spec),
+        what="fit, graft and cross-validate both trees",
+        label="Fit and graft",
+    )
 
     st.subheader("Before and after")
     st.dataframe(

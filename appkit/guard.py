@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 import traceback
 from contextlib import contextmanager
 
@@ -9,21 +10,44 @@ import streamlit as st
 
 from ternary.data import DataError
 
-__all__ = ["clicked_customdata", "page_guard", "plain"]
+__all__ = ["capped", "clicked_customdata", "page_guard", "plain"]
 
 # every ASCII punctuation mark markdown or HTML could read as syntax
 _MARKDOWN_SPECIALS = frozenset("\\`*_{}[]()<>#+-.!|~$:&\"'=/")
 
 
+#: the longest run of characters without a space echoed (as the loaders quote user text)
+WORD_LIMIT = 200
+#: the longest text echoed at all
+TEXT_LIMIT = 2_000
+# a run over the word limit: one character class, so the search is linear
+_LONG_WORD = re.compile(rf"\S{{{WORD_LIMIT + 1},}}")
+
+
+def capped(text: object) -> str:
+    """``str(text)`` with every run of non-space characters over ``WORD_LIMIT`` and the
+    whole over ``TEXT_LIMIT`` cut, an ellipsis marking each cut.
+
+    A value from a link or a file can be any length: 100 KB in a toast froze the
+    visitor's tab for 93 s. The loaders quote user text at most 200 characters
+    long; this holds the app's own echoes (toasts, warnings, captions) to the same.
+    """
+    s = str(text)
+    if len(s) > WORD_LIMIT:
+        s = _LONG_WORD.sub(lambda m: m.group()[: WORD_LIMIT - 1] + "…", s)
+    return s if len(s) <= TEXT_LIMIT else s[: TEXT_LIMIT - 1] + "…"
+
+
 def plain(text: object) -> str:
-    """``text`` escaped so that Streamlit's markdown shows it as the characters it is.
+    """``text`` capped (see `capped`) and escaped so that Streamlit's markdown shows it
+    as the characters it is.
 
     Names, labels and messages that come from a file or a person must never
     become a link, an image or HTML on the page; a backslash before each
     punctuation mark keeps every one of them literal (CommonMark allows the
     escape before any ASCII punctuation).
     """
-    return "".join("\\" + ch if ch in _MARKDOWN_SPECIALS else ch for ch in str(text))
+    return "".join("\\" + ch if ch in _MARKDOWN_SPECIALS else ch for ch in capped(text))
 
 
 def clicked_customdata(event) -> list:
