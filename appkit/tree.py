@@ -7,6 +7,7 @@ import streamlit as st
 
 import viz
 from appkit.answers import shadow_tree
+from ternary import default_feature_names
 from viz.labels import format_number
 
 __all__ = [
@@ -29,7 +30,7 @@ def node_caption(model, node: int, feature_names: list[str]) -> str:
     """``node <id>: <feature> ≤ θ  (δ = …, n = …)`` for the node picker."""
     tree = model.tree_
     f = int(tree.feature[node])
-    name = feature_names[f] if 0 <= f < len(feature_names) else f"x[{f}]"
+    name = feature_names[f] if 0 <= f < len(feature_names) else default_feature_names(f + 1)[f]
     return (
         f"node {node}: {name} ≤ {format_number(tree.threshold[node])}"
         f"  (δ = {format_number(tree.delta[node])}, "
@@ -59,14 +60,13 @@ def tree_dot(
 def member_rows(forest, member: int, n_rows: int) -> np.ndarray:
     """Positions of the training rows member tree ``member`` was grown on (with repeats).
 
-    A member is fitted on one bootstrap draw, ``RandomState(seed).randint(0, n, n)``
-    from its own seed (`ternary.TernaryForestClassifier`'s module docstring), or on
-    every row without bootstrap.
+    The forest's own record (`TernaryForestClassifier.estimators_samples_`), so the app
+    never re-derives the bootstrap draw; ``n_rows``, the training size, must match it.
     """
-    if not forest.bootstrap:
-        return np.arange(n_rows)
-    seed = int(forest.estimators_[member].random_state)
-    return np.random.RandomState(seed).randint(0, n_rows, n_rows)
+    rows = forest.estimators_samples_[member]
+    if rows.size != n_rows:
+        raise ValueError(f"member {member} grew on {rows.size} rows; the page passed {n_rows}")
+    return rows
 
 
 @st.cache_data(show_spinner=False, max_entries=32)

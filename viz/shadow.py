@@ -32,6 +32,8 @@ from dataclasses import dataclass, replace
 
 import numpy as np
 
+from ternary import default_feature_names
+
 __all__ = ["ShadowTree"]
 
 #: the per-node arrays copied from the fitted tree (a subset of ``TernaryTree``'s, same names)
@@ -101,7 +103,8 @@ class ShadowTree:
             Read, never called: only fitted attributes and the structure's walks.
         feature_names, class_names : sequences of str, optional
             Explicit names win; otherwise the estimator's ``feature_names_in_`` and
-            ``classes_``; otherwise ``x[i]`` and the class codes.
+            ``classes_``; otherwise the library's default names (``x0``, ``x1``, …,
+            `ternary.default_feature_names`) and the class codes.
 
         Returns
         -------
@@ -182,7 +185,7 @@ def _feature_names(model, tree, given) -> tuple[str, ...]:
         if n_features is None:
             used = tree.feature[tree.feature >= 0]
             n_features = int(used.max()) + 1 if used.size else 0
-        names = [f"x[{i}]" for i in range(n_features)]
+        names = default_feature_names(n_features)
     return tuple(str(f) for f in names)
 
 

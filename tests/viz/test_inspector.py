@@ -4,7 +4,7 @@ import numpy as np
 import pytest
 from sklearn.datasets import load_breast_cancer, load_iris
 
-from ternary import TernaryTreeClassifier
+from ternary import TernaryTreeClassifier, default_feature_names
 from ternary.explain import explain_node
 from viz.inspector import INSPECTOR_METHODS, ZONE_NAME, node_inspector_figure
 from viz.labels import format_number
@@ -161,4 +161,5 @@ def test_every_method_builds_for_a_multiclass_node_and_leaves_the_explanation_al
         assert "petal width" in fig.layout.title.text
     for k, arr in arrays.items():
         np.testing.assert_array_equal(getattr(e, k), arr)
-    assert e.feature_name == f"x[{model.tree_.feature[node]}]"  # the override made a copy
+    # the override made a copy: the explanation keeps the library's default name
+    assert e.feature_name == default_feature_names(X.shape[1])[model.tree_.feature[node]]
