@@ -167,19 +167,20 @@ def _factor(q: _Query, plan: TreePlan, node: int, entered: str | None) -> str:
 
 
 def _level_stages(q: _Query, plans: list[TreePlan], carry: list[str]) -> None:
-    """One stage per tree level: each row steps down a level, and the blend's weights too.
+    """Stages per tree level: first every row steps down, then the blend's weights.
 
     ``__n{t}`` is the node a row has reached in tree ``t`` (the leaf at the end; -1 once a
-    binary routing meets a zone on CART's path). For the blend a stage carries the weights
-    ``__w{t}_{leaf}`` of the leaves found so far and, for the nodes of its own level, the
-    weight ``__w``, the left factor ``__f`` and (deferred) the zone test ``__z`` and the
-    "entered a zone above" flag ``__e``; the level below reads those and drops them.
+    binary routing meets a zone on CART's path). The routing goes first, so the blend's
+    factors are computed only for the rows that end at -1 (the others get 0 and take their
+    leaf's distribution). A blend stage carries the weights ``__w{t}_{leaf}`` of the leaves
+    found so far and, for the nodes of its own level, the weight ``__w``, the left factor
+    ``__f`` and (deferred) the zone test ``__z`` and the "entered a zone above" flag
+    ``__e``; the level below reads those and drops them.
     """
     levels = max(max(p.depth[n] for n in p.preorder) for p in plans)
-    parents = [_parents(p) for p in plans]
-    leaf_cols: list[str] = []
-    for level in range(levels + 1):
-        stage = [(c, c) for c in carry + leaf_cols]
+    positions = [f"__n{t}" for t in range(len(plans))]
+    for level in range(levels):
+        stage = [(c, c) for c in carry if c not in positions]
         for t, plan in enumerate(plans):
             steps = [
                 f"WHEN {n} THEN {_step(q, plan, n)}"
@@ -188,6 +189,14 @@ def _level_stages(q: _Query, plans: list[TreePlan], carry: list[str]) -> None:
             ]
             position = f"CASE __n{t} {' '.join(steps)} ELSE __n{t} END" if steps else f"__n{t}"
             stage.append((position, f"__n{t}"))
+        q.stages.append(stage)
+    if not any(needs_blend(p) for p in plans):
+        return
+    parents = [_parents(p) for p in plans]
+    leaf_cols: list[str] = []
+    for level in range(levels + 1):
+        stage = [(c, c) for c in carry + leaf_cols]
+        for t, plan in enumerate(plans):
             if not needs_blend(plan):
                 continue
             deferred = plan.routing == "deferred"
@@ -216,7 +225,9 @@ def _node_columns(q, plan, t, node, parent, deferred) -> list[tuple[str, str]]:
             )
     if plan.is_leaf(node):
         return cols
-    cols.append((_factor(q, plan, node, entered), f"__f{t}_{node}"))
+    # rows the routing decided are never blended: skip their arithmetic
+    factor = _factor(q, plan, node, entered)
+    cols.append((f"CASE WHEN __n{t} = -1 THEN {factor} ELSE 0e0 END", f"__f{t}_{node}"))
     if deferred:
         if entered is not None:
             cols.append((entered, f"__e{t}_{node}"))
@@ -402,9 +413,8 @@ def _build(clf, trees, names, key) -> _Query:
     base.append((f"CASE WHEN {ok} THEN 1 ELSE 0 END", "__ok"))
     base += [("0", f"__n{t}") for t in range(len(plans))]
     q.stages.append(base)
-    carry = [alias for _, alias in base if not alias.startswith(("__r", "__n"))]
+    carry = [alias for _, alias in base if not alias.startswith("__r")]
     _level_stages(q, plans, carry + [f"__r{f}" for f in blended])
-    carry += [f"__n{t}" for t in range(len(plans))]
     if any(needs_blend(p) for p in plans):
         _sum_stages(q, plans, carry)
     per_tree = []
