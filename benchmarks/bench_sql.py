@@ -6,8 +6,9 @@ For a tree (max_depth=6, probabilistic and deferred, margin δ) and a forest of 
 (max_depth=5) fitted on 2,000 rows of a three-class problem, it scores ``--rows`` rows three
 ways and prints the best wall time of three runs of each: the library
 (``predict_proba_verdict``), the exported query on an in-memory SQLite table (Python's
-sqlite3) and on DuckDB, with the query's length and the ratio to the library. It also checks the three agree (verdicts equal, probabilities
-within 1e-6), so a figure never comes from a wrong answer.
+sqlite3) and on DuckDB, with the query's length and the ratio to the library. It also
+checks the three agree (verdicts equal, probabilities within 1e-6), so a figure never comes
+from a wrong answer.
 """
 
 from __future__ import annotations
