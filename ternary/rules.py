@@ -289,7 +289,7 @@ def _names(clf) -> list[str]:
 def _walk(plan: TreePlan, names: list[str]):
     """``(conditions, kind, verdict, node)`` per rule, in preorder; empty rules dropped."""
     out = []
-    stack = [(0, [], False)]
+    stack: list[tuple[int, list[Condition], bool]] = [(0, [], False)]
     while stack:
         node, conds, middle_path = stack.pop()
         if plan.is_leaf(node):
