@@ -252,7 +252,7 @@ def extract_rules(
     >>> clf = TernaryTreeClassifier(max_depth=2, random_state=0).fit(X, y)
     >>> rules = extract_rules(clf, X, y)
     >>> print(rules[0])
-    IF x2 <= 2.45 THEN class 0 (decided)  [support 50, accuracy 1.000]
+    IF x3 <= 0.6 THEN class 0 (decided)  [support 50, accuracy 1.000]
     """
     if hasattr(clf, "estimators_"):
         raise ValueError(
