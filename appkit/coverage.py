@@ -419,40 +419,11 @@ def selected_curve_point(event) -> tuple[str, float] | None:
 def scale_for_share(distance: np.ndarray, share: float, fitted_scale: float) -> float:
     """The ``delta_scale`` at which a refit flags ``share`` of the rows whose ``distance`` is given.
 
-    ``distance`` is `TernaryTreeClassifier.boundary_distance` of a tree fitted
-    at ``fitted_scale``: a refit at ``fitted_scale · s`` flags exactly the rows
-    with distance below ``s``. The target is the k = round(share · n) nearest
-    rows; rows tied at one distance are flagged together, so the count is the
-    reachable one nearest k (the smaller on a tie). ``s`` is taken halfway between
-    two consecutive distances, so rounding the result moves no row across; beyond
-    the largest finite distance the scale is capped at the slider's maximum.
+    `ternary.metrics.scale_for_share` (the library's one rule for it), capped at the
+    slider's maximum.
     """
-    d = np.sort(np.asarray(distance, dtype=np.float64))
-    n = len(d)
-    k = int(round(float(share) * n))
     high = float(BOUNDS["delta_scale"][1])
-    if k <= 0 or n == 0:
-        return 0.0
-    if k >= n or not np.isfinite(d[k]):
-        return high
-    below = int(np.searchsorted(d, d[k], side="left"))  # rows strictly nearer than d[k]
-    upto = int(np.searchsorted(d, d[k], side="right"))  # ... or tied with it
-    if k - below <= upto - k:
-        if below == 0:
-            return 0.0
-        lo, hi = d[below - 1], d[below]
-    else:
-        if upto >= n or not np.isfinite(d[upto]):
-            return high
-        lo, hi = d[upto - 1], d[upto]
-    s = 0.5 * (lo + hi)
-    if not lo < s:  # neighbouring floats (tiny distances): the next float above lo
-        s = float(np.nextafter(lo, hi))
-    scale = fitted_scale * s
-    rounded = round(scale, 4)
-    if fitted_scale * lo < rounded < fitted_scale * hi:
-        scale = rounded  # a short number for the slider, flagging the same rows
-    return float(min(scale, high))
+    return metrics.scale_for_share(distance, share, fitted_scale, max_scale=high)
 
 
 def curve_point_setting(ds: Dataset, spec: FitSpec, method: str, share: float):

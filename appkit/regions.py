@@ -152,9 +152,9 @@ def member_index(forest) -> int:
 def member_for_story(forest, x: np.ndarray) -> tuple[TernaryTreeClassifier, str]:
     """The chosen member tree and a sentence on how the whole forest votes for row ``x``."""
     row = np.asarray(x, dtype=np.float64).reshape(1, -1)
-    votes = int(sum(int(t.predict_verdict(row)[0]) for t in forest.estimators_))
+    votes = int(forest.decided_count(row)[0])  # the forest's own vote rule
     n = len(forest.estimators_)
-    needed = int(np.ceil(forest.min_decided_fraction * n - 1e-9 * n))
+    needed = forest.min_decided_count
     k = member_index(forest)
     note = (
         f"{votes} of the forest's {n} trees decide this row; the forest decides a row when at "

@@ -120,7 +120,7 @@ class TernaryTreeClassifier(ClassifierMixin, BaseEstimator):
         of flagged rows equals that estimate: the geometric mean of two quantiles, at
         the estimate, of `boundary_distance` at scale 1, out of fold (5 folds) and in
         sample (on generated data they err on opposite sides). Hard-middle trees borrow the
-        scale measured with probabilistic routing. It costs about seven fits and a
+        scale measured with probabilistic routing. It costs about six fits and a
         1-NN pass. See `ternary.metrics.bayes_error_bound` for how to read it.
     min_samples_middle : int ≥ 1, default=5
         Hard-middle only: a middle zone with fewer training rows becomes a leaf.
@@ -230,13 +230,15 @@ class TernaryTreeClassifier(ClassifierMixin, BaseEstimator):
         """
         validate_tree_params(self)
         X, y, y_enc, weights = self._prepare(X, y, sample_weight)
-        self._set_scale(X, y, sample_weight, weights)
+        probe = self._set_scale(X, y, sample_weight, weights)
         if self.routing == "hard_middle":
             # one stream for every random draw after the stumps' seeds (node bootstrap)
             rng = check_random_state(self.random_state)
             params = delta_params_of(self, self.delta_scale_)
             self.tree_ = grow_hard_middle(self, X, y_enc, weights, params, rng)
             self.graft_report_, self._cart, self._delta_base = None, None, None
+        elif probe is not None:
+            self._scale_probe(probe)
         else:
             self._zone(X, y_enc, weights, self._grow_cart(X, y_enc, weights))
         if self.routing != "hard_middle" and self.graft_report_ is None:
@@ -250,14 +252,30 @@ class TernaryTreeClassifier(ClassifierMixin, BaseEstimator):
         return self
 
     def _set_scale(self, X, y, sample_weight, weights):
+        """Set ``delta_scale_`` (and the Bayes estimate); the bayes probe fit, if any."""
         if isinstance(self.delta_scale, str):
-            from ternary.metrics import _bayes_scale  # sklearn.neighbors only when asked
+            from ternary._calibration import bayes_scale  # sklearn.neighbors only when asked
 
-            self.bayes_error_estimate_, self.delta_scale_ = _bayes_scale(
+            self.bayes_error_estimate_, self.delta_scale_, probe = bayes_scale(
                 self, X, y, sample_weight, weights
             )
-        else:
-            self.bayes_error_estimate_, self.delta_scale_ = None, float(self.delta_scale)
+            return probe
+        self.bayes_error_estimate_, self.delta_scale_ = None, float(self.delta_scale)
+        return None
+
+    def _scale_probe(self, probe):
+        """Take the tree of ``probe`` (this estimator fitted at scale 1) at ``delta_scale_``.
+
+        A binary-routing tree's structure, grafts and unscaled δ do not depend on the
+        scale, so this is the tree a fit at ``delta_scale_`` grows, bit for bit (with an
+        integer ``random_state``), one fit fewer.
+        """
+        self._cart, self.graft_report_ = probe._cart, probe.graft_report_
+        self._delta_base = probe._delta_base.copy()
+        tree = probe.tree_.copy()
+        # the same product node_delta forms with the scale inside, bit for bit
+        tree.delta = self._delta_base * self.delta_scale_
+        self.tree_ = tree
 
     def _prepare(self, X, y, sample_weight):
         """Validated ``X`` (float32), ``y``, class codes and effective weights; sets the
@@ -550,7 +568,7 @@ def rezone(
             "rezone needs the X, y and sample_weight the fitted tree was fitted on; these "
             "differ in rows, classes or total weight."
         )
-    new._set_scale(X, y, sample_weight, weights)
+    new._set_scale(X, y, sample_weight, weights)  # a bayes probe is not reused: cart is
     new._zone(X, y_enc, weights, cart)
     # importances follow the structure, grafts included, which δ does not move
     new.feature_importances_ = fitted.feature_importances_.copy()

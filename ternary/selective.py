@@ -84,7 +84,26 @@ def _expected_errors(y_true, y_pred, confidence) -> np.ndarray:
             "confidence contains NaN, which has no place in a ranking; replace it (for example "
             "by -inf to accept such rows last) before computing the curve."
         )
-    wrong = (y_true != y_pred).astype(np.float64)
+    return tie_averaged_errors((y_true != y_pred).astype(np.float64), confidence)
+
+
+def tie_averaged_errors(wrong: np.ndarray, confidence: np.ndarray) -> np.ndarray:
+    """``E_k`` for k = 1..n: the errors among the ``k`` most confident rows, ties averaged.
+
+    Rows of equal confidence are taken in a uniformly random order, in expectation: the
+    ``j``-th row taken from a tie group of size ``m`` holding ``e`` errors adds ``e/m``.
+    The one tie-averaged error curve of the package (the Chow baseline's ``ties="mean"``
+    reads it too).
+
+    Parameters
+    ----------
+    wrong : ndarray of float, 1 where a row is misclassified
+    confidence : ndarray of float, the same length, higher taken first
+
+    Returns
+    -------
+    ndarray of float of shape (n,)
+    """
     order = np.argsort(-confidence, kind="stable")
     conf_sorted = confidence[order]
     wrong_sorted = wrong[order]

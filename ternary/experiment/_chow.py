@@ -6,6 +6,7 @@ import numpy as np
 import pandas as pd
 
 from ternary.experiment._combos import ArrayLike
+from ternary.selective import tie_averaged_errors
 
 
 def _label_predictions(proba: np.ndarray, y_true: np.ndarray, classes) -> np.ndarray:
@@ -44,23 +45,10 @@ def _chow_scores(
         kept_correct = tail[counts]
     elif ties == "mean":
         # the cut falls inside a group of equal confidence: flag a uniformly random
-        # subset of that group, in expectation (each of its rows is kept with the
-        # same probability), so the result does not depend on row order
-        conf = confidence[order]
-        start = np.searchsorted(conf, conf, side="left")  # first row of each tie group
-        stop = np.searchsorted(conf, conf, side="right")
-        kept_correct = tail[counts].copy()
-        inside = (counts > 0) & (counts < n)
-        last = np.where(inside, counts - 1, 0)  # the last flagged row
-        lo, hi = start[last], stop[last]
-        group_size = hi - lo
-        group_correct = tail[lo] - tail[hi]
-        kept_in_group = hi - counts
-        kept_correct = np.where(
-            inside,
-            tail[hi] + group_correct * kept_in_group / np.maximum(group_size, 1),
-            kept_correct,
-        )
+        # subset of that group, in expectation, so the result does not depend on row order;
+        # the kept rows are the most confident ones: the selective module's error curve
+        expected_errors = tie_averaged_errors(1.0 - correct.astype(np.float64), confidence)
+        kept_correct = np.where(kept > 0, kept - expected_errors[np.maximum(kept, 1) - 1], 0.0)
     else:
         raise ValueError(f"ties must be 'row_order' or 'mean'; got {ties!r}.")
     with np.errstate(invalid="ignore", divide="ignore"):

@@ -57,16 +57,15 @@ def test_length_mismatch_is_an_error():
 
 
 def test_bayes_error_bound_is_cover_hart_on_the_cv_1nn_error():
-    from sklearn.model_selection import cross_val_predict
+    from sklearn.model_selection import StratifiedKFold, cross_val_predict
     from sklearn.neighbors import KNeighborsClassifier
     from sklearn.pipeline import make_pipeline
     from sklearn.preprocessing import StandardScaler
 
-    from ternary.metrics import _folds
-
     X, y = make_classification(600, 5, n_informative=3, n_classes=3, random_state=0)
     knn = make_pipeline(StandardScaler(), KNeighborsClassifier(1))
-    r_nn = np.mean(cross_val_predict(knn, X, y, cv=_folds(y, 4)) != y)
+    folds = StratifiedKFold(5, shuffle=True, random_state=4)  # shuffled, stratified, seeded
+    r_nn = np.mean(cross_val_predict(knn, X, y, cv=folds) != y)
     expected = (2 / 3) * (1 - np.sqrt(1 - 1.5 * r_nn))
     assert bayes_error_bound(X, y, random_state=4) == pytest.approx(expected, rel=1e-12)
     rng = np.random.RandomState(0)
