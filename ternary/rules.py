@@ -405,32 +405,15 @@ def simplify_rules(
             out.append(rule)
             continue
         X32 = _as_float32(X, rule.conditions)
-        masks = [c.holds(X32) for c in rule.conditions]
+        passes = np.array([c.holds(X32) for c in rule.conditions]).reshape(-1, X32.shape[0])
         wrong = y != rule.prediction
-        keep = list(range(len(masks)))
-
-        def rate(indices, masks=masks, wrong=wrong, n=X32.shape[0]):
-            mask = np.ones(n, dtype=bool)
-            for i in indices:
-                mask &= masks[i]
-            return pessimistic_error(float(wrong[mask].sum()), float(mask.sum()), cf)
-
-        current = rate(keep)
-        while keep:
-            trials = [(rate([j for j in keep if j != i]), i) for i in keep]
-            best, drop = min(trials)
-            if best > current:
-                break
-            current = best
-            keep.remove(drop)
+        keep = _c45_keep(passes, wrong, cf)
+        mask = passes[keep].all(axis=0)
         conditions = tuple(rule.conditions[i] for i in keep)
         signature = (conditions, rule.prediction)
         if signature in seen:
             continue
         seen.add(signature)
-        mask = np.ones(X32.shape[0], dtype=bool)
-        for i in keep:
-            mask &= masks[i]
         support = int(mask.sum())
         accuracy = float(np.mean(~wrong[mask])) if support else float("nan")
         out.append(
@@ -439,6 +422,52 @@ def simplify_rules(
             )
         )
     return _ordered(out)
+
+
+def _upper(errors: np.ndarray, n: np.ndarray, cf: float) -> np.ndarray:
+    """`pessimistic_error` for arrays of counts.
+
+    The same beta quantile through `scipy.special.betaincinv`, which `scipy.stats.beta.ppf`
+    calls too, without the distribution machinery's per-call checks (a test holds the two
+    equal).
+    """
+    from scipy.special import betaincinv
+
+    errors, n = np.broadcast_arrays(np.asarray(errors, dtype=float), np.asarray(n, dtype=float))
+    out = np.ones(errors.shape)
+    ok = (n > 0) & (errors < n)
+    out[ok] = betaincinv(errors[ok] + 1, n[ok] - errors[ok], 1.0 - cf)
+    return out
+
+
+def _c45_keep(passes: np.ndarray, wrong: np.ndarray, cf: float) -> list[int]:
+    """The conditions (rows of ``passes``) C4.5's greedy deletion keeps.
+
+    Dropping one condition adds exactly the rows that fail it and pass every other kept
+    one, so one count of failures per row gives every trial's cover at once.
+    """
+    keep = list(range(passes.shape[0]))
+    initial = (~passes).sum(axis=0)
+    covered = initial == 0
+    current = float(_upper(wrong[covered].sum(), covered.sum(), cf))
+    while keep:
+        # after d deletions a row fails at least initial − d conditions: only rows within
+        # one failure of the cover can join it in this step
+        near = np.flatnonzero(initial <= passes.shape[0] - len(keep) + 1)
+        fails = ~passes[np.ix_(keep, near)]
+        count = fails.sum(axis=0)
+        covered, single = count == 0, count == 1
+        which = np.argmax(fails[:, single], axis=0)  # the one failed condition, per row
+        gained = np.bincount(which, minlength=len(keep))
+        near_wrong = wrong[near]
+        gained_wrong = np.bincount(which, weights=near_wrong[single], minlength=len(keep))
+        rates = _upper(near_wrong[covered].sum() + gained_wrong, covered.sum() + gained, cf)
+        best = int(np.argmin(rates))  # the first of equal rates, as C4.5 scans them
+        if rates[best] > current:
+            break
+        current = float(rates[best])
+        keep.pop(best)
+    return keep
 
 
 def rule_summary(rules: list[Rule], X: ArrayLike, y: ArrayLike) -> dict:

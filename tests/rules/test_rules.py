@@ -12,6 +12,7 @@ from scipy.stats import binom
 
 from ternary import DELTA_METHODS, TernaryTreeClassifier, extract_rules
 from ternary.rules import (
+    _upper,
     pessimistic_error,
     rule_summary,
     rules_to_frame,
@@ -130,6 +131,11 @@ def test_pessimistic_error_is_the_upper_binomial_limit_of_c45():
     # Quinlan's worked figure: U_0.25(0, 6) = 0.206
     assert pessimistic_error(0, 6) == pytest.approx(0.206, abs=5e-4)
     assert pessimistic_error(5, 5) == 1.0
+    # the vectorised form the simplification uses agrees
+    errors, n = np.array([0, 1, 3, 10, 5, 0]), np.array([1, 20, 17, 200, 5, 0])
+    fast = _upper(errors, n, 0.25)
+    slow = [pessimistic_error(e, m) for e, m in zip(errors, n, strict=True)]
+    np.testing.assert_allclose(fast, slow, rtol=1e-12)
 
 
 def test_simplification_never_raises_the_pessimistic_error_and_reports_its_cover():
