@@ -103,8 +103,9 @@ def rules_panel(model, X, y, key: tuple, names: list[str], full_model, base: str
             sql.encode(),
             file_name=f"{base}.sql",
             mime="application/sql",
-            help=f"One SELECT (SQLite, DuckDB) scoring every row of {SQL_TABLE}: prediction, "
-            "verdict and probabilities, exactly as the library. Replace the table name.",
+            help=f"One SELECT (SQLite, DuckDB) scoring every row of {SQL_TABLE}, a table "
+            "whose columns are the model's features as named here: prediction, verdict and "
+            "probabilities, exactly as the library. Replace the table name.",
         )
     else:
         c2.caption(why_no_sql)
