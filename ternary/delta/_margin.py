@@ -8,7 +8,8 @@ rows, the half-gap again.
 
 Two forms side by side, equal bit for bit: `margin_support` (and `delta_margin`) for
 one node, which `ternary.explain` shows, and `margin_deltas` for every split of a
-binary tree in one vectorised pass, which the estimator uses.
+binary tree in one vectorised pass; the estimator uses its compiled twin
+(`ternary.delta._kernels`, numba, bit-equal) when numba is installed, this pass otherwise.
 
 Margin's δ is a distance to a training value, so a zone edge can sit exactly on data:
 when the nearest cross-class row lies right of θ, at ``θ+δ``, that row (and every row
@@ -24,6 +25,7 @@ from __future__ import annotations
 import numpy as np
 
 from ternary.delta._base import DeltaMethod, NodeRows
+from ternary.delta._kernels import margin_deltas_compiled
 from ternary.tree import split_row_pairs
 
 __all__ = ["METHOD", "delta_margin", "margin_deltas", "margin_support"]
@@ -154,7 +156,7 @@ def margin_deltas(
 def _every_split(tree, X, y_codes, weights, n_classes, params) -> np.ndarray:
     # margin draws no random numbers, so one vectorised pass leaves the stream alone
     pair_rows, pair_nodes = split_row_pairs(tree, X, np.flatnonzero(weights > 0))
-    return margin_deltas(
+    args = (
         pair_rows,
         pair_nodes,
         tree.node_count,
@@ -166,6 +168,9 @@ def _every_split(tree, X, y_codes, weights, n_classes, params) -> np.ndarray:
         n_classes,
         params.max_delta_fraction,
     )
+    # the compiled twin (bit-equal, tested) when numba is there; else the numpy pass above
+    compiled = margin_deltas_compiled(*args)
+    return compiled if compiled is not None else margin_deltas(*args)
 
 
 METHOD = DeltaMethod(

@@ -7,7 +7,8 @@
 * the training-partition walks `iter_node_rows` and `split_row_pairs`, and
   `impurity_importances` over them;
 * `zone_distance`, a row's distance to the zones on its path in units of δ;
-* the split criterion: `impurity`, `split_quality`.
+* the split criterion: `impurity`, `split_quality`, and `best_split`, CART's split of one
+  node over all features in one compiled call (the hard-middle growth's split search).
 """
 
 from __future__ import annotations
@@ -22,6 +23,7 @@ from ternary.tree._routing import (
     traverse,
     walk,
 )
+from ternary.tree._split import best_split, split_kernel_available
 from ternary.tree._structure import LEAF, UNDEFINED, TernaryTree, TreeBuilder
 from ternary.tree.kernels import MAX_DENSE_LEAVES, warm_up
 
@@ -31,6 +33,7 @@ __all__ = [
     "UNDEFINED",
     "TernaryTree",
     "TreeBuilder",
+    "best_split",
     "blend_dense",
     "blend_uncertain",
     "compiled_router",
@@ -40,6 +43,7 @@ __all__ = [
     "midpoint",
     "split_proxy",
     "split_quality",
+    "split_kernel_available",
     "split_row_pairs",
     "traverse",
     "walk",

@@ -12,7 +12,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from sklearn.tree import DecisionTreeClassifier
 
-from ternary._split_kernel import best_split, split_kernel_available
+from ternary.tree import best_split, split_kernel_available
 
 needs_numba = pytest.mark.skipif(not split_kernel_available(), reason="numba unavailable")
 
