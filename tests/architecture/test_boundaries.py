@@ -1,10 +1,110 @@
-"""Import arrows point one way (pages/app → viz → ternary), and the suite cannot skip silently."""
+"""Import arrows point one way (app_pages/app → appkit → viz → ternary), read with `ast`.
 
+Imports are read from the sources (`tests.architecture.imports`): every ``import`` and
+``from`` statement at any depth, and string loads through ``importlib.import_module`` or
+``__import__``. Also: ``import ternary`` stays cheap and loads no UI library, nothing
+outside ``ternary/`` imports a private ``ternary`` module, ``ternary/`` has no import
+cycle, and the suite cannot skip its shared data silently.
+"""
+
+import importlib
 import subprocess
 import sys
+from pathlib import Path
+
 import pytest
 
+from tests.architecture.imports import (
+    CODE_ROOTS,
+    find_cycle,
+    imports_of,
+    is_private,
+    module_name,
+    python_files,
+)
 from tests.conftest import REPO, _shared_folder
+
+#: Top-level packages each layer must never import.
+FORBIDDEN = {
+    "ternary": ("streamlit", "plotly", "graphviz", "viz", "appkit", "app_pages", "app"),
+    "viz": ("streamlit", "appkit", "app_pages", "app"),
+}
+
+
+def _tops(roots: tuple[str, ...]) -> list[tuple[Path, int, str]]:
+    return [
+        (imp.path, imp.line, imp.module)
+        for path in python_files(*roots)
+        for imp in imports_of(path)
+    ]
+
+
+@pytest.mark.parametrize("layer", sorted(FORBIDDEN))
+def test_a_layer_never_imports_the_layers_above_it(layer):
+    offenders = [
+        f"{path.relative_to(REPO)}:{line} imports {module}"
+        for path, line, module in _tops((layer,))
+        if module.split(".")[0] in FORBIDDEN[layer]
+    ]
+    assert offenders == []
+
+
+def test_the_import_reader_sees_every_kind_of_import(tmp_path):
+    probe = tmp_path / "_probe.py"  # read as if it were ternary/tree/_probe.py
+    probe.write_text(
+        "import importlib\n"
+        "from typing import TYPE_CHECKING\n"
+        "from . import kernels\n"
+        "from ..delta import _margin\n"
+        "if TYPE_CHECKING:\n"
+        "    import appkit\n"
+        "def late():\n"
+        "    import streamlit\n"
+        "    importlib.import_module('viz.labels')\n"
+        "    __import__('plotly')\n",
+        encoding="utf-8",
+    )
+    found = {(imp.module, imp.module_level) for imp in imports_of(probe, "ternary.tree._probe")}
+    assert found == {
+        ("importlib", True),
+        ("typing", True),
+        ("ternary.tree.kernels", True),
+        ("ternary.delta._margin", True),
+        ("appkit", False),
+        ("streamlit", False),
+        ("viz.labels", False),
+        ("plotly", False),
+    }
+    assert module_name(REPO / "ternary" / "tree" / "__init__.py") == "ternary.tree"
+    assert is_private("ternary.delta._margin") and is_private("ternary._params")
+    assert not is_private("ternary.tree.kernels") and not is_private("appkit._x")
+
+
+def test_nothing_outside_ternary_imports_a_private_ternary_module():
+    roots = tuple(root for root in CODE_ROOTS if root != "ternary")
+    offenders = sorted(
+        f"{path.relative_to(REPO)}:{line} imports {module}"
+        for path, line, module in _tops(roots)
+        if is_private(module)
+    )
+    assert offenders == [], "use the public names (ternary, ternary.tree, ternary.data, ...)"
+
+
+def test_ternary_has_no_import_cycle():
+    # Module-level imports only: a function-level import runs after every module has
+    # loaded (that is how the package defers scikit-learn), and an ``if TYPE_CHECKING:``
+    # import never runs at all, so neither can close a cycle at import time.
+    graph: dict[str, set[str]] = {}
+    for path in python_files("ternary"):
+        source = module_name(path)
+        graph[source] = {
+            imp.module
+            for imp in imports_of(path)
+            if imp.module_level and imp.module.split(".")[0] == "ternary"
+        }
+    assert len(graph) > 40 and graph["ternary.delta._registry"]
+    assert find_cycle(graph) is None, f"import cycle: {' -> '.join(find_cycle(graph))}"
+    assert find_cycle({"a": {"b"}, "b": {"c"}, "c": {"a"}}) == ["a", "b", "c", "a"]
 
 
 def test_importing_ternary_loads_no_ui_library():
@@ -13,9 +113,9 @@ def test_importing_ternary_loads_no_ui_library():
         "if 'sklearn' in sys.modules:\n"  # the package defers it until a name is used
         "    print('sklearn')\n"
         "import ternary.metrics, ternary.delta, ternary.data, ternary.experiment\n"
-        "import ternary.graft, ternary.explain, ternary.export\n"
+        "import ternary.graft, ternary.explain, ternary.export, ternary.tree\n"
         "from ternary import *\n"
-        "top = ('streamlit', 'plotly', 'viz', 'graphviz')\n"
+        "top = ('streamlit', 'plotly', 'viz', 'graphviz', 'appkit')\n"
         "bad = sorted(m for m in sys.modules if m.split('.')[0] in top)\n"
         "print(','.join(bad))\n"
     )
@@ -23,19 +123,6 @@ def test_importing_ternary_loads_no_ui_library():
         [sys.executable, "-c", code], cwd=REPO, capture_output=True, text=True, check=True
     )
     assert out.stdout.strip() == ""
-
-
-def test_library_sources_never_import_ui_packages():
-    offenders = []
-    for path in (REPO / "ternary").rglob("*.py"):
-        for line in path.read_text(encoding="utf-8").splitlines():
-            stripped = line.strip()
-            if stripped.startswith(("import ", "from ")) and any(
-                f" {pkg}" in stripped.replace("import", " ").replace("from", " ")
-                for pkg in ("streamlit", "plotly", "viz", "pages")
-            ):
-                offenders.append(f"{path.name}: {stripped}")
-    assert offenders == []
 
 
 def test_missing_shared_folder_fails_in_ci_and_skips_locally(tmp_path, monkeypatch):
@@ -52,7 +139,11 @@ def test_missing_shared_folder_fails_in_ci_and_skips_locally(tmp_path, monkeypat
 def test_every_public_name_resolves_through_the_lazy_package():
     import ternary
 
-    assert all(getattr(ternary, name) is not None for name in ternary.__all__)
+    for name in ternary.__all__:
+        # the face hands out the very object its module defines, not a copy or a stub
+        home = importlib.import_module(ternary._PUBLIC[name])
+        assert getattr(ternary, name) is getattr(home, name), name
+    assert set(ternary.__all__) == set(ternary._PUBLIC)
     assert set(ternary.__all__) <= set(dir(ternary))
     with pytest.raises(AttributeError, match="no attribute 'nope'"):
         ternary.nope  # noqa: B018
