@@ -239,6 +239,17 @@ def members(model) -> list:
     """The fitted trees of a tree or a forest, and whether it is a forest."""
     from sklearn.utils.validation import check_is_fitted
 
+    if hasattr(model, "steps"):
+        raise TypeError(
+            "This exports a TernaryTreeClassifier or TernaryForestClassifier, not a pipeline: "
+            "its preprocessing would not be in the code. Export the last step "
+            "(pipeline[-1]) and feed it the preprocessed columns."
+        )
+    if not hasattr(model, "routing") or not hasattr(model, "delta_method"):
+        raise TypeError(
+            "Expected a TernaryTreeClassifier or TernaryForestClassifier; got "
+            f"{type(model).__name__}."
+        )
     if hasattr(model, "estimators_") or hasattr(model, "n_estimators"):
         check_is_fitted(model, "estimators_")
         return list(model.estimators_)

@@ -181,3 +181,15 @@ def test_numbers_read_back_exactly_where_shortest_decimals_do_not():
     for v in tricky:
         assert con.execute(f"SELECT {sql_number(v)}").fetchone()[0] == v
         assert duck.execute(f"SELECT {sql_number(v)}").fetchone()[0] == v
+
+
+def test_other_estimators_and_pipelines_are_refused_with_what_to_do():
+    from sklearn.pipeline import make_pipeline
+    from sklearn.preprocessing import StandardScaler
+    from sklearn.tree import DecisionTreeClassifier
+
+    with pytest.raises(TypeError, match="TernaryTreeClassifier"):
+        export_sql(DecisionTreeClassifier().fit(X, Y), table="t")
+    pipeline = make_pipeline(StandardScaler(), TernaryTreeClassifier(max_depth=2)).fit(X, Y)
+    with pytest.raises(TypeError, match=r"pipeline\[-1\]"):
+        export_sql(pipeline, table="t")
