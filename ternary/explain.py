@@ -507,6 +507,17 @@ def _sentence(steps, classes, proba) -> str:
                 "the row goes down the middle branch, grown on the training rows of that "
                 f"zone, which predicts {predicted}."
             )
+        if round(100 * s.w_left) in (0, 100):
+            # at the zone's edge: inside it (so flagged), yet (nearly) all of the row one way
+            upper = s.w_right >= s.w_left
+            share = "all" if min(s.w_left, s.w_right) == 0 else "nearly all"
+            return (
+                f"{s.feature_name} = {_short(s.x)} lies at the {'upper' if upper else 'lower'} "
+                f"edge of the zone of {where} ({_short(s.low)} – {_short(s.high)}), still "
+                f"inside it, so the row counts as boundary-uncertain; there the blend sends "
+                f"{share} of the row {'right' if upper else 'left'}, and the tree predicts "
+                f"{predicted}."
+            )
         return head + (
             f"the tree blends {100 * s.w_left:.0f} % left / {100 * s.w_right:.0f} % right, "
             f"and predicts {predicted}."
