@@ -48,8 +48,7 @@ CASE_FILTERS = {
     "all": "All rows",
 }
 #: how to score a CSV with the downloaded pipeline (skops loads only the types it is told)
-PIPELINE_SNIPPET = """import pandas as pd
-import skops.io as sio
+PIPELINE_SNIPPET = """import skops.io as sio
 from ternary.data import read_rows
 
 untrusted = sio.get_untrusted_types(file="{file}")

@@ -119,3 +119,19 @@ def test_page_answers_every_row_and_scores_a_second_file():
     assert any("Scored 30 rows" in s.value for s in at.success)
     ds = at.session_state["user_dataset"]
     assert ds.name == "pat" and datasets.preview(ds, 3).columns[-1] == "outcome"
+
+
+def test_the_pages_snippet_loads_the_download_and_scores_a_csv(ds, tmp_path, monkeypatch):
+    from appkit import export
+
+    pipe = yourdata._full.__wrapped__(ds, (("k",), tuple(sorted(PARAMS.items()))))
+    (tmp_path / "m.skops").write_bytes(export.model_bytes.__wrapped__(pipe, ("k",)))
+    (tmp_path / "new_rows.csv").write_bytes(patients_csv(25, label=False, seed=7))
+    monkeypatch.chdir(tmp_path)
+    exec(yourdata.PIPELINE_SNIPPET.format(file="m.skops"), {})  # noqa: S102 - our own text
+    scored = pd.read_csv(tmp_path / "scored.csv")
+    rows = pd.read_csv(tmp_path / "new_rows.csv")
+    assert list(scored.columns) == [*rows.columns, "prediction", "verdict"]
+    from ternary.data import read_rows
+
+    assert scored["verdict"].tolist() == pipe.predict_verdict(read_rows("new_rows.csv")).tolist()
