@@ -4,6 +4,7 @@ import streamlit as st
 
 from appkit import cost, datasets, grafting, model
 from appkit.guard import page_guard
+from appkit.vocabulary import GRAFT_CHOICES
 
 st.title("Decision tree grafting")
 st.caption(
@@ -19,7 +20,7 @@ with page_guard("grafting the tree"):
         st.subheader("Grafting")
         st.radio(
             "Graft",
-            ("all", "one"),
+            GRAFT_CHOICES,
             key="graft_mode",
             horizontal=True,
             help="'all': every supported graft is added; 'one': at most the single best "

@@ -7,10 +7,11 @@ library appears in every picker and a test catches a missing label.
 
 from __future__ import annotations
 
-from ternary import DELTA_METHODS, ROUTINGS
+from ternary import DELTA_METHODS, GRAFT_MODES, ROUTINGS
 
 __all__ = [
     "DELTA_METHODS",
+    "GRAFT_CHOICES",
     "METHOD_HELP",
     "METHOD_LABELS",
     "METHOD_PARAM",
@@ -25,6 +26,9 @@ __all__ = [
 
 #: the δ methods that draw a zone: every method but "none" (which is plain CART)
 ZONE_METHODS = tuple(m for m in DELTA_METHODS if m != "none")
+
+#: the grafting modes that graft (the Grafting page's choice): every mode but "none"
+GRAFT_CHOICES = tuple(m for m in GRAFT_MODES if m != "none")
 
 #: sidebar entry of an uploaded dataset, followed by its name
 USER_PREFIX = "Your data: "

@@ -8,6 +8,7 @@ from typing import Any
 import numpy as np
 
 from ternary._classes import TernaryTreeClassifier
+from ternary._params import DELTA_METHODS, ROUTINGS
 
 #: A progress callback ``(done, total, message)``, as every runner here takes.
 Progress = Callable[[int, int, str], None]
@@ -17,7 +18,7 @@ Combos = Sequence[dict[str, Any]]
 ArrayLike = Any
 
 #: The five δ methods of the paper, in the order of its section 3.3 tables.
-PAPER_DELTA_METHODS = ("margin", "node_bootstrap", "quality_plateau", "gain_ratio", "class_overlap")
+PAPER_DELTA_METHODS = tuple(m for m in DELTA_METHODS if m != "none")
 
 _CART = {"delta_method": "none", "routing": "probabilistic"}
 
@@ -35,11 +36,7 @@ COMBO_SETS: dict[str, list[dict[str, Any]]] = {
     "probabilistic": [{"delta_method": m, "routing": "probabilistic"} for m in PAPER_DELTA_METHODS]
     + [dict(_CART)],
     # every routing the estimator offers, plus Webb's grafting on the CART tree
-    "all": [
-        {"delta_method": m, "routing": r}
-        for m in PAPER_DELTA_METHODS
-        for r in ("probabilistic", "hard_middle", "deferred")
-    ]
+    "all": [{"delta_method": m, "routing": r} for m in PAPER_DELTA_METHODS for r in ROUTINGS]
     + [dict(_CART), {**_CART, "graft": "all"}, {**_CART, "graft": "one"}],
 }
 

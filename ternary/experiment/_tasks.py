@@ -17,12 +17,13 @@ from typing import Any
 import numpy as np
 
 from ternary._classes import REZONE_PARAMS, TernaryTreeClassifier, rezone
+from ternary._params import ROUTINGS
 from ternary.selective import aurc, e_aurc
 
 # δ methods share the CART tree only where the tree is CART's: no middle branches,
 # no grafts, no pruning. The switch keeps the slow path (every combination fitted
 # afresh) available, to check the shared one against it.
-_BINARY_ROUTINGS = ("probabilistic", "deferred")
+_BINARY_ROUTINGS = tuple(r for r in ROUTINGS if r != "hard_middle")
 _SHARE_CART = True
 
 
