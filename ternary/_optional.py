@@ -19,7 +19,7 @@ OPTIONAL_PACKAGES: dict[str, tuple[str, str | None]] = {
     "openml": ("openml", "openml"),
     "distributed": ("dask[distributed]", "dask"),
     "dask": ("dask[distributed]", "dask"),
-    "skops": ("skops", "app"),
+    "skops": ("skops", "cli"),
     "arff": ("liac-arff", None),
 }
 

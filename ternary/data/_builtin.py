@@ -296,9 +296,9 @@ _WAVEFORM_PAIRS = ((0, 1), (0, 2), (1, 2))
 def make_waveform(n_samples: int = 5000, random_state: int | None = 0) -> Dataset:
     """Breiman's waveform: 21 noisy mixtures of two of three triangular waves.
 
-    h1(i) = max(6 - |i - 11|, 0), h2(i) = h1(i - 4), h3(i) = h1(i + 4) for
-    i = 1..21. Class 0 is u·h1 + (1-u)·h2, class 1 is u·h1 + (1-u)·h3, class 2 is
-    u·h2 + (1-u)·h3, with u ~ U(0, 1) per row and N(0, 1) noise per feature;
+    ``h1(i) = max(6 - |i - 11|, 0)``, ``h2(i) = h1(i - 4)``, ``h3(i) = h1(i + 4)`` for
+    i = 1..21. Class 0 is ``u·h1 + (1-u)·h2``, class 1 is ``u·h1 + (1-u)·h3``, class 2 is
+    ``u·h2 + (1-u)·h3``, with u ~ U(0, 1) per row and N(0, 1) noise per feature;
     classes are equally likely. The published Bayes error is 0.14.
 
     Parameters
