@@ -16,7 +16,7 @@ import ast
 
 import numpy as np
 
-from ternary._codegen import (
+from ternary.codegen import (
     F32_OVERFLOW,
     F32_SUBNORMAL,
     TreePlan,

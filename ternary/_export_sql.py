@@ -6,7 +6,7 @@ a table, with no Python at scoring time. How each part is written:
 * **Comparisons.** The library compares ``float64(float32(x))`` with float64 thresholds and
   zone edges. A database holds the double ``x``; rounding to float32 is monotone, so every
   test ``float32(x) ≤ t`` is written as ``x <= b`` or ``x < b`` with an exact double ``b``
-  (`ternary._codegen.f32_le`), and agrees with the library on every double, thresholds,
+  (`ternary.codegen.f32_le`), and agrees with the library on every double, thresholds,
   zone edges and their neighbours included.
 * **Blend weights.** Inside a zone the weight ``(θ+δ−x)/(2δ)`` uses the float32 value of
   ``x``. The query computes it exactly in double arithmetic: Veltkamp's split
@@ -33,7 +33,7 @@ from collections.abc import Sequence
 
 import numpy as np
 
-from ternary._codegen import (
+from ternary.codegen import (
     F32_OVERFLOW,
     F32_SUBNORMAL,
     TreePlan,

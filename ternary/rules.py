@@ -46,7 +46,7 @@ import numpy as np
 import pandas as pd
 from numpy.typing import ArrayLike
 
-from ternary._codegen import TreePlan, tree_plan
+from ternary.codegen import TreePlan, tree_plan
 
 __all__ = [
     "Condition",

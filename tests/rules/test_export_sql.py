@@ -14,7 +14,7 @@ import pandas as pd
 import pytest
 
 from ternary import DELTA_METHODS, TernaryForestClassifier, TernaryTreeClassifier, export_sql
-from ternary._codegen import f32_le, sql_number
+from ternary.codegen import f32_le, sql_number
 from tests.rules.helpers import data, scoring_rows
 
 duckdb = pytest.importorskip("duckdb", reason="DuckDB is a test dependency (requirements-dev)")

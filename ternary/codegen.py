@@ -22,6 +22,9 @@ Only public fitted attributes are read (``tree_`` arrays, ``classes_``), so the 
 follow the model, not the library's internals, except `blend_kernel_limit`: the leaf count
 up to which the library blends with the dense kernel, whose weight formula differs from the
 per-row walk's in the last bit.
+
+The module is public so that another exporter (another SQL dialect, a spreadsheet, C) can
+reuse the exact float32 boundaries and the tree plan instead of re-deriving them.
 """
 
 from __future__ import annotations
@@ -37,6 +40,9 @@ __all__ = [
     "TreePlan",
     "blend_kernel_limit",
     "f32_le",
+    "feature_names",
+    "forest_min_decided",
+    "members",
     "sql_number",
     "tree_plan",
 ]
@@ -236,7 +242,7 @@ def feature_names(model, columns) -> list[str]:
 
 
 def members(model) -> list:
-    """The fitted trees of a tree or a forest, and whether it is a forest."""
+    """The fitted member trees of a forest, or ``[model]`` for a single tree (checked fitted)."""
     from sklearn.utils.validation import check_is_fitted
 
     if hasattr(model, "steps"):
