@@ -16,9 +16,14 @@ a table, with no Python at scoring time. How each part is written:
   each path (root down), the sum over the leaves (in preorder) and the normalisation follow
   the library's own kernels operation by operation, so the probabilities agree to the last
   bit in practice (tests hold them within 1e-6) and ties between classes break the same way.
-* **Size.** The weights are computed level by level, one nested ``SELECT`` per tree level:
-  each node's weight is its parent's times one factor, so the text grows linearly with the
-  number of nodes, never with copies of subtrees.
+* **Size and shape.** The query is a chain of common table expressions (``WITH``), not
+  nested sub-selects or nested ``CASE`` s: SQLite's parser overflows at a nesting depth of
+  about 20. First one stage per tree level moves every row one level down (a flat ``CASE`` on
+  the node it has reached); then one stage per level computes the blend weights, each node's
+  weight its parent's times one factor (a leaf's weight is the product along its path), and
+  only for rows that met a zone. So the text grows linearly with the number of nodes, never
+  with copies of subtrees. Each stage is ``MATERIALIZED``: otherwise SQLite's flattener
+  copies a parent's expression into both children and the work doubles at every level.
 * **Missing and unusable values.** The library refuses NaN, infinities and values beyond
   float32's range. A query cannot raise per row: a row with NULL (or NaN, ±inf, or a
   magnitude of 2**128 − 2**103 or more) in any feature the model tests gets NULL in
