@@ -329,8 +329,9 @@ def export_sql(
     (the class label), ``verdict`` (1 decided, 0 boundary-uncertain) and
     ``proba_0 … proba_{k−1}`` in the order of ``classes_``: the values of ``predict``,
     ``predict_verdict`` and ``predict_proba``, for every routing, grafted trees and
-    `TernaryForestClassifier` included. It runs unchanged on SQLite (3.x, the standard
-    library's) and DuckDB; it uses only ``CASE``, arithmetic, comparisons and ``abs``.
+    `TernaryForestClassifier` included. It runs unchanged on SQLite (3.35 or newer, for
+    ``MATERIALIZED``) and DuckDB; it uses only ``WITH``, ``CASE``, arithmetic, comparisons
+    and ``abs``.
 
     How it stays exact: the library compares and blends the float32 value of each input;
     the query turns every comparison into one on the stored double against an exact
@@ -354,7 +355,7 @@ def export_sql(
     Returns
     -------
     str
-        One ``SELECT`` statement (a ``WITH`` chain of sub-selects, about one per tree level),
+        One ``SELECT`` statement (a ``WITH`` chain of sub-selects, about two per tree level),
         ending in ``;``.
 
     Raises
