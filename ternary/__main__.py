@@ -1,6 +1,6 @@
-"""``python -m ternary``: the same command as ``ternary`` (see `ternary._cli`)."""
+"""``python -m ternary``: the same command as ``ternary`` (see `ternary.cli`)."""
 
-from ternary._cli import main
+from ternary.cli import main
 
 if __name__ == "__main__":
     raise SystemExit(main())

@@ -4,27 +4,27 @@ import subprocess
 import sys
 import textwrap
 
+import numpy as np
 import pytest
 
-from ternary import _cli
-from ternary._optional import MissingOptionalDependency, missing_message, optional_import
+from ternary.cli import COMMANDS, main
 from tests.conftest import REPO
 
 
 def test_help_lists_every_command(capsys):
-    assert _cli.main(["--help"]) == 0
+    assert main(["--help"]) == 0
     out = capsys.readouterr().out
     for name in ("run", "predict", "report"):
         assert f"\n  {name} " in out
 
 
 def test_no_arguments_is_a_usage_error(capsys):
-    assert _cli.main([]) == 2
+    assert main([]) == 2
     assert "usage: ternary" in capsys.readouterr().err
 
 
 def test_unknown_command_names_the_choices(capsys):
-    assert _cli.main(["fit"]) == 2
+    assert main(["fit"]) == 2
     err = capsys.readouterr().err
     assert "unknown command 'fit'" in err and "run, predict, report" in err
 
@@ -32,13 +32,13 @@ def test_unknown_command_names_the_choices(capsys):
 def test_version_is_the_package_version(capsys):
     import ternary
 
-    assert _cli.main(["--version"]) == 0
+    assert main(["--version"]) == 0
     assert capsys.readouterr().out.strip() == f"ternary {ternary.__version__}"
 
 
 def test_help_imports_no_subcommand():
     code = (
-        "import sys, ternary._cli as c; c.main(['--help']); "
+        "import sys, ternary.cli as c; c.main(['--help']); "
         "print(sorted(m for m in ('sklearn', 'pandas', 'ternary.experiment', 'joblib') "
         "if m in sys.modules))"
     )
@@ -48,81 +48,105 @@ def test_help_imports_no_subcommand():
     assert out.strip().splitlines()[-1] == "[]"
 
 
-def test_python_m_ternary_run_help_shows_the_experiment_options():
+@pytest.mark.parametrize("command", ["run", "report", "predict"])
+def test_each_subcommand_has_its_own_help_named_after_it(command):
     done = subprocess.run(
-        [sys.executable, "-m", "ternary", "run", "--help"],
+        [sys.executable, "-m", "ternary", command, "--help"],
         cwd=REPO,
         capture_output=True,
         text=True,
     )
     assert done.returncode == 0, done.stderr
-    assert "--suite" in done.stdout and "--jobs" in done.stdout
+    assert done.stdout.startswith(f"usage: ternary {command}")
 
 
 @pytest.fixture
-def command_module(tmp_path, monkeypatch):
-    """A subcommand module in tmp_path whose main needs tqdm, registered as 'bars'."""
-    (tmp_path / "needs_tqdm_cmd.py").write_text(
-        textwrap.dedent(
-            """
-            from ternary._optional import optional_import
+def register(tmp_path, monkeypatch):
+    """Register a subcommand module written into tmp_path; returns its command name."""
 
-            def main(argv=None, *, prog=None):
-                optional_import("tqdm", "Drawing bars")
-                return 0
-            """
-        )
-    )
+    def add(name, source):
+        (tmp_path / f"{name}_cmd.py").write_text(textwrap.dedent(source))
+        monkeypatch.setitem(COMMANDS, name, (f"{name}_cmd", "main", "test"))
+        return name
+
     monkeypatch.syspath_prepend(str(tmp_path))
-    monkeypatch.setitem(_cli.COMMANDS, "bars", ("needs_tqdm_cmd", "main", "test"))
-    return "bars"
+    return add
 
 
-def test_missing_optional_package_is_named_with_its_extra(command_module, monkeypatch, capsys):
-    monkeypatch.setitem(sys.modules, "tqdm", None)  # import tqdm now raises ImportError
-    assert _cli.main([command_module]) == 2
+def test_missing_optional_package_is_named_with_its_extra(register, monkeypatch, capsys):
+    name = register(
+        "bars",
+        """
+        def main(argv=None, *, prog=None):
+            import tqdm  # noqa: F401
+            return 0
+        """,
+    )
+    monkeypatch.setitem(sys.modules, "tqdm", None)  # `import tqdm` now fails
+    assert main([name]) == 2
     err = capsys.readouterr().err
     assert "optional package 'tqdm'" in err and "pip install 'ternary[cli]'" in err
     assert "Traceback" not in err
 
 
-def test_present_optional_package_runs(command_module, capsys):
-    pytest.importorskip("tqdm")
-    assert _cli.main([command_module]) == 0
+def test_another_missing_module_is_not_disguised(register):
+    name = register("broken", "def main(argv=None):\n    import no_such_module_xyz\n")
+    with pytest.raises(ModuleNotFoundError, match="no_such_module_xyz"):
+        main([name])
 
 
-def test_prog_reaches_the_subcommand(tmp_path, monkeypatch):
-    (tmp_path / "echo_prog_cmd.py").write_text(
-        "SEEN = []\n"
-        "def main(argv=None, *, prog=None):\n    SEEN.append((argv, prog))\n    return 3\n"
+def test_arguments_and_prog_reach_the_subcommand(register):
+    name = register(
+        "echo",
+        """
+        SEEN = []
+        def main(argv=None, *, prog=None):
+            SEEN.append((argv, prog))
+            return 3
+        """,
     )
-    monkeypatch.syspath_prepend(str(tmp_path))
-    monkeypatch.setitem(_cli.COMMANDS, "echo", ("echo_prog_cmd", "main", "test"))
-    assert _cli.main(["echo", "--x", "1"]) == 3
-    assert sys.modules["echo_prog_cmd"].SEEN == [(["--x", "1"], "ternary echo")]
+    assert main([name, "--x", "1"]) == 3
+    assert sys.modules["echo_cmd"].SEEN == [(["--x", "1"], "ternary echo")]
 
 
-@pytest.mark.parametrize(
-    ("module", "extra"), [("openml", "openml"), ("distributed", "dask"), ("numba", "fast")]
-)
-def test_optional_import_message(module, extra, monkeypatch):
-    monkeypatch.setitem(sys.modules, module, None)
-    with pytest.raises(MissingOptionalDependency, match=rf"ternary\[{extra}\]"):
-        optional_import(module, "Something")
+def test_openml_missing_names_its_extra(monkeypatch):
+    from ternary.data import DataError, load_openml
+
+    monkeypatch.setitem(sys.modules, "openml", None)
+    with pytest.raises(DataError, match=r"ternary\[openml\]"):
+        load_openml(61)
 
 
-def test_liac_arff_is_a_dependency_not_an_extra():
-    assert "reinstalling ternary" in missing_message("arff", "Reading")
-    assert "'liac-arff'" in missing_message("arff", "Reading")
+def test_dask_missing_names_its_extra(monkeypatch, tmp_path):
+    from ternary.data import make_moons_dataset
+    from ternary.experiment import run_suite
+
+    monkeypatch.setitem(sys.modules, "distributed", None)
+    entries = [("moons", lambda: make_moons_dataset(n_samples=60, random_state=0))]
+    with pytest.raises(ImportError, match=r"ternary\[dask\]"):
+        run_suite(entries, tmp_path / "r.sqlite", cv=2, scheduler="local")
 
 
-def test_run_without_tqdm_goes_on_and_says_how(monkeypatch, capsys):
-    from ternary.experiment import _cli as run_cli
+def test_run_without_tqdm_goes_on_and_says_how(monkeypatch, tmp_path, capsys):
+    from ternary.experiment import main as run_main
 
+    rng = np.random.RandomState(0)
+    rows = ["a,b,y"] + [f"{x:.3f},{z:.3f},{int(x + z > 0)}" for x, z in rng.normal(size=(80, 2))]
+    data = tmp_path / "small.csv"
+    data.write_text("\n".join(rows) + "\n")
     monkeypatch.setitem(sys.modules, "tqdm", None)
-    bar = run_cli._Bar(True)
-    bar(0, 10, "fold 1")
-    bar(1, 10, "fold 2")
+    status = run_main(
+        [
+            "--data",
+            str(data),
+            "--out",
+            str(tmp_path / "r.sqlite"),
+            "--cv",
+            "2",
+            "--combos",
+            "probabilistic",
+        ]
+    )
     err = capsys.readouterr().err
+    assert status == 0, err
     assert err.count("pip install 'ternary[cli]'") == 1
-    assert bar.bar is None and not bar.enabled

@@ -15,6 +15,8 @@ import inspect
 import sys
 from collections.abc import Sequence
 
+__all__ = ["COMMANDS", "main"]
+
 #: subcommand -> (module, function, one-line description)
 COMMANDS: dict[str, tuple[str, str, str]] = {
     "run": (
@@ -112,10 +114,16 @@ def main(argv: Sequence[str] | None = None) -> int:
             file=sys.stderr,
         )
         return 2
-    from ternary._optional import MissingOptionalDependency
+    from ternary._optional import OPTIONAL_PACKAGES, MissingOptionalDependency, missing_message
 
     try:
         return _call(args[0], args[1:])
     except MissingOptionalDependency as exc:
         print(f"error: {exc}", file=sys.stderr)
+        return 2
+    except ModuleNotFoundError as exc:  # a bare import of an optional package
+        missing = (exc.name or "").split(".")[0]
+        if missing not in OPTIONAL_PACKAGES:
+            raise
+        print(f"error: {missing_message(missing, f'ternary {args[0]}')}", file=sys.stderr)
         return 2
