@@ -18,15 +18,29 @@ st.set_page_config(
     initial_sidebar_state="collapsed" if st.query_params.get("present") else "auto",
 )
 
-#: presentation mode: everything larger, for the back row of a lecture hall
+#: every visit: tree diagrams at their natural size (scrolling sideways when wider than the
+#: page, never shrunk), and metric labels that wrap instead of ending in "…"
+BASE_CSS = """
+<style>
+[data-testid="stGraphVizChart"] { overflow-x: auto; }
+[data-testid="stGraphVizChart"] > svg { max-width: none !important; }
+[data-testid="stMetricLabel"], [data-testid="stMetricLabel"] * {
+  white-space: normal !important; overflow: visible !important; text-overflow: clip !important;
+}
+</style>
+"""
+
+#: presentation mode: everything larger, for the back row of a lecture hall. Plotly's text is
+#: enlarged in the figures themselves (`viz.presentation_figure`), where plotly can lay it
+#: out; CSS that enlarged it after layout made legends overlap and clipped their entries
 PRESENTATION_CSS = """
 <style>
 html, body, [data-testid="stAppViewContainer"] { font-size: 20px; }
 [data-testid="stMarkdownContainer"] p, [data-testid="stCaptionContainer"] { font-size: 1.15rem; }
-[data-testid="stMetricValue"], [data-testid="stMetricValue"] * { font-size: 2.4rem !important; }
-[data-testid="stMetricLabel"] p { font-size: 0.9rem !important; }
-.js-plotly-plot text { font-size: 15px !important; }
+[data-testid="stMetricValue"], [data-testid="stMetricValue"] * { font-size: 2.2rem !important; }
+[data-testid="stMetricLabel"] p { font-size: 1rem !important; line-height: 1.25; }
 h1 { font-size: 3rem !important; }
+h2, h3 { font-size: 1.6rem !important; }
 </style>
 """
 
@@ -153,6 +167,7 @@ def main() -> None:
             key="present",
             help="Larger text for projecting; the link then opens with the sidebar closed.",
         )
+    st.html(BASE_CSS)
     if st.session_state.get("present"):
         st.html(PRESENTATION_CSS)
     try:

@@ -145,8 +145,9 @@ with page_guard("drawing the tree"):
     path, path_note = clicked_path(ds, key, clf, names)
 
     # the diagram goes on top but is drawn last, once the inspected node is known; the rules
-    # stand beside it
-    diagram, rules_side = st.columns([3, 2])
+    # follow it. The diagram has the page's whole width: beside the rules, a depth-4 tree's
+    # text was shrunk below 6 px
+    diagram, rules_side = st.container(), st.container()
     st.subheader("Node inspector")
     if not nodes:
         st.info("The tree is a single leaf: there is no split to inspect.")
@@ -185,8 +186,13 @@ with page_guard("drawing the tree"):
             st.plotly_chart(fig, width="stretch", key="node_chart")
 
     with diagram:
-        dot = tree.tree_dot(clf, tree_key, node, tuple(names), path)
-        st.graphviz_chart(dot, width="stretch")
+        dot = tree.tree_dot(clf, tree_key, node, tuple(names), path)  # downloads: legend inside
+        # at its natural size (12 px text), scrolling sideways when wider than the page; the
+        # legend under it, so the tree has the whole width (larger text when presenting)
+        scale = 1.3 if s.get("present") else 1.0
+        for legend in ("none", "only"):
+            shown = tree.tree_dot(clf, tree_key, node, tuple(names), path, legend, scale)
+            st.graphviz_chart(shown, width="content")
         if path_note:
             st.caption(plain(path_note))
         st.caption(
@@ -201,7 +207,9 @@ with page_guard("drawing the tree"):
             dot.encode(),
             file_name=f"{base}.dot",
             mime="text/vnd.graphviz",
-            help="Graphviz source of the diagram; render it with `dot -Tpdf`.",
+            help="Graphviz source of the diagram; render it with `dot -Tpdf`. The SVG "
+            "download appears beside it where Graphviz's `dot` program is installed "
+            "(`apt-get install graphviz`).",
         )
         svg = tree.tree_svg(dot)
         if svg is not None:
@@ -211,11 +219,6 @@ with page_guard("drawing the tree"):
                 file_name=f"{base}.svg",
                 mime="image/svg+xml",
                 help="The diagram as a vector image for slides and papers.",
-            )
-        else:
-            c2.info(
-                "SVG export needs the Graphviz `dot` program, which is not installed here "
-                "(`apt-get install graphviz`). The DOT file is still available."
             )
 
     with rules_side, page_guard("listing the rules"):

@@ -45,8 +45,13 @@ def tree_dot(
     highlight: int | None = None,
     feature_names: tuple[str, ...] | None = None,
     path: dict | None = None,
+    legend: str = "inside",
+    text_scale: float = 1.0,
 ) -> str:
     """The DOT source of ``_model``, ``highlight`` outlined, one row's ``path`` drawn thick.
+
+    ``legend`` as `viz.tree_dot`'s: the page draws the tree with ``"none"`` and the
+    legend (``"only"``) under it; downloads keep it ``"inside"``.
 
     ``feature_names`` default to the model's ``feature_names_in_`` (a forest's
     member trees are fitted on arrays, so the page passes the forest's).
@@ -54,7 +59,9 @@ def tree_dot(
     if feature_names is None:
         feature_names = tuple(str(c) for c in _model.feature_names_in_)
     shadow = shadow_tree(_model, list(feature_names), [str(c) for c in _model.classes_])
-    return viz.tree_dot(shadow, highlight_node=highlight, path=path)
+    return viz.tree_dot(
+        shadow, highlight_node=highlight, path=path, legend=legend, text_scale=text_scale
+    )
 
 
 def member_rows(forest, member: int, n_rows: int) -> np.ndarray:

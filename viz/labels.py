@@ -19,10 +19,12 @@ __all__ = ["format_number", "node_label_items", "node_label_lines", "resolve_nam
 
 
 def format_number(x) -> str:
-    """``x`` with 4 significant digits, without an exponent for everyday sizes.
+    """``x`` with 5 significant digits, without an exponent for everyday sizes.
 
-    >>> format_number(16.79499)
-    '16.79'
+    Five, so that a threshold reads as the paper prints it (Fig. 3: 16.795).
+
+    >>> format_number(16.79500008)
+    '16.795'
     >>> format_number(0.001749)
     '0.001749'
     >>> format_number(2.0)
@@ -37,7 +39,7 @@ def format_number(x) -> str:
         return "0"
     magnitude = math.floor(math.log10(abs(x)))
     if -4 <= magnitude < 6:
-        decimals = max(0, 3 - magnitude)
+        decimals = max(0, 4 - magnitude)
         text = f"{x:.{decimals}f}"
         if "." in text:
             text = text.rstrip("0").rstrip(".")

@@ -29,6 +29,22 @@ _HIGHLIGHT = "#C0392B"
 #: Border and edges of the path of one explained row.
 _PATH = "#111111"
 _MAX_LEGEND_CLASSES = 10
+#: text sizes in points (Graphviz's unit): the browser draws a point as 4/3 px, so the
+#: app's diagram at its natural size has 12 px node text and 11.3 px edge labels
+_FONT = "Helvetica"
+_NODE_PT, _EDGE_PT = 9, 8.5
+_NODESEP = {"TB": 0.25, "LR": 0.12}
+_RANKSEP = {"TB": 0.5, "LR": 0.3}
+#: the deepest tree drawn top to bottom by ``orientation="auto"``
+_AUTO_TB_DEPTH = 2
+
+
+def _rankdir(orientation, depth) -> str:
+    if orientation == "auto":
+        return "TB" if depth <= _AUTO_TB_DEPTH else "LR"
+    if orientation not in ("TB", "LR"):
+        raise ValueError(f"orientation must be 'auto', 'TB' or 'LR'; got {orientation!r}.")
+    return orientation
 
 
 def _html_label(items) -> str:
@@ -186,6 +202,9 @@ def tree_dot(
     max_depth=None,
     rounded=True,
     path=None,
+    orientation="auto",
+    legend="inside",
+    text_scale=1.0,
 ) -> str:
     """The tree as Graphviz DOT text.
 
@@ -201,6 +220,16 @@ def tree_dot(
     path : mapping of node id to the share of one row that reaches it, optional
         Drawn thick: the row's way through the tree, with the nodes and edges a
         zone splits it over in the zone colour and their share on the edge
+    orientation : {"auto", "TB", "LR"}
+        Top to bottom, or left to right; "auto" draws trees of depth up to 2 top
+        to bottom (as the paper's Figs. 3-4) and deeper ones left to right, where
+        their leaves stack down the page instead of shrinking the text to fit the
+        page's width (a depth-4 tree has 16 leaves)
+    legend : {"inside", "none", "only"}
+        The legend box beside the tree (for a file that stands alone), no legend,
+        or a graph of the legend alone (the app draws it under the tree, so the
+        tree keeps the page's width)
+    text_scale : float, multiplies every text size (the app's presentation mode: 1.3)
 
     Returns
     -------
@@ -223,15 +252,18 @@ def tree_dot(
             f"highlight_node must be in [0, {tree.node_count - 1}]; got {highlight_node}."
         )
     style = "rounded,filled" if rounded else "filled"
+    drawn = [n for n in tree.preorder if max_depth is None or depth[n] <= max_depth]
+    rankdir = _rankdir(orientation, max((int(depth[n]) for n in drawn), default=0))
+    node_pt, edge_pt = f"{_NODE_PT * text_scale:.3g}", f"{_EDGE_PT * text_scale:.3g}"
     lines = [
         "digraph TernaryTree {",
-        '  graph [rankdir=TB, ordering=out, nodesep=0.25, ranksep=0.5, fontname="Helvetica", '
-        'charset="UTF-8"];',
-        f'  node [shape=box, style="{style}", fontname="Helvetica", fontsize=10, '
-        f'color="#444444", fillcolor="{_SPLIT_FILL}"];',
-        '  edge [fontname="Helvetica", fontsize=9, color="#444444", arrowsize=0.7];',
+        f"  graph [rankdir={rankdir}, ordering=out, nodesep={_NODESEP[rankdir]}, "
+        f'ranksep={_RANKSEP[rankdir]}, fontname="{_FONT}", charset="UTF-8"];',
+        # the margin leaves room for a browser font a little wider than Graphviz's metrics
+        f'  node [shape=box, style="{style}", fontname="{_FONT}", fontsize={node_pt}, '
+        f'margin="0.1,0.05", color="#444444", fillcolor="{_SPLIT_FILL}"];',
+        f'  edge [fontname="{_FONT}", fontsize={edge_pt}, color="#444444", arrowsize=0.7];',
     ]
-    drawn = [n for n in tree.preorder if max_depth is None or depth[n] <= max_depth]
     leaf_classes = set()
     for node in drawn:
         line, leaf_class = _node_line(tree, node, through_middle, highlight_node, path)
@@ -240,7 +272,9 @@ def tree_dot(
             leaf_classes.add(leaf_class)
     lines += _edge_lines(tree, drawn, routing, depth, max_depth, path)
 
-    legend = _legend(
+    if legend not in ("inside", "none", "only"):
+        raise ValueError(f"legend must be 'inside', 'none' or 'only'; got {legend!r}.")
+    table = _legend(
         routing,
         classes,
         sorted(leaf_classes),
@@ -249,10 +283,18 @@ def tree_dot(
         highlight_node is not None,
         tree.has_zones,
     )
+    if legend == "none":
+        return "\n".join(lines + ["}"]) + "\n"
+    if legend == "only":
+        return (
+            'digraph TernaryTreeLegend {\n  graph [charset="UTF-8"];\n'
+            f'  node [fontname="{_FONT}", fontsize={node_pt}];\n'
+            f'  legend [shape=plaintext, style="", label={table}];\n}}\n'
+        )
     lines += [
         "  subgraph cluster_legend {",
-        '    label="Legend"; fontsize=10; color="#bbbbbb";',
-        f'    legend [shape=plaintext, style="", label={legend}];',
+        f'    label="Legend"; fontsize={node_pt}; color="#bbbbbb";',
+        f'    legend [shape=plaintext, style="", label={table}];',
         "  }",
         "}",
     ]

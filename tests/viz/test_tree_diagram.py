@@ -41,11 +41,11 @@ def _edges(dot):
 @pytest.mark.parametrize(
     "value,text",
     [
-        (16.795, "16.8"),
-        (0.17499, "0.175"),
+        (16.795, "16.795"),
+        (0.17499924, "0.175"),
         (0.0021, "0.0021"),
         (2.805, "2.805"),
-        (-3.14159, "-3.142"),
+        (-3.14159, "-3.1416"),
         (0.0, "0"),
         (1234567.0, "1.235e+06"),
         (12345.67, "12346"),
@@ -53,7 +53,7 @@ def _edges(dot):
         (100.0, "100"),
     ],
 )
-def test_format_number_keeps_four_significant_digits(value, text):
+def test_format_number_keeps_five_significant_digits(value, text):
     assert format_number(value) == text
 
 
