@@ -108,6 +108,7 @@ def named_inputs(folder: Path, quick: bool) -> list[tuple[str, Callable[[], str]
         ("feature values 1e39 (beyond float32)", load_csv, "a,y\n1e39,0\n2,1\n-3e40,0\n4,1\n"),
         ("ARFF with a 900 KB attribute type", load_arff, arff.replace("numeric", "x" * 900_000)),
         ("ARFF with a 1 MB line of quote characters", load_arff, arff + "1,x" + "'" * (MB - 10)),
+        *issue22_small(),
     ]  # fmt: skip
     cases = []
     for name, loader, data in small:
@@ -129,6 +130,14 @@ def named_inputs(folder: Path, quick: bool) -> list[tuple[str, Callable[[], str]
          _rows(21, 50, True).replace(b"'", b'"'), 440),
         ("ARFF, 40,000 rows × 22, double-quoted (refused)", load_arff, _arff_header(21, True),
          _rows(21, 50, True).replace(b"'", b'"'), 800),
+        ("CSV, 7,600 × 2,000 in rows ended by a lone CR", load_csv, _header(2000),
+         _rows(2000, 2).replace(b"\n", b"\r"), 3_800),
+        ("CSV, 150 MB in rows ended by a lone CR", load_csv, _header(2000),
+         _rows(2000, 2).replace(b"\n", b"\r"), 18_750),
+        ("CSV, 150 MB at the value limit (50 columns of 15-digit numbers)", load_csv, _header(50),
+         _long_rows(50, 100), 2_000),
+        ("CSV, 187 MB at the value limit (50 columns of 19-digit numbers)", load_csv,
+         _header(50), _long_rows(50, 100, 19), 2_000),
     ]  # fmt: skip
     for name, loader, head, unit, count in big:
         if quick and len(head) + len(unit) * count > 40 * MB:
@@ -137,6 +146,51 @@ def named_inputs(folder: Path, quick: bool) -> list[tuple[str, Callable[[], str]
         write_repeated(path, head, unit, count)
         cases.append((name, lambda p=path, f=loader: str(f(p).X.shape), path.stat().st_size))
     return cases
+
+
+def issue22_small() -> list[tuple[str, Callable, bytes | str]]:
+    """Issue 22's small shapes: nominal lists with trailing text, wide first rows, wide
+    encodings with and without a byte-order mark, late bad bytes, thousands separators."""
+    text = "x,température,label\n" + "".join(f"{k},{k % 7}.5,{'ab'[k % 2]}\n" for k in range(99))
+    body = "".join(f"{i},{i % 3},{'ab'[i % 2]}\n" for i in range(20_000))
+
+    def levels(n: int) -> str:
+        declared = ",".join(f"v{i}" for i in range(n))
+        return (f"@relation r\n@attribute a numeric\n@attribute code {{{declared}}} % site\n"
+                f'@data\n1,v1\n2,"v2"\n3,v3\n')  # fmt: skip
+
+    return [
+        ("ARFF, 26 nominal levels and a comment after the brace", load_arff, levels(26)),
+        ("ARFF, 40 nominal levels and a comment after the brace", load_arff, levels(40)),
+        ("ARFF, 40 nominal levels, no closing brace", load_arff, levels(40).replace("} %", " %")),
+        ("CSV, a 64 KB first data row longer than the header", load_csv,
+         "a,b,y\n" + ",".join("1" * 32_000) + "\n1,2,3\n"),
+        ("CSV, a 1 MB first data row of 500,000 fields", load_csv,
+         "a,b,y\n" + ",".join("1" * 500_000) + "\n1,2,3\n"),
+        ("CSV, CR line endings only (old Mac)", load_csv, text.replace("\n", "\r")),
+        ("CSV in UTF-32 LE with a byte-order mark", load_csv, text.encode("utf-32")),
+        ("CSV in UTF-32 BE with a byte-order mark", load_csv,
+         "\ufeff".encode("utf-32-be") + text.encode("utf-32-be")),
+        ("CSV in UTF-16 LE without a byte-order mark", load_csv, text.encode("utf-16-le")),
+        ("CSV in UTF-32 LE without a byte-order mark", load_csv, text.encode("utf-32-le")),
+        ("UTF-8 header, a cp1252 byte after 64 KB", load_csv,
+         ("température,b,label\n" + body).encode() + b"1,2,\xe9\n"),
+        ("a NUL byte in a label after 64 KB", load_csv,
+         ("x,b,label\n" + body).encode() + b"1,2,a\0\n"),
+        ("thousands separators, comma file (`\"1,234.5\"`)", load_csv,
+         'x,y,label\n"1,234.5",1,a\n"12,345",2,b\n7.5,3,a\n"1,000,000",4,b\n'),
+        ("thousands separators, semicolon file (`1.234,5`)", load_csv,
+         "x;y;label\n1.234,5;1;a\n2.345,0;2;b\n3;3;a\n4.567.890;4;b\n"),
+    ]  # fmt: skip
+
+
+def _long_rows(n: int, k: int, digits: int = 15) -> bytes:
+    """``k`` rows of ``n - 1`` numbers of ``digits`` characters and a 0/1 label."""
+    rng = np.random.default_rng(n * 7 + k)
+    values = rng.random((k, n - 1))
+    lines = [",".join(f"{v:.{digits - 2}f}" for v in row) + f",{i % 2}" for i, row in
+             enumerate(values)]  # fmt: skip
+    return ("\n".join(lines) + "\n").encode()
 
 
 def write_repeated(path: Path, head: bytes, unit: bytes, count: int) -> None:

@@ -53,6 +53,17 @@ SPARSE_ARFF = b"""@relation sparse
 {0 1.5, 2 y}, {2}
 """
 
+# Issue 22's shapes as bases: rows ended by a lone CR after an LF header, and ARFF
+# nominal lists followed by text (liac-arff's pattern backtracked on those) with a
+# data section only liac-arff and the tolerant parser read.
+CR_CSV = VALID_CSV.replace(b"\n", b"\r").replace(b"\r", b"\n", 1)
+LEVELS_ARFF = (
+    b"@relation levels\n@attribute a numeric\n"
+    b"@attribute code {" + b",".join(b"v%d" % i for i in range(30)) + b"} % codes of the site\n"
+    b"@attribute class {yes, no} trailing\n@data\n"
+    b'1,v1,yes\n2,"v2",no\n3,v3,yes\n4,v29,no\n'
+)
+
 # Fragments that break parsers: delimiters, quotes, line breaks, comment and
 # format characters, sparse braces, ARFF keywords, bytes that are not UTF-8,
 # a byte-order mark, values a classifier cannot use, and one long run.
@@ -61,6 +72,8 @@ TOKENS = [
     b"\\", b"@data\n", b"@attribute z numeric\n", b"@attribute y {a,b}\n", b"\xff", b"\xc3",
     b"\xef\xbb\xbf", b"\x00", b"inf", b"-inf", b"1e39", b"nan", b"0.5", b"sep=;\n", b"%d",
     b"%s", b"%(x)s", b"50%", b"gr%en", b" ", b"a" * 300, b"{0 1, 50 y", b",,,,", b"\"\"\"",
+    b"\xff\xfe\x00\x00", b"\x00\x00\xfe\xff", b"\xfe\xff", b"} % note", b"\"1,234.5\"", b"1.234,5",
+    b"\r\r", b",x" * 200,
 ]  # fmt: skip
 
 
@@ -108,6 +121,7 @@ def test_mutated_files_load_or_raise_data_error():
     failures = []
     cases = [(load_csv, VALID_CSV)] * 150 + [(load_arff, VALID_ARFF)] * 110
     cases += [(load_arff, SPARSE_ARFF)] * 40
+    cases += [(load_csv, CR_CSV)] * 20 + [(load_arff, LEVELS_ARFF)] * 20
     for k, (loader, base) in enumerate(cases):
         data = mutate(base, rng)
         try:
@@ -123,6 +137,8 @@ def test_the_valid_bases_load():
     assert load_csv(VALID_CSV).class_names == ["short", "tall"]
     assert load_arff(VALID_ARFF).n_samples == 6
     assert load_arff(SPARSE_ARFF).n_samples == 4
+    assert load_csv(CR_CSV).class_names == ["short", "tall"]
+    assert load_arff(LEVELS_ARFF).n_samples == 4
 
 
 @settings(max_examples=80, deadline=None)
