@@ -531,14 +531,11 @@ def main(argv=None) -> int:
     parser.add_argument("--quick", action="store_true", help="2 repeats, for a smoke run")
     parser.add_argument("--no-browser", action="store_true", help="compute timings only")
     parser.add_argument("--sessions", type=int, default=8, help="concurrent browser sessions")
-    parser.add_argument(
-        "--only-yourdata", action="store_true", help="the Your data section alone (printed)"
-    )
+    parser.add_argument("--only-yourdata", action="store_true", help="the Your data section only")
     args = parser.parse_args(argv)
     repeats = 2 if args.quick else args.repeats
     if args.only_yourdata:
-        print("\n".join(_yourdata_lines(bench_yourdata(repeats))))
-        return 0
+        return print("\n".join(_yourdata_lines(bench_yourdata(repeats)))) or 0
 
     moons = tdata.load_builtin("two moons", n_samples=1000)
     moons_key = datasets.dataset_key(moons)

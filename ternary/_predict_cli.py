@@ -36,6 +36,14 @@ def _parser(prog: str | None) -> argparse.ArgumentParser:
     p.add_argument("data", help="CSV or ARFF file with the training columns (label optional)")
     p.add_argument("--out", required=True, help="CSV file to write: input columns, then outputs")
     p.add_argument("--no-progress", action="store_true", help="no progress bar, even on big files")
+    p.add_argument(
+        "--progress-rows",
+        type=int,
+        default=_PROGRESS_ROWS,
+        metavar="N",
+        help=f"show a progress bar (with tqdm) from N rows on (default {_PROGRESS_ROWS:,})",
+    )
+    p.add_argument("--chunk-rows", type=int, default=_CHUNK, metavar="N", help="rows per batch")
     return p
 
 
@@ -44,9 +52,9 @@ def load_model(path: str):
     try:
         import skops.io as sio
     except ImportError as exc:
-        raise _Failure(
-            "Reading a model needs skops: pip install skops (or 'ternary[app]')."
-        ) from exc
+        from ternary._optional import missing_message
+
+        raise _Failure(missing_message("skops", "Reading a model")) from exc
     if not Path(path).is_file():
         raise _Failure(f"No model file {path!r}. Give the path of a .skops file.")
     try:
@@ -82,8 +90,8 @@ def _read(path: str):
         raise _Failure(f"{path}: {exc}") from exc
 
 
-def _progress(n_rows: int, quiet: bool):
-    if quiet or n_rows < _PROGRESS_ROWS:
+def _progress(n_rows: int, quiet: bool, from_rows: int):
+    if quiet or n_rows < from_rows:
         return None, None
     try:
         from tqdm import tqdm
@@ -99,7 +107,14 @@ def _progress(n_rows: int, quiet: bool):
     return update, bar
 
 
-def run(model_path: str, data_path: str, out_path: str, quiet: bool = False) -> int:
+def run(
+    model_path: str,
+    data_path: str,
+    out_path: str,
+    quiet: bool = False,
+    progress_rows: int = _PROGRESS_ROWS,
+    chunk_rows: int = _CHUNK,
+) -> int:
     """Score ``data_path`` with ``model_path`` into ``out_path``; return the rows written."""
     import pandas as pd
 
@@ -107,9 +122,9 @@ def run(model_path: str, data_path: str, out_path: str, quiet: bool = False) -> 
 
     model = load_model(model_path)
     rows = _read(data_path)
-    update, bar = _progress(len(rows), quiet)
+    update, bar = _progress(len(rows), quiet, progress_rows)
     try:
-        outputs = score(model, rows, chunk_size=_CHUNK, progress=update)
+        outputs = score(model, rows, chunk_size=max(1, chunk_rows), progress=update)
     except ValueError as exc:
         raise _Failure(f"{data_path}: {exc}") from exc
     finally:
@@ -130,7 +145,14 @@ def main(argv: Sequence[str] | None = None, *, prog: str | None = None) -> int:
     """Run ``ternary predict``; 0 on success, 2 with a message on bad input."""
     args = _parser(prog).parse_args(None if argv is None else list(argv))
     try:
-        n = run(args.model, args.data, args.out, quiet=args.no_progress)
+        n = run(
+            args.model,
+            args.data,
+            args.out,
+            quiet=args.no_progress,
+            progress_rows=args.progress_rows,
+            chunk_rows=args.chunk_rows,
+        )
     except _Failure as exc:
         print(f"ternary predict: {exc}", file=sys.stderr)
         return 2

@@ -31,7 +31,7 @@ from sklearn.pipeline import Pipeline
 from sklearn.pipeline import make_pipeline as _sk_make_pipeline
 from sklearn.utils.metaestimators import available_if
 
-__all__ = ["TernaryPipeline", "make_pipeline", "score"]
+__all__ = ["TernaryPipeline", "make_pipeline", "predict_main", "score"]
 
 
 def _final_has(name: str):
@@ -268,3 +268,23 @@ def score(model, rows, *, chunk_size: int = 20_000, progress=None) -> pd.DataFra
         columns = ["prediction", "verdict", "confidence"] + [f"P({c})" for c in classes]
         return pd.DataFrame(columns=columns, index=rows.index)
     return pd.concat(parts)
+
+
+def predict_main(argv=None, *, prog: str | None = None) -> int:
+    """``ternary predict MODEL DATA --out OUT`` as a function (see ``ternary predict --help``).
+
+    Parameters
+    ----------
+    argv : list of str, optional
+        The command's arguments (default: ``sys.argv[1:]``).
+    prog : str, optional
+        The command's name in its usage line.
+
+    Returns
+    -------
+    int
+        0 on success, 2 (with a message on stderr) for bad input.
+    """
+    from ternary._predict_cli import main
+
+    return main(argv, prog=prog)

@@ -12,8 +12,8 @@ import pandas as pd
 import pytest
 
 from ternary import TernaryTreeClassifier, make_pipeline
-from ternary._predict_cli import main
 from ternary.data import load_csv, read_rows
+from ternary.pipeline import predict_main as main
 
 sio = pytest.importorskip("skops.io")
 ROOT = Path(__file__).resolve().parents[2]
@@ -106,15 +106,12 @@ def test_clear_errors_exit_2_without_traceback(saved, tmp_path, capsys):
 
 @pytest.mark.parametrize("have_tqdm", [True, False])
 def test_progress_bar_on_big_files_and_none_without_tqdm(saved, tmp_path, monkeypatch, have_tqdm):
-    import ternary._predict_cli as cli
-
     pipe, model, data, _ = saved
-    monkeypatch.setattr(cli, "_PROGRESS_ROWS", 10)
-    monkeypatch.setattr(cli, "_CHUNK", 40)
     if not have_tqdm:
         monkeypatch.setitem(sys.modules, "tqdm", None)  # import tqdm now fails
     else:
         pytest.importorskip("tqdm")
     out = tmp_path / "scored.csv"
-    assert cli.main([str(model), str(data), "--out", str(out)]) == 0
+    argv = [str(model), str(data), "--out", str(out), "--progress-rows", "10", "--chunk-rows", "40"]
+    assert main(argv) == 0
     assert pd.read_csv(out)["verdict"].tolist() == pipe.predict_verdict(read_rows(data)).tolist()
