@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 import numpy as np
 import pandas as pd
@@ -97,6 +97,7 @@ class RegionsResult:
     figure: object
     metrics: dict
     flagged: pd.DataFrame
+    note: str | None = None  # with more than two features: what the picture's tree uses
 
 
 #: the two panels' names: (baseline without zones, the model), for a tree and a forest
@@ -118,14 +119,65 @@ def _figure(_model, _cart, _sp: Split, _scores: TestScores, key: tuple):
     )
 
 
+def full_feature_verdicts(ds: Dataset, spec: FitSpec) -> np.ndarray:
+    """Verdicts on the page's test rows of the same model fitted on every feature.
+
+    The split repeats the page's (same rows, seed and stratification), so the rows
+    line up with ``split_data(ds, spec).X_test``.
+    """
+    full = replace(spec, features=None)
+    sp = split_data(ds, full)
+    return np.asarray(fit(sp, full).predict_verdict(sp.X_test))
+
+
+@st.cache_resource(show_spinner=False, max_entries=64)
+def _ringed(_fig, _X2: pd.DataFrame, _flags: np.ndarray, n_features: int, key: tuple):
+    """``_fig`` with the test points the all-feature model flags ringed, on the model's panel."""
+    import plotly.graph_objects as go
+
+    fig = go.Figure(_fig)
+    rows = np.flatnonzero(_flags == 0)
+    fig.add_trace(
+        go.Scatter(
+            x=_X2.iloc[rows, 0],
+            y=_X2.iloc[rows, 1],
+            mode="markers",
+            name=f"flagged on all {n_features} features",
+            marker=dict(symbol="circle-open", size=13, color="#111111", line=dict(width=1.6)),
+            customdata=rows,  # a click on a ring names its row, like the point under it
+            hovertemplate="flagged by the model on every feature<extra></extra>",
+        ),
+        row=1,
+        col=2,
+    )
+    return fig
+
+
 def regions_result(ds: Dataset, spec: FitSpec) -> RegionsResult:
-    """Fit (cached), score the held-out rows once, and draw one decision-regions setting."""
+    """Fit (cached), score the held-out rows once, and draw one decision-regions setting.
+
+    With more than two features the picture's model uses the two plotted ones; the
+    test points the same model fitted on every feature flags are ringed, and
+    ``note`` says so.
+    """
     sp = split_data(ds, spec)
     model, cart = fit(sp, spec), fit(sp, spec.cart())
     scores = score_test_rows(model, cart, sp)
     fig = _figure(model, cart, sp, scores, spec.key)
+    note = None
+    if spec.features is not None and ds.n_features > len(spec.features):
+        flags = full_feature_verdicts(ds, spec)
+        fig = _ringed(fig, sp.X_test, flags, ds.n_features, spec.key)
+        a, b = spec.features
+        note = (
+            f"This picture's {'forest' if is_forest(model) else 'tree'} is fitted on the two "
+            f"plotted features only ({a}, {b}), so its regions, zones and cards describe that "
+            f"two-feature model, not one on all {ds.n_features} features. Ringed points: the "
+            f"{int(np.sum(flags == 0))} test rows the same model fitted on all "
+            f"{ds.n_features} features flags boundary-uncertain."
+        )
     return RegionsResult(
-        model, cart, sp, scores, fig, scores.summary(), flagged_table(model, sp, scores)
+        model, cart, sp, scores, fig, scores.summary(), flagged_table(model, sp, scores), note
     )
 
 
