@@ -9,7 +9,10 @@ those float32 values (where rounding ties to even).
 from __future__ import annotations
 
 import numpy as np
+from hypothesis import strategies as st
 from sklearn.datasets import make_classification
+
+from ternary import DELTA_METHODS, TernaryTreeClassifier
 
 
 def data(n: int = 2_000, seed: int = 0, n_features: int = 4, n_classes: int = 3):
@@ -68,3 +71,30 @@ def scoring_rows(trees, X: np.ndarray, n: int = 10_000, seed: int = 0) -> np.nda
     extra = max(n - edges.shape[0], 0)
     fresh = X[rng.integers(X.shape[0], size=extra)] + rng.normal(0, 0.3, (extra, X.shape[1]))
     return np.vstack([edges, fresh])
+
+
+@st.composite
+def fitted(draw):
+    """A small tree on coarse random data: any δ method, routing, graft mode and depth."""
+    n = draw(st.integers(20, 160))
+    n_features = draw(st.integers(1, 3))
+    n_classes = draw(st.integers(2, 3))
+    seed = draw(st.integers(0, 2**16))
+    rng = np.random.default_rng(seed)
+    # coarse values make ties, repeated thresholds and zones on data points likely
+    X = np.round(rng.normal(size=(n, n_features)) * draw(st.sampled_from([1.0, 4.0])), 1)
+    y = (X[:, 0] + rng.normal(0, 0.7, n) > 0).astype(int) + (n_classes == 3) * (X[:, -1] > 1)
+    if np.unique(y).size < 2:
+        y[: n // 2] = 1 - y[: n // 2]
+    routing = draw(st.sampled_from(["probabilistic", "deferred", "hard_middle"]))
+    graft = draw(st.sampled_from(["none", "all"])) if routing != "hard_middle" else "none"
+    clf = TernaryTreeClassifier(
+        delta_method=draw(st.sampled_from(DELTA_METHODS)),
+        routing=routing,
+        graft=graft,
+        max_depth=draw(st.integers(1, 5)),
+        delta_scale=draw(st.sampled_from([1.0, 3.0])),
+        min_samples_middle=2,
+        random_state=seed,
+    ).fit(X, y)
+    return clf, X, y, rng

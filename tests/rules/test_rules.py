@@ -7,10 +7,9 @@ import numpy as np
 import pandas as pd
 import pytest
 from hypothesis import HealthCheck, given, settings
-from hypothesis import strategies as st
 from scipy.stats import binom
 
-from ternary import DELTA_METHODS, TernaryTreeClassifier, extract_rules
+from ternary import TernaryTreeClassifier, extract_rules
 from ternary.rules import (
     _upper,
     pessimistic_error,
@@ -19,33 +18,7 @@ from ternary.rules import (
     rules_to_text,
     simplify_rules,
 )
-from tests.rules.helpers import data, edge_rows
-
-
-@st.composite
-def fitted(draw):
-    n = draw(st.integers(20, 160))
-    n_features = draw(st.integers(1, 3))
-    n_classes = draw(st.integers(2, 3))
-    seed = draw(st.integers(0, 2**16))
-    rng = np.random.default_rng(seed)
-    # coarse values make ties, repeated thresholds and zones on data points likely
-    X = np.round(rng.normal(size=(n, n_features)) * draw(st.sampled_from([1.0, 4.0])), 1)
-    y = (X[:, 0] + rng.normal(0, 0.7, n) > 0).astype(int) + (n_classes == 3) * (X[:, -1] > 1)
-    if np.unique(y).size < 2:
-        y[: n // 2] = 1 - y[: n // 2]
-    routing = draw(st.sampled_from(["probabilistic", "deferred", "hard_middle"]))
-    graft = draw(st.sampled_from(["none", "all"])) if routing != "hard_middle" else "none"
-    clf = TernaryTreeClassifier(
-        delta_method=draw(st.sampled_from(DELTA_METHODS)),
-        routing=routing,
-        graft=graft,
-        max_depth=draw(st.integers(1, 5)),
-        delta_scale=draw(st.sampled_from([1.0, 3.0])),
-        min_samples_middle=2,
-        random_state=seed,
-    ).fit(X, y)
-    return clf, X, y, rng
+from tests.rules.helpers import data, edge_rows, fitted
 
 
 @settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
