@@ -23,7 +23,13 @@ from ternary._hard_middle import grow_hard_middle
 from ternary._params import DELTA_METHODS, GRAFT_MODES, ROUTINGS, validate_tree_params
 from ternary._validation import check_labels, check_sample_weight
 from ternary.delta import DeltaParams, resolve_n_bootstraps, split_deltas
-from ternary.tree import TernaryTree, impurity_importances, traverse, zone_distance
+from ternary.tree import (
+    TernaryTree,
+    impurity_importances,
+    stored_importances,
+    traverse,
+    zone_distance,
+)
 
 __all__ = [
     "DELTA_METHODS",
@@ -34,24 +40,6 @@ __all__ = [
     "rezone",
     "validate_tree_params",
 ]
-
-
-def _cart_importances(tree: TernaryTree, n_features: int) -> np.ndarray:
-    """scikit-learn's impurity importances, read from an ungrafted CART's stored arrays.
-
-    The same sum as `impurity_importances` (each split's ``W_n·i(n) − Σ_c W_c·i(c)``,
-    divided by the root weight, then normalised to 1), but over the impurities and
-    weights CART stored while growing, which are exact for its own partition.
-    """
-    W, imp = tree.weighted_n_node_samples, tree.impurity
-    split = np.flatnonzero(~tree.is_leaf)
-    left, right = tree.children_left[split], tree.children_right[split]
-    decrease = W[split] * imp[split] - W[left] * imp[left] - W[right] * imp[right]
-    importances = np.bincount(tree.feature[split], weights=decrease, minlength=n_features)
-    if W[0] > 0:
-        importances = importances / W[0]
-    total = importances.sum()
-    return importances / total if total > 0 else importances
 
 
 def _criterion(estimator) -> str:
@@ -244,7 +232,7 @@ class TernaryTreeClassifier(ClassifierMixin, BaseEstimator):
         if self.routing != "hard_middle" and self.graft_report_ is None:
             # CART's own partition: its stored impurities give the importances directly,
             # without walking the rows again (a fifth of a forest member's fit time)
-            self.feature_importances_ = _cart_importances(self.tree_, self.n_features_in_)
+            self.feature_importances_ = stored_importances(self.tree_, self.n_features_in_)
         else:
             self.feature_importances_ = impurity_importances(
                 self.tree_, X, y_enc, weights, _criterion(self), self.routing, self.n_features_in_
@@ -307,29 +295,34 @@ class TernaryTreeClassifier(ClassifierMixin, BaseEstimator):
         tree.delta[:] = split_deltas(tree, X, y_enc, weights, self.n_classes_, params, rng)
         self.graft_report_ = None
         if self.graft != "none":
-            from ternary.graft import graft_tree  # scipy and pandas only when grafting
-
-            tree, report = graft_tree(
-                tree,
-                X,
-                y_enc,
-                mode=self.graft,
-                alpha=self.graft_alpha,
-                sample_weight=weights,
-                delta_params=params,
-                random_state=rng,
-                feature_names=getattr(self, "feature_names_in_", None),
-            )
-            report.insert(
-                report.columns.get_loc("class") + 1,
-                "class_label",
-                self.classes_[report["class"].to_numpy(dtype=np.intp)],
-            )
-            self.graft_report_ = report
+            tree = self._graft(tree, X, y_enc, weights, params, rng)
         self._delta_base = tree.delta.copy()
         # the same product node_delta forms with the scale inside, bit for bit
         tree.delta = tree.delta * self.delta_scale_
         self.tree_ = tree
+
+    def _graft(self, tree, X, y_enc, weights, params, rng):
+        """``tree`` grafted (Webb 1997); sets ``graft_report_`` with the classes' labels."""
+        from ternary.graft import graft_tree  # scipy and pandas only when grafting
+
+        tree, report = graft_tree(
+            tree,
+            X,
+            y_enc,
+            mode=self.graft,
+            alpha=self.graft_alpha,
+            sample_weight=weights,
+            delta_params=params,
+            random_state=rng,
+            feature_names=getattr(self, "feature_names_in_", None),
+        )
+        report.insert(
+            report.columns.get_loc("class") + 1,
+            "class_label",
+            self.classes_[report["class"].to_numpy(dtype=np.intp)],
+        )
+        self.graft_report_ = report
+        return tree
 
     def _effective_weights(self, y, sample_weight, n):
         weights = check_sample_weight(sample_weight, n)
@@ -356,20 +349,8 @@ class TernaryTreeClassifier(ClassifierMixin, BaseEstimator):
             ccp_alpha=self.ccp_alpha,
         )
         cart.fit(X, y_enc, sample_weight=weights)
-        t = cart.tree_
-        value = np.zeros((t.node_count, self.n_classes_))
         # CART only knows the classes it saw with positive weight; map its columns back
-        value[:, cart.classes_.astype(np.intp)] = t.value[:, 0, :]
-        return TernaryTree(
-            children_left=t.children_left,
-            children_right=t.children_right,
-            feature=t.feature,
-            threshold=t.threshold,
-            value=value,
-            n_node_samples=t.n_node_samples,
-            weighted_n_node_samples=t.weighted_n_node_samples,
-            impurity=t.impurity,
-        )
+        return TernaryTree.from_sklearn(cart.tree_, cart.classes_.astype(np.intp), self.n_classes_)
 
     # ------------------------------------------------------------------ predict
     def _route(self, X, proba=True):

@@ -15,7 +15,12 @@ from __future__ import annotations
 
 from ternary.tree._criterion import impurity, midpoint, split_proxy, split_quality
 from ternary.tree._distance import zone_distance
-from ternary.tree._partition import impurity_importances, iter_node_rows, split_row_pairs
+from ternary.tree._partition import (
+    impurity_importances,
+    iter_node_rows,
+    split_row_pairs,
+    stored_importances,
+)
 from ternary.tree._routing import (
     blend_dense,
     blend_uncertain,
@@ -45,6 +50,7 @@ __all__ = [
     "split_quality",
     "split_kernel_available",
     "split_row_pairs",
+    "stored_importances",
     "traverse",
     "walk",
     "warm_up",

@@ -15,7 +15,7 @@ import numpy as np
 from ternary.tree._criterion import impurity
 from ternary.tree._structure import LEAF, TernaryTree
 
-__all__ = ["impurity_importances", "iter_node_rows", "split_row_pairs"]
+__all__ = ["impurity_importances", "iter_node_rows", "split_row_pairs", "stored_importances"]
 
 
 def iter_node_rows(
@@ -127,3 +127,21 @@ def impurity_importances(
     if total > 0:
         importances /= total
     return importances
+
+
+def stored_importances(tree: TernaryTree, n_features: int) -> np.ndarray:
+    """scikit-learn's impurity importances, read from an ungrafted CART's stored arrays.
+
+    The same sum as `impurity_importances` (each split's ``W_n·i(n) − Σ_c W_c·i(c)``,
+    divided by the root weight, then normalised to 1), but over the impurities and
+    weights CART stored while growing, which are exact for its own partition.
+    """
+    W, imp = tree.weighted_n_node_samples, tree.impurity
+    split = np.flatnonzero(~tree.is_leaf)
+    left, right = tree.children_left[split], tree.children_right[split]
+    decrease = W[split] * imp[split] - W[left] * imp[left] - W[right] * imp[right]
+    importances = np.bincount(tree.feature[split], weights=decrease, minlength=n_features)
+    if W[0] > 0:
+        importances = importances / W[0]
+    total = importances.sum()
+    return importances / total if total > 0 else importances

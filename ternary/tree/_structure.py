@@ -160,6 +160,26 @@ class TernaryTree:
                     mask[child] = True
         return mask
 
+    @classmethod
+    def from_sklearn(cls, tree, columns: np.ndarray, n_classes: int) -> TernaryTree:
+        """A `TernaryTree` with δ = 0 from scikit-learn's fitted ``tree_`` (one output).
+
+        ``columns`` are the class codes of scikit-learn's value columns (a CART only
+        knows the classes it saw with positive weight); the other classes get 0.
+        """
+        value = np.zeros((tree.node_count, n_classes))
+        value[:, columns] = tree.value[:, 0, :]
+        return cls(
+            children_left=tree.children_left,
+            children_right=tree.children_right,
+            feature=tree.feature,
+            threshold=tree.threshold,
+            value=value,
+            n_node_samples=tree.n_node_samples,
+            weighted_n_node_samples=tree.weighted_n_node_samples,
+            impurity=tree.impurity,
+        )
+
     def copy(self) -> TernaryTree:
         """An independent copy, bit for bit (no renormalisation of ``value``)."""
         new = TernaryTree.__new__(TernaryTree)
