@@ -3,8 +3,9 @@
 With ``routing="hard_middle"`` the rows inside a split's zone ``θ−δ < x ≤ θ+δ`` go to a
 middle child grown on them, so the zones change the training partition and the tree
 cannot come from scikit-learn's builder. It is grown node by node here, each node's
-split chosen by a depth-1 CART on the rows that reach it (the same split search, the
-same seeds drawn in the same order), its δ by the estimator's δ method.
+split chosen by CART's split search on the rows that reach it (one compiled call,
+`ternary.tree.best_split`, or a depth-1 CART without numba; the same seeds drawn in the
+same order either way), its δ by the estimator's δ method.
 """
 
 from __future__ import annotations
@@ -13,7 +14,7 @@ import numpy as np
 from sklearn.tree import DecisionTreeClassifier
 
 from ternary.delta import NodeRows, node_delta
-from ternary.tree import TernaryTree, TreeBuilder
+from ternary.tree import TernaryTree, TreeBuilder, best_split, split_kernel_available
 
 __all__ = ["grow_hard_middle"]
 
@@ -102,8 +103,28 @@ def _three_way(estimator, x, rows, t, d, weights, min_weight_leaf):
     return parts
 
 
+def _compiled_search(estimator) -> bool:
+    """Whether `ternary.tree.best_split` can stand in for the depth-1 CART.
+
+    It searches every feature (``max_features=None``) with integer ``min_samples_leaf``
+    and ``min_samples_split``; a random feature subset or a fractional size keeps the
+    scikit-learn stump.
+    """
+    sizes = (estimator.min_samples_leaf, estimator.min_samples_split)
+    return estimator.max_features is None and all(
+        isinstance(v, (int, np.integer)) and not isinstance(v, bool) for v in sizes
+    )
+
+
 def _best_split(estimator, X, y_enc, weights, rows, depth, rng, min_weight_leaf):
-    """CART's (feature, θ) on these rows, or None where CART would stop."""
+    """CART's (feature, θ) on these rows, or None where CART would stop.
+
+    The compiled `ternary.tree.best_split` when numba is there (the same search as the
+    depth-1 CART, but an exact tie between features goes to the lowest feature index,
+    as in the paper's reference code, where scikit-learn keeps the one its random
+    feature order visits first); else the stump. The stump's seed is drawn either way,
+    so the δ draws that follow from the same stream do not shift.
+    """
     seed = rng.randint(np.iinfo(np.int32).max)  # drawn first, so node seeds never shift
     if estimator.max_depth is not None and depth >= estimator.max_depth:
         return None
@@ -114,12 +135,26 @@ def _best_split(estimator, X, y_enc, weights, rows, depth, rng, min_weight_leaf)
     if np.unique(y_enc[rows]).size < 2:
         return None
     node_weight = weights[rows].sum()
+    # scikit-learn's splitter receives min_weight_fraction_leaf · (the stump's weight sum)
+    min_weight_fraction = min(0.5, min_weight_leaf / node_weight)
+    if _compiled_search(estimator):
+        split = best_split(
+            X[rows],
+            y_enc[rows],
+            weights[rows],
+            estimator.n_classes_,
+            estimator.criterion,
+            estimator.min_samples_leaf,
+            min_weight_fraction * node_weight,
+        )
+        if split is not None or split_kernel_available():
+            return split
     stump = DecisionTreeClassifier(
         criterion=estimator.criterion,
         max_depth=1,
         min_samples_split=estimator.min_samples_split,
         min_samples_leaf=estimator.min_samples_leaf,
-        min_weight_fraction_leaf=min(0.5, min_weight_leaf / node_weight),
+        min_weight_fraction_leaf=min_weight_fraction,
         max_features=estimator.max_features,
         random_state=seed,
     )
