@@ -13,6 +13,7 @@ from dataclasses import dataclass, replace
 import numpy as np
 import pandas as pd
 import streamlit as st
+from sklearn.base import clone
 
 import viz
 from appkit.guard import clicked_customdata
@@ -86,7 +87,7 @@ def cv_results(ds: Dataset, spec: CVSpec, progress=None) -> pd.DataFrame:
 
     ``progress(done, total, message)`` is called during a fresh run only.
     """
-    X = ds.X if spec.features is None else ds.X[list(spec.features)]
+    X, raw = cv_inputs(ds, spec.features)
     return _stored(
         spec.key,
         lambda: experiment.run_cv(
@@ -97,8 +98,21 @@ def cv_results(ds: Dataset, spec: CVSpec, progress=None) -> pd.DataFrame:
             max_depth=spec.max_depth,
             seed=spec.seed,
             progress=progress,
+            **raw,
         ),
     )
+
+
+def cv_inputs(ds: Dataset, features=None) -> tuple[pd.DataFrame, dict]:
+    """What `run_cv` gets: a loaded file's raw rows and its preprocessor, refitted on each
+    training fold (so imputation never sees the test rows), or ``ds.X`` (``features`` only).
+    """
+    if features is None and ds.preprocessor is not None and ds.raw is not None:
+        pre = clone(ds.preprocessor)
+        if pre.missing == "drop":  # the rows kept have no gaps: nothing to drop in a fold
+            pre.set_params(missing="impute")
+        return ds.raw.drop(columns=[ds.target]), {"preprocessor": pre}
+    return (ds.X if features is None else ds.X[list(features)]), {}
 
 
 @st.cache_data(show_spinner=False, max_entries=16)

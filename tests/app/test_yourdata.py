@@ -135,3 +135,14 @@ def test_the_pages_snippet_loads_the_download_and_scores_a_csv(ds, tmp_path, mon
     from ternary.data import read_rows
 
     assert scored["verdict"].tolist() == pipe.predict_verdict(read_rows("new_rows.csv")).tolist()
+
+
+def test_coverage_page_cross_validates_raw_rows_with_a_per_fold_preprocessor(ds):
+    from appkit import coverage
+
+    X, extra = coverage.cv_inputs(ds)
+    assert list(X.columns) == [c for c in ds.raw.columns if c != ds.target]
+    assert extra["preprocessor"] is not ds.preprocessor  # a clone, refitted in every fold
+    assert not hasattr(extra["preprocessor"], "feature_names_out_")
+    X2, none = coverage.cv_inputs(ds, ["age", "glucose"])
+    assert none == {} and list(X2.columns) == ["age", "glucose"]
