@@ -7,7 +7,6 @@ per graft.
 
 from __future__ import annotations
 
-import numbers
 from collections.abc import Sequence
 from typing import NamedTuple
 
@@ -17,7 +16,7 @@ from numpy.typing import ArrayLike
 from sklearn.utils.validation import check_random_state
 
 from ternary._params import GRAFT_MODES
-from ternary._validation import check_sample_weight, default_feature_names
+from ternary._validation import check_number, check_sample_weight, default_feature_names
 from ternary.delta import DeltaParams, NodeRows, node_delta
 from ternary.graft._search import LE, SIDE_NAME, Cases, find_cuts, leaf_facts
 from ternary.graft._statistics import binomial_tail
@@ -89,8 +88,7 @@ def _check_inputs(tree, X, y, mode, alpha, sample_weight):
     if not isinstance(mode, str) or mode not in GRAFT_MODES:
         choices = ", ".join(map(repr, GRAFT_MODES))
         raise ValueError(f"mode={mode!r} is not supported; choose one of {choices}.")
-    if isinstance(alpha, bool) or not isinstance(alpha, numbers.Real) or not 0.0 <= alpha <= 1.0:
-        raise ValueError(f"alpha (graft_alpha) must be a number in [0, 1]; got {alpha!r}.")
+    check_number("alpha (graft_alpha)", alpha, 0.0, 1.0)
     if np.any(tree.children_middle != LEAF):
         raise ValueError(
             "graft_tree needs a binary tree: this one has middle (hard_middle) branches, which "
