@@ -35,17 +35,36 @@ def _data_lines(ds: Dataset, generator_kwargs: dict | None, upload: dict | None)
             f"ds = load_builtin({ds.name!r}{args})",
         ]
     if upload is not None:
-        return [
-            "from ternary.data import load_file",
-            "",
-            "# your file, read with the options the app used",
-            f"ds = load_file({upload['file']!r}, target={upload['target']!r}, "
-            f"missing={upload['missing']!r})",
-        ]
+        file = upload["file"]
+        options = f", target={upload['target']!r}, missing={upload['missing']!r}"
+    else:
+        file, options = f"{ds.name}.csv", ""
     return [
+        "import sys",
+        "from pathlib import Path",
+        "",
         "from ternary.data import load_file",
         "",
-        f"ds = load_file('{ds.name}.csv')  # the file {ds.name!r} came from",
+        f"# usage: python THIS_SCRIPT.py PATH/TO/FILE  (default: {file!r} in the current folder)",
+        f"default = Path({file!r})",
+        "path = Path(sys.argv[1]) if len(sys.argv) > 1 else default",
+        "if not path.is_file():",
+        '    sys.exit(f"No data file {path}: give the path of {default.name} as argument 1.")',
+        "# your file, read with the options the app used",
+        f"ds = load_file(path{options})",
+    ]
+
+
+def _import_lines(estimator: str) -> list[str]:
+    """The script's ternary import, with a plain message where ternary is not installed."""
+    return [
+        "try:",
+        f"    from ternary import {estimator}, export_text",
+        "except ModuleNotFoundError:  # run outside the clone without installing it",
+        "    raise SystemExit(",
+        '        "This script needs the ternary package: pip install -e PATH/TO/ternary "',
+        '        "(the clone), or pip install ternary."',
+        "    ) from None",
     ]
 
 
@@ -103,7 +122,7 @@ def rebuild_script(
         "import numpy as np",
         "from sklearn.model_selection import train_test_split",
         "",
-        f"from ternary import {estimator}, export_text",
+        *_import_lines(estimator),
         *_data_lines(ds, generator_kwargs, upload),
         *_scale_lines(standardize),
         f"X = {features}",
