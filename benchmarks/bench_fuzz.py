@@ -9,7 +9,7 @@ Prints (and writes to benchmarks/results/bench_fuzz.md):
   writer, a 20 MB data row, a 200 KB wide upload, files at the size and value
   limits, the silent misreads) with their outcome, time and peak memory;
 * seeded random mutations of valid CSV and ARFF files (the mutator of
-  tests/test_data_fuzz.py) plus random bytes: how many loaded, how many were
+  tests/data/test_fuzz.py) plus random bytes: how many loaded, how many were
   refused with a DataError, and how many raised anything else (crashes, which
   must be 0), with the slowest input and the largest peak memory.
 
@@ -40,7 +40,7 @@ sys.path.insert(0, str(ROOT))
 import numpy as np  # noqa: E402
 
 from ternary.data import DataError, load_arff, load_csv  # noqa: E402
-from tests.test_data_fuzz import SPARSE_ARFF, VALID_ARFF, VALID_CSV, mutate  # noqa: E402
+from tests.data.test_fuzz import SPARSE_ARFF, VALID_ARFF, VALID_CSV, mutate  # noqa: E402
 
 RESULTS = Path(__file__).resolve().parent / "results"
 MB = 2**20

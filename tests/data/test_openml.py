@@ -204,7 +204,7 @@ def test_importing_the_module_does_not_import_openml():
         capture_output=True,
         text=True,
         check=True,
-        cwd=Path(__file__).resolve().parents[1],
+        cwd=Path(__file__).resolve().parents[2],
     )
     assert out.stdout.strip() == "False"
 
