@@ -7,7 +7,7 @@ import streamlit as st
 from appkit.model import FitSpec
 from ternary.data import Dataset
 
-__all__ = ["LOAD_SNIPPET", "model_bytes", "rebuild_script"]
+__all__ = ["LOAD_SNIPPET", "downloadable", "model_bytes", "rebuild_script"]
 
 #: how to open the downloaded file; skops refuses types it was not told to trust
 LOAD_SNIPPET = """import skops.io as sio
@@ -24,6 +24,16 @@ def model_bytes(_model, key: tuple) -> bytes:
     import skops.io as sio
 
     return sio.dumps(_model)
+
+
+def downloadable(ds: Dataset, spec: FitSpec, clf):
+    """What the skops download holds: for a loaded file on every feature, the pipeline of
+    the loader's preprocessor and ``clf``, which takes the file's raw rows; else ``clf``."""
+    if ds.preprocessor is None or spec.features is not None:
+        return clf
+    from ternary import make_pipeline
+
+    return make_pipeline(ds.preprocessor, clf)
 
 
 def _data_lines(ds: Dataset, generator_kwargs: dict | None, upload: dict | None) -> list[str]:

@@ -51,3 +51,20 @@ def test_script_runs_from_another_folder_on_the_path_given(tmp_path):
     assert missing.returncode == 1
     assert "No data file people.csv: give the path of people.csv" in missing.stderr
     assert "Traceback" not in missing.stderr
+
+
+def test_download_of_an_upload_is_the_pipeline_on_raw_rows(tmp_path):
+    import skops.io as sio
+
+    path = tmp_path / "people.csv"
+    path.write_bytes(GOOD_CSV)
+    ds = load_file(path)
+    spec = FitSpec(("k",), None, 0.3, 0, model_params(DEFAULTS))
+    clf = fit(split_data(ds, spec), spec)
+    pipe = export.downloadable(ds, spec, clf)
+    blob = export.model_bytes.__wrapped__(pipe, ("k",))
+    loaded = sio.loads(blob, trusted=sio.get_untrusted_types(data=blob))
+    raw = ds.raw.drop(columns=[ds.target])
+    assert np.array_equal(loaded.predict_proba(raw), clf.predict_proba(ds.X))
+    two = FitSpec(("k",), ("height", "weight"), 0.3, 0, model_params(DEFAULTS))
+    assert export.downloadable(ds, two, clf) is clf  # a two-feature fit: the bare tree
