@@ -8,8 +8,11 @@ The pages stay thin: they read widgets, call the functions here (which call
 - `appkit.paper`: the numbers quoted from the paper, in one place;
 - `appkit.guard`: `page_guard`, problems as readable messages;
 - `appkit.datasets`: the sidebar dataset picker, uploads and OpenML;
-- `appkit.model`: the model sidebar and `FitSpec` / `CVSpec`, whose ``.key``
-  every cache uses;
+- `appkit.specs`: `FitSpec` / `CVSpec`, whose ``.key`` every cache uses, and the
+  model settings read from the library's parameter table (no Streamlit);
+- `appkit.model`: the model sidebar (the widgets over `appkit.specs`) and the cached fit;
+- `appkit.answers`: the one place that asks a fitted model what a figure draws
+  (grid probabilities and verdicts, scores, the `viz.ShadowTree`); `viz` only draws;
 - `appkit.links`: the whole setting in the address (``st.query_params``),
   ``hide=`` for a lecture, presets;
 - one module of helpers per page: `appkit.regions` (with `appkit.why`, the

@@ -16,13 +16,18 @@ import viz
 from ternary import metrics
 from viz.regions import RegionGrid
 
-__all__ = ["grid_answers", "model_scores", "regions_figure", "shadow_tree"]
+__all__ = ["grid_answers", "model_scores", "proba_verdict", "regions_figure", "shadow_tree"]
 
 
 def _frame(model, X):
     """``X`` under the column names ``model`` was fitted with (none: as it is)."""
     names = getattr(model, "feature_names_in_", None)
     return X if names is None else pd.DataFrame(X, columns=list(names))
+
+
+def proba_verdict(model, X) -> tuple[np.ndarray, np.ndarray]:
+    """Blended probabilities and verdicts of a ternary tree or forest, from one walk."""
+    return model.predict_proba_verdict(X)
 
 
 def grid_answers(model, points) -> tuple[np.ndarray, np.ndarray | None]:

@@ -30,6 +30,7 @@ import streamlit as st
 
 from appkit.coverage import AUTO_RUN_SECONDS
 from appkit.model import FitSpec
+from ternary.delta import resolve_n_bootstraps
 
 __all__ = [
     "AUTO_RUN_SECONDS",
@@ -79,7 +80,8 @@ def tree_fit_seconds(params: Mapping[str, Any], n_rows: int, n_features: int) ->
     method = params.get("delta_method", "margin")
     seconds *= _METHOD_FACTOR.get(method, 1.0)
     if method == "node_bootstrap":
-        boots = int(params.get("n_bootstraps", 20))
+        # the library's B: "auto" depends on the training rows
+        boots = resolve_n_bootstraps(params.get("n_bootstraps", "auto"), rows)
         seconds += boots * (_C_NODE_BOOTSTRAP * nodes + _C_BOOTSTRAP_CELL_LEVEL * cells)
     if params.get("graft", "none") not in ("none", None):
         seconds += _C_GRAFT * nodes * max(int(n_features), 1)

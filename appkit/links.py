@@ -22,6 +22,7 @@ import streamlit as st
 from appkit.datasets import BUILTIN_NAMES, generator_defaults
 from appkit.state import BOUNDS, DEFAULTS, MODEL_KINDS
 from appkit.vocabulary import DELTA_METHODS, ROUTINGS
+from ternary import GRAFT_MODES
 
 __all__ = ["COVERAGE_VIEWS", "PRESETS", "PRESET_SOURCES", "URL_KEYS", "restore", "sync"]
 
@@ -54,7 +55,7 @@ COVERAGE_VIEWS = ("dataset", "paper")
 _CHOICES = {
     "delta_method": DELTA_METHODS,
     "routing": ROUTINGS,
-    "graft": ("none", "one", "all"),
+    "graft": GRAFT_MODES,
     "model": MODEL_KINDS,
     "dataset": tuple(BUILTIN_NAMES),
     "coverage_view": COVERAGE_VIEWS,
@@ -138,6 +139,10 @@ def _parse(key: str, text: str, dataset: str):
             raise ValueError(f"choose one of {', '.join(_CHOICES[key])}")
         return text
     default = DEFAULTS.get(key)
+    if isinstance(default, str) and key in BOUNDS:  # a number, or the library's word ("auto")
+        if text == default:
+            return text
+        default = BOUNDS[key][0]  # parsed and clipped as a number of the bounds' type
     if default is None or isinstance(default, str):  # plotted features: checked by the page
         return text
     if isinstance(default, bool):

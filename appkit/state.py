@@ -3,12 +3,17 @@
 Widget state that several pages share lives under the keys in `SHARED_KEYS`;
 `init_state` gives them their defaults and `keep_state` stops Streamlit from
 dropping a value when its widget is not drawn on the current page.
+
+The estimator parameters' defaults and ranges are not typed here: they come from
+the library's parameter table through `appkit.specs` (`MODEL_DEFAULTS`,
+`MODEL_BOUNDS`), so the app's defaults are the estimator's.
 """
 
 from __future__ import annotations
 
 import streamlit as st
 
+from appkit.specs import MODEL_BOUNDS, MODEL_DEFAULTS, MODEL_KINDS, SPLIT_DEFAULTS
 from ternary import data as tdata
 
 __all__ = [
@@ -22,31 +27,19 @@ __all__ = [
     "shown",
 ]
 
-#: the model choice: one ternary tree, or a `ternary.TernaryForestClassifier`
-MODEL_KINDS = ("tree", "forest")
-
 DEFAULTS = {
     "dataset": tdata.DEFAULT_DATASET,
     "n_samples": 500,
     "noise": 0.3,
     "data_seed": 0,
     "standardize": False,
-    "delta_method": "margin",
-    "routing": "probabilistic",
-    "epsilon": 0.05,
-    "alpha": 0.10,
-    "q": 0.10,
-    "n_bootstraps": 20,
-    "delta_scale": 1.0,
-    "max_depth": 4,
-    "graft": "none",
-    "test_size": 0.3,
-    "seed": 0,
+    # the estimator parameters (graft_alpha and ccp_alpha included), the library's
+    **MODEL_DEFAULTS,
+    # test_size, seed and model
+    **SPLIT_DEFAULTS,
     "tree_features": "all features",
     "graft_mode": "all",
-    "graft_alpha": 0.05,
-    "ccp_alpha": 0.0,
-    "graft_max_depth": 4,
+    "graft_max_depth": MODEL_DEFAULTS["max_depth"],
     "graft_features": "the two plotted features",
     "cv_folds": 5,
     "cv_max_depth": 4,
@@ -55,8 +48,6 @@ DEFAULTS = {
     "coverage_view": "dataset",
     "upload_missing": "impute",
     "present": False,
-    "model": "tree",
-    "n_estimators": 25,
     "member": 0,
 }
 #: the range of every numeric setting: the widgets' limits, also applied to a shared link
@@ -64,18 +55,12 @@ BOUNDS = {
     "n_samples": (100, 5000),
     "noise": (0.0, 3.0),
     "data_seed": (0, 10_000),
-    "epsilon": (0.0, 0.5),
-    "alpha": (0.0, 1.0),
-    "q": (0.0, 0.5),
-    "n_bootstraps": (2, 100),
-    "delta_scale": (0.0, 3.0),
-    "max_depth": (1, 12),
+    # epsilon, alpha, q, n_bootstraps, delta_scale, max_depth, n_estimators: the library's
+    **MODEL_BOUNDS,
     # 0: no held-out rows; every figure is computed on the training rows (as the paper's are)
     "test_size": (0.0, 0.5),
     "seed": (0, 10_000),
-    # a forest is refitted live on every change: 100 trees keep that within a few seconds
-    "n_estimators": (2, 100),
-    "graft_max_depth": (1, 12),
+    "graft_max_depth": MODEL_BOUNDS["max_depth"],
 }
 #: keys whose widgets are drawn on some pages only, kept alive across pages
 SHARED_KEYS = tuple(DEFAULTS) + ("feature_x", "feature_y")

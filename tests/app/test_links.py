@@ -65,3 +65,19 @@ def test_presets_open_their_page_with_the_papers_setting(preset):
         assert str(at.session_state[key]) == value, (label, key)
     home = open_app()
     assert label in [p.proto.label for p in home.get("page_link")]
+
+
+def test_a_link_carries_b_as_the_librarys_auto_or_a_clipped_integer():
+    base = {"delta_method": "node_bootstrap"}
+    at = open_link({**base, "n_bootstraps": "50"}, "regions")
+    assert_clean(at)
+    assert at.select_slider(key="n_bootstraps").value == 50
+    assert at.query_params["n_bootstraps"] in ("50", ["50"])
+    assert open_link({**base, "n_bootstraps": "999"}).session_state["n_bootstraps"] == 100
+    auto = open_link({**base, "n_bootstraps": "auto"}, "regions")
+    assert_clean(auto)
+    assert auto.session_state["n_bootstraps"] == "auto"
+    assert "n_bootstraps" not in auto.query_params  # the default: a short address
+    bad = open_link({**base, "n_bootstraps": "many"})
+    assert "n_bootstraps='many'" in " ".join(shown(t) for t in bad.toast)
+    assert bad.session_state["n_bootstraps"] == "auto"

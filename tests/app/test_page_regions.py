@@ -10,7 +10,7 @@ import numpy as np
 import pytest
 
 import ternary
-from appkit import datasets
+from appkit import datasets, specs
 from appkit.state import DEFAULTS
 from tests.app.helpers import (
     PAGES,
@@ -41,12 +41,23 @@ def test_method_sliders_appear_only_for_their_method():
         "class_overlap": "q",
         "node_bootstrap": "n_bootstraps",
     }
-    assert not slider_keys(at) & set(own.values())  # margin has no parameter
+
+    def controls():
+        return slider_keys(at) | {s.key for s in at.select_slider}
+
+    assert not controls() & set(own.values())  # margin has no parameter
     for method, key in own.items():
         at.selectbox(key="delta_method").set_value(method).run()
         assert_clean(at)
-        assert slider_keys(at) & set(own.values()) == {key}
+        assert controls() & set(own.values()) == {key}
         assert len(at.get("plotly_chart")) == 1
+    # B starts at the library's "auto" and offers every B the table allows, up to the cap
+    b = at.select_slider(key="n_bootstraps")
+    assert b.value == ternary.PARAMETERS["n_bootstraps"].default == "auto"
+    assert list(b.options) == ["auto", *map(str, range(2, 101))]
+    b.set_value(30).run()
+    assert_clean(at)
+    assert at.session_state["n_bootstraps"] == 30
 
 
 def test_metrics_change_with_the_delta_method():
@@ -110,7 +121,11 @@ def test_grafting_toggle_and_its_hard_middle_explanation():
     at.selectbox(key="routing").set_value("hard_middle").run()
     assert_clean(at)
     assert at.radio(key="graft").disabled
-    assert any("hard-middle" in c.value for c in at.sidebar.caption)
+    # the reason is the library's own refusal, the one fit raises
+    refusal = specs.graft_problem("hard_middle")
+    assert refusal is not None and "routing='hard_middle'" in refusal
+    assert f"Grafting is off: {refusal}" in [shown(c) for c in at.sidebar.caption]
+    assert tuple(at.radio(key="graft").options) == ternary.GRAFT_MODES
 
 
 def test_changing_dataset_changes_features_and_summary():
@@ -208,5 +223,9 @@ def test_forest_choice_travels_in_the_link_and_hatches_where_the_forest_flags():
 def test_forest_with_hard_middle_routing_is_a_plain_message(page):
     at = open_link({"model": "forest", "routing": "hard_middle"}, page)
     assert_clean(at)
-    assert "cannot use hard-middle routing" in at.info[0].value
+    # the library's refusal (what the forest's fit raises), then what to do in the app
+    with pytest.raises(ValueError) as refusal:
+        ternary.validate_params({"routing": "hard_middle"}, forest=True)
+    assert at.info[0].value.startswith(str(refusal.value))
+    assert "set Model to tree" in at.info[0].value
     assert not at.get("plotly_chart") and not at.get("graphviz_chart")
