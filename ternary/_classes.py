@@ -78,9 +78,12 @@ class TernaryTreeClassifier(ClassifierMixin, BaseEstimator):
     routing : {"probabilistic", "hard_middle", "deferred"}, default="probabilistic"
         How a row inside a zone is routed (see `ternary.tree.traverse`).
     max_depth : int or None, default=4
+        The deepest a leaf may lie; None grows until the leaves are pure.
     criterion : {"gini", "entropy", "log_loss"}, default="gini"
     min_samples_split : int, default=2
+        As in scikit-learn: the fewest rows a node needs to be split.
     min_samples_leaf : int, default=1
+        As in scikit-learn: the fewest rows each child of a split must keep.
     min_weight_fraction_leaf : float in [0, 0.5], default=0.0
         As in scikit-learn: the minimum share of the total sample weight in a leaf.
     max_features : int, float, "sqrt", "log2" or None, default=None
@@ -99,7 +102,7 @@ class TernaryTreeClassifier(ClassifierMixin, BaseEstimator):
         Node-bootstrap resamples B; "auto" is 20 below 2,000 training rows,
         15 below 10,000 and 10 above.
     max_delta_fraction : float ≥ 0, default=0.25
-        δ is clamped to this fraction of the node's feature range.
+        The largest δ, as a fraction of the node's feature range: δ is clamped to this fraction of the node's feature range.
     delta_scale : float ≥ 0 or "bayes", default=1.0
         Global multiplier applied to every δ after the clamp. ``"bayes"`` calibrates it
         to the data: the Bayes error is estimated from the training rows
@@ -113,6 +116,7 @@ class TernaryTreeClassifier(ClassifierMixin, BaseEstimator):
     min_samples_middle : int ≥ 1, default=5
         Hard-middle only: a middle zone with fewer training rows becomes a leaf.
     class_weight : dict, "balanced" or None, default=None
+        As in scikit-learn: weights of the classes, multiplied into the sample weights.
     random_state : int, RandomState or None, default=None
         Seeds CART's feature permutation and the node bootstrap.
     graft : {"none", "all", "one"}, default="none"
@@ -208,13 +212,17 @@ class TernaryTreeClassifier(ClassifierMixin, BaseEstimator):
 
         Parameters
         ----------
-        X : array-like of shape (n_samples, n_features), finite numbers
-        y : array-like of shape (n_samples,), class labels (strings work)
-        sample_weight : array-like of shape (n_samples,), optional, non-negative
+        X : array-like of shape (n_samples, n_features)
+            The training rows, finite numbers (numpy or pandas).
+        y : array-like of shape (n_samples,)
+            The class labels, of any type (strings work).
+        sample_weight : array-like of shape (n_samples,), optional
+            Non-negative row weights; None weighs every row 1.
 
         Returns
         -------
-        self
+        TernaryTreeClassifier
+            The fitted estimator itself.
         """
         validate_tree_params(self)
         X, y, y_enc, weights = self._prepare(X, y, sample_weight)
@@ -361,28 +369,81 @@ class TernaryTreeClassifier(ClassifierMixin, BaseEstimator):
     def predict_proba_verdict(self, X: ArrayLike) -> tuple[np.ndarray, np.ndarray]:
         """Class probabilities and verdicts from one walk of the tree.
 
+        Parameters
+        ----------
+        X : array-like of shape (n_samples, n_features)
+            The rows to route, with the features the tree was fitted on.
+
         Returns
         -------
         proba : ndarray of shape (n_samples, n_classes)
-        verdict : ndarray of int8, 1 = decided, 0 = boundary-uncertain
+            As `predict_proba`.
+        verdict : ndarray of shape (n_samples,), int8
+            As `predict_verdict`: 1 = decided, 0 = boundary-uncertain.
         """
         return self._route(X)
 
     def predict_proba(self, X: ArrayLike) -> np.ndarray:
-        """Class probabilities, blended across the zones a row falls into."""
+        """Class probabilities, blended across the zones a row falls into.
+
+        Parameters
+        ----------
+        X : array-like of shape (n_samples, n_features)
+            The rows to route, with the features the tree was fitted on.
+
+        Returns
+        -------
+        ndarray of shape (n_samples, n_classes)
+            Each row's probabilities, in the order of ``classes_``; they sum to 1.
+        """
         return self._route(X)[0]
 
     def predict(self, X: ArrayLike) -> np.ndarray:
-        """The most probable class; every row gets one, decided or not."""
+        """The most probable class; every row gets one, decided or not.
+
+        Parameters
+        ----------
+        X : array-like of shape (n_samples, n_features)
+            The rows to route, with the features the tree was fitted on.
+
+        Returns
+        -------
+        ndarray of shape (n_samples,)
+            A label of ``classes_`` per row.
+        """
         proba = self.predict_proba(X)
         return self.classes_[np.argmax(proba, axis=1)]
 
     def predict_verdict(self, X: ArrayLike) -> np.ndarray:
-        """Eq. 8 of the paper: 1 (True, decided) or 0 (Undec, boundary-uncertain), as int8."""
+        """Eq. 8 of the paper: 1 (True, decided) or 0 (Undec, boundary-uncertain).
+
+        Parameters
+        ----------
+        X : array-like of shape (n_samples, n_features)
+            The rows to route, with the features the tree was fitted on.
+
+        Returns
+        -------
+        ndarray of shape (n_samples,), int8
+            1 where the row met no zone on its way, 0 where it did.
+        """
         return self._route(X, proba=False)[1]
 
     def predict_with_verdict(self, X: ArrayLike) -> tuple[np.ndarray, np.ndarray]:
-        """``(predict(X), predict_verdict(X))`` from one walk of the tree."""
+        """``(predict(X), predict_verdict(X))`` from one walk of the tree.
+
+        Parameters
+        ----------
+        X : array-like of shape (n_samples, n_features)
+            The rows to route, with the features the tree was fitted on.
+
+        Returns
+        -------
+        prediction : ndarray of shape (n_samples,)
+            As `predict`.
+        verdict : ndarray of shape (n_samples,), int8
+            As `predict_verdict`.
+        """
         proba, verdict = self._route(X)
         return self.classes_[np.argmax(proba, axis=1)], verdict
 
@@ -400,9 +461,15 @@ class TernaryTreeClassifier(ClassifierMixin, BaseEstimator):
         ``θ−δ < x ≤ θ+δ`` is closed. The invariant holds to the last bit: each
         node's distance is the float at which that zone's comparisons flip.
 
+        Parameters
+        ----------
+        X : array-like of shape (n_samples, n_features)
+            The rows to route, with the features the tree was fitted on.
+
         Returns
         -------
-        ndarray of shape (n_samples,), values in [0, inf]
+        ndarray of shape (n_samples,)
+            The distance of each row, in [0, inf].
 
         Raises
         ------
@@ -436,9 +503,15 @@ class TernaryTreeClassifier(ClassifierMixin, BaseEstimator):
         is still the less sure); ``inf`` counts as the largest.
         A score of one row never depends on the other rows.
 
+        Parameters
+        ----------
+        X : array-like of shape (n_samples, n_features)
+            The rows to route, with the features the tree was fitted on.
+
         Returns
         -------
-        ndarray of shape (n_samples,), values in [0, 1)
+        ndarray of shape (n_samples,)
+            The score of each row, in [0, 1).
         """
         proba = self.predict_proba(X)
         X = validate_data(self, X, reset=False, dtype=np.float32)
@@ -452,12 +525,24 @@ class TernaryTreeClassifier(ClassifierMixin, BaseEstimator):
 
     # ------------------------------------------------------------------ structure
     def get_depth(self) -> int:
-        """Depth of the fitted tree (a lone leaf has depth 0)."""
+        """Depth of the fitted tree (a lone leaf has depth 0).
+
+        Returns
+        -------
+        int
+            The longest root-to-leaf path, in splits.
+        """
         check_is_fitted(self, "tree_")
         return self.tree_.max_depth
 
     def get_n_leaves(self) -> int:
-        """Number of leaves of the fitted tree."""
+        """Number of leaves of the fitted tree.
+
+        Returns
+        -------
+        int
+            The count of nodes without children.
+        """
         check_is_fitted(self, "tree_")
         return self.tree_.n_leaves
 

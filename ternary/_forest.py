@@ -99,8 +99,8 @@ class TernaryForestClassifier(ClassifierMixin, BaseEstimator):
         scikit-learn's compiled builder, so a forest of them would be far slower to fit, and
         its middle subtrees would be grown on the few zone rows of each bootstrap sample.
     criterion, min_samples_split, min_samples_leaf, min_weight_fraction_leaf, epsilon, alpha, \
-q, n_bootstraps, max_delta_fraction, delta_scale, ccp_alpha
-        Passed to every member, with the meaning they have in `TernaryTreeClassifier`
+q, n_bootstraps, max_delta_fraction, delta_scale, ccp_alpha : as in `TernaryTreeClassifier`
+        Passed to every member, with the meaning and defaults they have there
         (``min_weight_fraction_leaf`` is a share of the member's own sample weight).
     class_weight : dict, "balanced" or None, default=None
         Class weights computed once on all training rows (``"balanced"`` as in
@@ -209,14 +209,17 @@ q, n_bootstraps, max_delta_fraction, delta_scale, ccp_alpha
 
         Parameters
         ----------
-        X : array-like of shape (n_samples, n_features), finite numbers
-        y : array-like of shape (n_samples,), class labels (strings work)
-        sample_weight : array-like of shape (n_samples,), optional, non-negative
-            A member sees the weights of the rows it draws.
+        X : array-like of shape (n_samples, n_features)
+            The training rows, finite numbers (numpy or pandas).
+        y : array-like of shape (n_samples,)
+            The class labels, of any type (strings work).
+        sample_weight : array-like of shape (n_samples,), optional
+            Non-negative row weights; a member sees the weights of the rows it draws.
 
         Returns
         -------
-        self
+        TernaryForestClassifier
+            The fitted estimator itself.
         """
         template = self._validate_params_forest()
         X, y = validate_data(self, X, y, dtype=np.float32)
@@ -307,34 +310,59 @@ q, n_bootstraps, max_delta_fraction, delta_scale, ccp_alpha
         Parameters
         ----------
         X : array-like of shape (n_samples, n_features)
+            The rows to score, with the features the forest was fitted on.
 
         Returns
         -------
-        ndarray of shape (n_samples, n_classes), columns in ``classes_`` order; a class a
-        tree never saw gets probability 0 from that tree
+        ndarray of shape (n_samples, n_classes)
+            Columns in ``classes_`` order; a class a tree never saw gets probability 0
+            from that tree.
         """
         return self._aggregate(X)[0]
 
     def predict(self, X: ArrayLike) -> np.ndarray:
-        """The class of highest mean probability; every row gets one, decided or not."""
+        """The class of highest mean probability; every row gets one, decided or not.
+
+        Parameters
+        ----------
+        X : array-like of shape (n_samples, n_features)
+            The rows to score, with the features the forest was fitted on.
+
+        Returns
+        -------
+        ndarray of shape (n_samples,)
+            A label of ``classes_`` per row.
+        """
         proba = self.predict_proba(X)
         return self.classes_[np.argmax(proba, axis=1)]
 
     def decided_fraction(self, X: ArrayLike) -> np.ndarray:
         """The share of trees that decide each row (0 = every tree flags it).
 
+        Parameters
+        ----------
+        X : array-like of shape (n_samples, n_features)
+            The rows to score, with the features the forest was fitted on.
+
         Returns
         -------
-        ndarray of float in [0, 1], multiples of ``1 / n_estimators``
+        ndarray of shape (n_samples,)
+            Floats in [0, 1], multiples of ``1 / n_estimators``.
         """
         return self._aggregate(X)[1]
 
     def predict_verdict(self, X: ArrayLike) -> np.ndarray:
         """1 (decided) where at least ``min_decided_fraction`` of the trees decide, else 0.
 
+        Parameters
+        ----------
+        X : array-like of shape (n_samples, n_features)
+            The rows to score, with the features the forest was fitted on.
+
         Returns
         -------
-        ndarray of int8
+        ndarray of shape (n_samples,), int8
+            The forest's verdict per row.
         """
         return self._verdict(self.decided_fraction(X))
 
@@ -352,9 +380,15 @@ q, n_bootstraps, max_delta_fraction, delta_scale, ccp_alpha
     def decided_count(self, X: ArrayLike) -> np.ndarray:
         """How many trees decide each row; the forest decides it from `min_decided_count`.
 
+        Parameters
+        ----------
+        X : array-like of shape (n_samples, n_features)
+            The rows to score, with the features the forest was fitted on.
+
         Returns
         -------
-        ndarray of int of shape (n_samples,)
+        ndarray of shape (n_samples,), int
+            The number of member trees that decide each row.
         """
         share = self._aggregate(X)[1]
         return np.round(share * len(self.estimators_)).astype(np.intp)
@@ -386,12 +420,37 @@ q, n_bootstraps, max_delta_fraction, delta_scale, ccp_alpha
 
         The same pair `TernaryTreeClassifier.predict_proba_verdict` returns, so code that
         draws both (a decision-region grid) walks the forest once instead of twice.
+
+        Parameters
+        ----------
+        X : array-like of shape (n_samples, n_features)
+            The rows to score, with the features the forest was fitted on.
+
+        Returns
+        -------
+        proba : ndarray of shape (n_samples, n_classes)
+            As `predict_proba`.
+        verdict : ndarray of shape (n_samples,), int8
+            As `predict_verdict`.
         """
         proba, share = self._aggregate(X)
         return proba, self._verdict(share)
 
     def predict_with_verdict(self, X: ArrayLike) -> tuple[np.ndarray, np.ndarray]:
-        """``(predict(X), predict_verdict(X))`` from one walk of every tree."""
+        """``(predict(X), predict_verdict(X))`` from one walk of every tree.
+
+        Parameters
+        ----------
+        X : array-like of shape (n_samples, n_features)
+            The rows to score, with the features the forest was fitted on.
+
+        Returns
+        -------
+        prediction : ndarray of shape (n_samples,)
+            As `predict`.
+        verdict : ndarray of shape (n_samples,), int8
+            As `predict_verdict`.
+        """
         proba, share = self._aggregate(X)
         return self.classes_[np.argmax(proba, axis=1)], self._verdict(share)
 
@@ -405,9 +464,15 @@ q, n_bootstraps, max_delta_fraction, delta_scale, ccp_alpha
         them, the rows fewer trees flag come first. It is a ranking, not a calibrated
         probability; use it with `ternary.selective` to draw risk-coverage curves.
 
+        Parameters
+        ----------
+        X : array-like of shape (n_samples, n_features)
+            The rows to score, with the features the forest was fitted on.
+
         Returns
         -------
-        ndarray of float of shape (n_samples,)
+        ndarray of shape (n_samples,)
+            The score of each row (floats; higher ranks first).
         """
         proba, share = self._aggregate(X)
         return proba.max(axis=1) + _TIE_BREAK * share

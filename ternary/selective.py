@@ -48,7 +48,14 @@ import numpy as np
 from scipy.stats import beta
 from sklearn.base import BaseEstimator, ClassifierMixin, clone
 from sklearn.model_selection import train_test_split
-from sklearn.utils.validation import check_is_fitted
+from sklearn.utils import get_tags
+from sklearn.utils.multiclass import check_classification_targets
+from sklearn.utils.validation import (
+    check_is_fitted,
+    column_or_1d,
+    has_fit_parameter,
+    validate_data,
+)
 
 __all__ = [
     "RiskControlledClassifier",
@@ -130,8 +137,10 @@ def risk_coverage_curve(y_true, y_pred, confidence) -> tuple[np.ndarray, np.ndar
 
     Returns
     -------
-    coverage : ndarray of shape (n,), ``k/n`` ascending
-    risk : ndarray of shape (n,), the (expected) error rate among the top ``k`` rows
+    coverage : ndarray of shape (n,)
+        The coverages ``k/n``, ascending.
+    risk : ndarray of shape (n,)
+        The (expected) error rate among the top ``k`` rows.
 
     Examples
     --------
@@ -145,24 +154,80 @@ def risk_coverage_curve(y_true, y_pred, confidence) -> tuple[np.ndarray, np.ndar
 
 
 def aurc(y_true, y_pred, confidence) -> float:
-    """Area under the risk–coverage curve: the mean selective risk over ``k/n``."""
+    """Area under the risk–coverage curve: the mean selective risk over ``k/n``.
+
+    Parameters
+    ----------
+    y_true, y_pred : array-like of shape (n,)
+        True and predicted labels (any comparable type).
+    confidence : array-like of float, shape (n,)
+        Higher means more likely correct; ties are averaged over random orders.
+
+    Returns
+    -------
+    float
+        AURC (Geifman, Uziel & El-Yaniv 2019); lower is better.
+
+    Examples
+    --------
+    >>> aurc([0, 1, 1, 0], [0, 1, 0, 1], [0.9, 0.8, 0.7, 0.6])
+    0.20833333333333331
+    """
     return float(np.mean(risk_coverage_curve(y_true, y_pred, confidence)[1]))
 
 
 def optimal_aurc(error_rate: float) -> float:
-    """AURC* = r + (1−r)·ln(1−r), the AURC of a perfect ranking at error rate ``r``."""
+    """AURC* = r + (1−r)·ln(1−r), the AURC of a perfect ranking at error rate ``r``.
+
+    Parameters
+    ----------
+    error_rate : float in [0, 1]
+        The overall error rate ``r``.
+
+    Returns
+    -------
+    float
+        The closed form of Geifman, Uziel & El-Yaniv (2019); 1.0 at ``r = 1``.
+    """
     r = float(error_rate)
     return r + (1.0 - r) * math.log1p(-r) if r < 1.0 else 1.0
 
 
 def e_aurc(y_true, y_pred, confidence) -> float:
-    """Excess AURC: `aurc` minus the optimal AURC* at the same overall error rate."""
+    """Excess AURC: `aurc` minus the optimal AURC* at the same overall error rate.
+
+    Parameters
+    ----------
+    y_true, y_pred : array-like of shape (n,)
+        True and predicted labels (any comparable type).
+    confidence : array-like of float, shape (n,)
+        Higher means more likely correct; ties are averaged over random orders.
+
+    Returns
+    -------
+    float
+        ``aurc - optimal_aurc(r)``; 0 for a perfect ranking (slightly negative possible
+        on very small samples, see the module's conventions).
+    """
     error_rate = float(np.mean(np.asarray(y_true) != np.asarray(y_pred)))
     return aurc(y_true, y_pred, confidence) - optimal_aurc(error_rate)
 
 
 def augrc(y_true, y_pred, confidence) -> float:
-    """Area under the generalized risk–coverage curve (mean of ``E_k/n`` over the grid)."""
+    """Area under the generalized risk–coverage curve (mean of ``E_k/n`` over the grid).
+
+    Parameters
+    ----------
+    y_true, y_pred : array-like of shape (n,)
+        True and predicted labels (any comparable type).
+    confidence : array-like of float, shape (n,)
+        Higher means more likely correct; ties are averaged over random orders.
+
+    Returns
+    -------
+    float
+        AUGRC (Traub et al. 2024); lower is better.
+    """
     errors = _expected_errors(y_true, y_pred, confidence)
     return float(np.mean(errors) / errors.size)
 
@@ -173,6 +238,20 @@ def risk_at_coverage(y_true, y_pred, confidence, coverage: float) -> float:
     Between ``k/n`` and ``(k+1)/n`` the expected error count is interpolated
     linearly (a fraction of the next row is accepted); the risk is that count over
     ``coverage·n``.
+
+    Parameters
+    ----------
+    y_true, y_pred : array-like of shape (n,)
+        True and predicted labels (any comparable type).
+    confidence : array-like of float, shape (n,)
+        Higher means more likely correct; ties are averaged over random orders.
+    coverage : float in (0, 1]
+        The share of rows accepted.
+
+    Returns
+    -------
+    float
+        The expected error rate among the accepted rows.
     """
     coverage = float(coverage)
     if not 0.0 < coverage <= 1.0:
@@ -185,7 +264,22 @@ def risk_at_coverage(y_true, y_pred, confidence, coverage: float) -> float:
 
 
 def coverage_at_risk(y_true, y_pred, confidence, risk: float) -> float:
-    """The largest coverage ``k/n`` whose selective risk is ≤ ``risk``; 0.0 if none."""
+    """The largest coverage ``k/n`` whose selective risk is ≤ ``risk``; 0.0 if none.
+
+    Parameters
+    ----------
+    y_true, y_pred : array-like of shape (n,)
+        True and predicted labels (any comparable type).
+    confidence : array-like of float, shape (n,)
+        Higher means more likely correct; ties are averaged over random orders.
+    risk : float
+        The largest selective risk allowed.
+
+    Returns
+    -------
+    float
+        A grid coverage ``k/n``, or 0.0.
+    """
     coverage, curve = risk_coverage_curve(y_true, y_pred, confidence)
     ok = np.flatnonzero(curve <= float(risk))
     return float(coverage[ok[-1]]) if ok.size else 0.0
@@ -199,6 +293,20 @@ def binomial_upper_bound(errors: int, n: int, delta: float) -> float:
 
     The ``b`` solving ``P(Binomial(n, b) ≤ errors) = delta``: with probability at
     least ``1 − delta`` the true rate is below it. 1.0 when ``errors == n`` or ``n == 0``.
+
+    Parameters
+    ----------
+    errors : int
+        Errors observed.
+    n : int
+        Rows observed.
+    delta : float in (0, 1)
+        The probability that the bound fails.
+
+    Returns
+    -------
+    float
+        The upper bound, in [0, 1].
     """
     if n <= 0 or errors >= n:
         return 1.0
@@ -222,15 +330,21 @@ def sgr_threshold(scores, correct, target_risk: float, confidence: float):
     Parameters
     ----------
     scores : array-like of float, shape (m,)
+        The calibration rows' confidence scores.
     correct : array-like of bool, shape (m,)
+        Whether each calibration row was classified correctly.
     target_risk : float in (0, 1)
-    confidence : float in (0, 1), the probability 1 − δ of the guarantee
+        The selective risk to stay below.
+    confidence : float in (0, 1)
+        The probability 1 − δ of the guarantee.
 
     Returns
     -------
-    threshold : float, accept rows with score ≥ threshold; ``inf`` when no tested
-        threshold meets the target
-    bound : float, the risk bound of that threshold (1.0 when none)
+    threshold : float
+        Accept rows with score ≥ threshold; ``inf`` when no tested threshold meets the
+        target.
+    bound : float
+        The risk bound of that threshold (1.0 when none).
     """
     scores = np.asarray(scores, dtype=np.float64)
     wrong = ~np.asarray(correct, dtype=bool)
@@ -262,6 +376,23 @@ def sgr_threshold(scores, correct, target_risk: float, confidence: float):
 # --------------------------------------------------------------------------- classifier
 
 
+def _num_samples(X) -> int:
+    shape = getattr(X, "shape", None)
+    return int(shape[0]) if shape is not None and len(shape) else len(X)
+
+
+def _as_table(X):
+    """``X`` as given when it is a table or an array, else as a numpy array; never 1-D."""
+    if not hasattr(X, "shape") and not isinstance(X, (list, tuple)):
+        X = np.asarray(X)
+    if not hasattr(X, "iloc") and np.ndim(X) == 1:
+        raise ValueError(
+            "Expected a 2D array of rows, got a 1D array instead. Reshape your data with "
+            "array.reshape(-1, 1) for a single feature or array.reshape(1, -1) for one row."
+        )
+    return X
+
+
 class RiskControlledClassifier(ClassifierMixin, BaseEstimator):
     """A selective classifier whose selective risk is at most ``target_risk``.
 
@@ -276,12 +407,15 @@ class RiskControlledClassifier(ClassifierMixin, BaseEstimator):
 
     Scores are ``estimator.predict_confidence(X)`` when the estimator has it
     (for example `ternary.TernaryTreeClassifier`), else the maximum of
-    ``predict_proba(X)``.
+    ``predict_proba(X)``. ``X`` is passed to the estimator as given (a DataFrame stays
+    one, so a pipeline with its own preprocessing works).
 
     Parameters
     ----------
-    estimator : classifier with ``predict_proba``
+    estimator : classifier
+        Any classifier with ``predict_proba``; it is cloned, never fitted in place.
     target_risk : float in (0, 1), default=0.05
+        The selective risk the accepted rows must stay below.
     confidence : float in (0, 1), default=0.9
         Probability that the guarantee holds (1 − δ).
     calibration_size : float in (0, 1) or int, default=0.3
@@ -291,12 +425,21 @@ class RiskControlledClassifier(ClassifierMixin, BaseEstimator):
 
     Attributes
     ----------
-    estimator_ : the fitted clone
-    classes_ : ndarray, the estimator's classes
-    threshold_ : float, rows with score ≥ ``threshold_`` are accepted; ``inf`` when no
-        threshold met the target (then every row is flagged and ``fit`` warned)
-    risk_bound_ : float, the upper confidence bound on the accepted rows' risk
-    coverage_ : float, the share of calibration rows accepted
+    estimator_ : estimator
+        The fitted clone.
+    classes_ : ndarray of shape (n_classes,)
+        The estimator's classes.
+    n_features_in_ : int
+        The number of features seen in ``fit``.
+    feature_names_in_ : ndarray of str
+        The column names seen in ``fit``, when ``X`` was a DataFrame with string columns.
+    threshold_ : float
+        Rows with score ≥ ``threshold_`` are accepted; ``inf`` when no threshold met the
+        target (then every row is flagged and ``fit`` warned).
+    risk_bound_ : float
+        The upper confidence bound on the accepted rows' risk.
+    coverage_ : float
+        The share of calibration rows accepted.
 
     Examples
     --------
@@ -332,14 +475,45 @@ class RiskControlledClassifier(ClassifierMixin, BaseEstimator):
                     f"{name} must be a number strictly between 0 and 1; got {value!r}."
                 )
 
-    def fit(self, X, y):
-        """Fit the estimator on one part of the data and calibrate on the rest."""
+    def fit(self, X, y, sample_weight=None):
+        """Fit the estimator on one part of the data and calibrate on the rest.
+
+        Parameters
+        ----------
+        X : array-like of shape (n_samples, n_features)
+            The training rows, passed to the estimator as given.
+        y : array-like of shape (n_samples,)
+            The class labels.
+        sample_weight : array-like of shape (n_samples,), optional
+            Row weights for the estimator's own fit (its part of the split); the
+            estimator must accept ``sample_weight``. The calibration counts rows: the
+            guarantee is about the share of accepted rows that are wrong.
+
+        Returns
+        -------
+        RiskControlledClassifier
+            The fitted estimator itself.
+        """
         self._check_params()
-        y = np.asarray(y)
+        X = _as_table(X)
+        validate_data(self, X, y, skip_check_array=True)
+        y = column_or_1d(np.asarray(y), warn=True)
+        check_classification_targets(y)
+        if _num_samples(X) != len(y):
+            raise ValueError(
+                f"X has {_num_samples(X)} rows but y has {len(y)}; give one label per row."
+            )
+        arrays = [X, y]
+        if sample_weight is not None:
+            if not has_fit_parameter(self.estimator, "sample_weight"):
+                raise ValueError(
+                    f"sample_weight was given, but {type(self.estimator).__name__}.fit does "
+                    "not accept one; drop the weights or choose an estimator that takes them."
+                )
+            arrays.append(np.asarray(sample_weight, dtype=np.float64))
         try:
-            X_fit, X_cal, y_fit, y_cal = train_test_split(
-                X,
-                y,
+            parts = train_test_split(
+                *arrays,
                 test_size=self.calibration_size,
                 stratify=y,
                 random_state=self.random_state,
@@ -350,7 +524,9 @@ class RiskControlledClassifier(ClassifierMixin, BaseEstimator):
                 f"({err}). Every class needs at least two rows, and calibration_size must leave "
                 "rows on both sides; give more data or change calibration_size."
             ) from err
-        self.estimator_ = clone(self.estimator).fit(X_fit, y_fit)
+        X_fit, X_cal, y_fit, y_cal = parts[:4]
+        weights = {} if sample_weight is None else {"sample_weight": parts[4]}
+        self.estimator_ = clone(self.estimator).fit(X_fit, y_fit, **weights)
         self.classes_ = self.estimator_.classes_
         scores = self._scores(X_cal)
         correct = self.estimator_.predict(X_cal) == y_cal
@@ -375,19 +551,65 @@ class RiskControlledClassifier(ClassifierMixin, BaseEstimator):
             return np.asarray(self.estimator_.predict_confidence(X), dtype=np.float64)
         return np.max(self.estimator_.predict_proba(X), axis=1)
 
-    def predict(self, X) -> np.ndarray:
-        """The estimator's class for every row, accepted or not."""
+    def _checked(self, X):
         check_is_fitted(self, "estimator_")
+        X = _as_table(X)
+        validate_data(self, X, reset=False, skip_check_array=True)
+        return X
+
+    def __sklearn_tags__(self):
+        tags = super().__sklearn_tags__()
+        inner = get_tags(self.estimator).input_tags
+        tags.input_tags.sparse = inner.sparse  # X goes to the estimator as given
+        tags.input_tags.allow_nan = inner.allow_nan
+        return tags
+
+    def predict(self, X) -> np.ndarray:
+        """The estimator's class for every row, accepted or not.
+
+        Parameters
+        ----------
+        X : array-like of shape (n_samples, n_features)
+            The rows to classify, as the estimator takes them.
+
+        Returns
+        -------
+        ndarray of shape (n_samples,)
+            The estimator's prediction.
+        """
+        X = self._checked(X)
         return self.estimator_.predict(X)
 
     def predict_proba(self, X) -> np.ndarray:
-        """The estimator's class probabilities."""
-        check_is_fitted(self, "estimator_")
+        """The estimator's class probabilities.
+
+        Parameters
+        ----------
+        X : array-like of shape (n_samples, n_features)
+            The rows to classify, as the estimator takes them.
+
+        Returns
+        -------
+        ndarray of shape (n_samples, n_classes)
+            The estimator's probabilities, in the order of ``classes_``.
+        """
+        X = self._checked(X)
         return self.estimator_.predict_proba(X)
 
     def predict_verdict(self, X) -> np.ndarray:
-        """int8 per row: 1 = accepted (score ≥ ``threshold_``), 0 = flagged."""
-        check_is_fitted(self, "estimator_")
+        """The verdict per row: 1 = accepted (score ≥ ``threshold_``), 0 = flagged.
+
+        Parameters
+        ----------
+        X : array-like of shape (n_samples, n_features)
+            The rows to classify, as the estimator takes them.
+
+        Returns
+        -------
+        ndarray of shape (n_samples,), int8
+            1 where the row is accepted, 0 where it is flagged.
+        """
+        X = self._checked(X)
         if not math.isfinite(self.threshold_):
-            return np.zeros(len(X), dtype=np.int8)
+            return np.zeros(_num_samples(X), dtype=np.int8)
         return (self._scores(X) >= self.threshold_).astype(np.int8)
