@@ -102,7 +102,7 @@ class TernaryTreeClassifier(ClassifierMixin, BaseEstimator):
         Node-bootstrap resamples B; "auto" is 20 below 2,000 training rows,
         15 below 10,000 and 10 above.
     max_delta_fraction : float ≥ 0, default=0.25
-        The largest δ, as a fraction of the node's feature range: δ is clamped to this fraction of the node's feature range.
+        The largest δ, as a fraction of the node's feature range (δ is clamped to it).
     delta_scale : float ≥ 0 or "bayes", default=1.0
         Global multiplier applied to every δ after the clamp. ``"bayes"`` calibrates it
         to the data: the Bayes error is estimated from the training rows
