@@ -455,6 +455,18 @@ def _mixed_upload(n_rows: int = 10_000, seed: int = 0) -> bytes:
     return pd.DataFrame(cols).to_csv(index=False).encode()
 
 
+def _wall_and_cpu(fn, repeats: int) -> tuple[float, float]:
+    """Median wall and CPU seconds of ``fn()``: on a machine shared with other work the
+    CPU time of this process is what an idle machine's wall time would be (one thread)."""
+    walls, cpus = [], []
+    for _ in range(repeats):
+        w, c = time.perf_counter(), time.process_time()
+        fn()
+        walls.append(time.perf_counter() - w)
+        cpus.append(time.process_time() - c)
+    return float(np.median(walls)), float(np.median(cpus))
+
+
 def bench_yourdata(repeats: int) -> dict:
     """The Your data page on arrival: load, out-of-fold answers for every row, the full fit.
 
@@ -473,7 +485,7 @@ def bench_yourdata(repeats: int) -> dict:
     params = model.model_params(DEFAULTS)
     load = median_time(lambda: tdata.load_csv(data), repeats)
     ds = tdata.load_csv(data)
-    oof = median_time(lambda: yourdata.out_of_fold(ds, params), repeats)
+    oof = _wall_and_cpu(lambda: yourdata.out_of_fold(ds, params), repeats)
     full = median_time(lambda: yourdata._full.__wrapped__(ds, (("b",), tuple(params.items()))), 3)
     raw = yourdata.features_frame(ds).drop(columns=["id"])
     text = [c for c in raw.columns if c.startswith("cat")]
@@ -487,7 +499,7 @@ def bench_yourdata(repeats: int) -> dict:
         DecisionTreeClassifier(max_depth=4, random_state=0),
     )
     folds = StratifiedKFold(5, shuffle=True, random_state=0)
-    sk = median_time(lambda: cross_val_predict(reference, raw, ds.y, cv=folds), repeats)
+    sk = _wall_and_cpu(lambda: cross_val_predict(reference, raw, ds.y, cv=folds), repeats)
     return {
         "shape": ds.raw.shape,
         "n_features": ds.n_features,
@@ -509,16 +521,19 @@ def _yourdata_lines(r: dict) -> list[str]:
         "Preprocessor refitted per training fold, the default margin tree. scikit-learn "
         "reference: 5-fold cross_val_predict of impute + one-hot + CART depth 4 on the same rows.",
         "",
-        "| step | seconds |",
-        "|---|---:|",
-        f"| load (parse + clean) | {r['load']:.2f} |",
-        f"| out-of-fold answers for every row | {r['oof']:.2f} |",
-        f"| full model (all rows, for the why panel and scoring) | {r['full']:.2f} |",
-        f"| *scikit-learn cross_val_predict reference* | {r['sk']:.2f} |",
+        "| step | wall seconds | CPU seconds |",
+        "|---|---:|---:|",
+        f"| load (parse + clean) | {r['load']:.2f} | |",
+        f"| out-of-fold answers for every row | {r['oof'][0]:.2f} | {r['oof'][1]:.2f} |",
+        f"| full model (all rows, for the why panel and scoring) | {r['full']:.2f} | |",
+        f"| *scikit-learn cross_val_predict reference* | {r['sk'][0]:.2f} | {r['sk'][1]:.2f} |",
         "",
-        f"Out-of-fold answers: {r['oof'] / r['sk']:.1f}× scikit-learn's reference; the page "
-        f"computes them on arrival when its estimate is at most {r['budget']:.0f} s "
-        f"({'within' if r['oof'] <= r['budget'] else 'OVER'} the budget in this run).",
+        f"Out-of-fold answers: {r['oof'][0] / r['sk'][0]:.1f}× scikit-learn's reference in wall "
+        f"time, {r['oof'][1] / r['sk'][1]:.1f}× in CPU time. The page computes them on arrival "
+        f"when its estimate is at most {r['budget']:.0f} s: "
+        f"{'within' if r['oof'][0] <= r['budget'] else 'OVER'} that budget in wall time in this "
+        f"run, {'within' if r['oof'][1] <= r['budget'] else 'OVER'} it in CPU time (the wall "
+        "time of an otherwise idle machine; the work runs in one thread).",
         "",
     ]
 
