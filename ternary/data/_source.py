@@ -238,7 +238,8 @@ def _line_of(data: bytes, pos: int) -> int:
 
 def _count_breaks(data: bytes, start: int = 0) -> int:
     """The line breaks in ``data[start:]`` as pandas and Python split lines: LF, CRLF, lone CR."""
-    return data.count(b"\n", start) + data.count(b"\r", start) - data.count(b"\r\n", start)
+    lf, cr = data.count(b"\n", start), data.count(b"\r", start)
+    return lf + cr - data.count(b"\r\n", start) if cr else lf
 
 
 def _count_rows(data: bytes, start: int = 0, block_size: int = _SCAN_BLOCK) -> int:
@@ -247,6 +248,14 @@ def _count_rows(data: bytes, start: int = 0, block_size: int = _SCAN_BLOCK) -> i
     A line starts after any break (LF, CR or CRLF); it is a row when its first
     byte is not itself a break. Read in blocks, so the memory stays small.
     """
+    if start >= len(data):
+        return 0
+    pairs = (b"\n\n", b"\r\r", b"\n\r") if data.find(b"\r", start) >= 0 else (b"\n\n",)
+    if all(data.find(pair, start) < 0 for pair in pairs):
+        # No two line breaks in a row (CRLF is one): every line but an empty first or
+        # last one is a row. Three byte searches, much faster than the scan below.
+        empty_ends = (data[start] in b"\r\n") + (data[-1] in b"\r\n")
+        return _count_breaks(data, start) + 1 - empty_ends
     raw = np.frombuffer(data, dtype=np.uint8)[start:]
     rows, previous_break = 0, True
     for at in range(0, len(raw), block_size):

@@ -20,6 +20,8 @@ import time
 import numpy as np
 import pandas as pd
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from ternary.data import DataError, load_arff, load_csv, read_header
 
@@ -104,6 +106,21 @@ def test_the_row_limit_holds_for_every_line_ending(end):
     with pytest.raises(DataError, match="about 31 lines; the limit is 10 data rows"):
         load_csv(data, max_rows=10)
     assert load_csv(data).n_samples == 30
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(st.sampled_from([b"a", b"1,2", b"\n", b"\r", b"\r\n", b" "]), max_size=40),
+       st.integers(0, 8))  # fmt: skip
+def test_rows_and_breaks_are_counted_as_pandas_splits_lines(parts, start):
+    from ternary.data._source import _count_breaks, _count_rows
+
+    data = b"".join(parts)
+    start = min(start, len(data))
+    if data[start - 1 : start + 1] == b"\r\n":
+        start -= 1  # never start between the two bytes of one CRLF
+    lines = re.split(rb"\r\n|\r|\n", data[start:])
+    assert _count_breaks(data, start) == len(lines) - 1
+    assert _count_rows(data, start) == sum(1 for line in lines if line)
 
 
 def test_blank_lines_of_any_ending_are_not_counted_as_rows():
