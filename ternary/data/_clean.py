@@ -39,7 +39,8 @@ _MAX_COLUMNS = 2_000
 _MAX_CLASSES = 100
 # Text files are refused before parsing beyond this many values (data rows × columns):
 # parsing and cleaning cost time and memory per value, and 10 million keep a load
-# within 5 s on a busy two-core machine and within about 300 MB.
+# within about 5 s on a two-core machine that is not shared (a 150 MB file: 3.6 s) and
+# within 600 MB resident (150 MB file: +491 MB, 187 MB: +566 MB; benchmarks/bench_fuzz.py).
 _MAX_CELLS = 10_000_000
 _ORDINAL_THRESHOLD = 10
 _MISSING_CHOICES = ("impute", "drop", "keep")
