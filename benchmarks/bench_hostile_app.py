@@ -275,7 +275,8 @@ def main(argv=None) -> int:
     RESULTS.mkdir(exist_ok=True)
     port = _free_port()
     base = f"http://127.0.0.1:{port}"
-    proc = start_server(port, RESULTS / "bench_hostile_app_server.log")
+    log = RESULTS / "bench_hostile_app_server.log"
+    proc = start_server(port, log)
     try:
         server = psutil.Process(proc.pid)
         with tempfile.TemporaryDirectory() as tmp, sync_playwright() as pw:
@@ -297,6 +298,7 @@ def main(argv=None) -> int:
         except subprocess.TimeoutExpired:
             proc.kill()
             proc.wait(timeout=5)
+    log.unlink(missing_ok=True)
     text = report(links, closed, uploads)
     print(text)
     (RESULTS / "bench_hostile_app.md").write_text(text + "\n", encoding="utf-8")
