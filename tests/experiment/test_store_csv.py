@@ -212,13 +212,15 @@ def test_imputation_inside_a_fold_uses_the_training_rows_only():
     train, test = np.arange(0, 30), np.arange(30, 40)
     X_train, X_test = _fold_arrays(X, train, test, scale=False)
     medians = np.nanmedian(X[train], axis=0)
+    # the fold arrays come as float32, what every tree fitted on them would make of them
+    assert X_train.dtype == X_test.dtype == np.float32
     for name, filled, original in (("train", X_train, X[train]), ("test", X_test, X[test])):
         holes = np.isnan(original)
         assert holes.any(), name
         np.testing.assert_array_equal(
-            filled[holes], np.broadcast_to(medians, original.shape)[holes]
+            filled[holes], np.broadcast_to(medians, original.shape)[holes].astype(np.float32)
         )
-        np.testing.assert_array_equal(filled[~holes], original[~holes])
+        np.testing.assert_array_equal(filled[~holes], original[~holes].astype(np.float32))
     # the test rows' own values never shape the fill: changing them changes nothing else
     X2 = X.copy()
     X2[test] = np.where(np.isnan(X[test]), np.nan, 1e6)
