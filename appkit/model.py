@@ -245,22 +245,31 @@ def current_spec(data_key: tuple, features) -> FitSpec:
 
 @st.cache_data(show_spinner=False, max_entries=16)
 def important_pair(_ds: Dataset, key: tuple) -> tuple[str, str]:
-    """The two features a CART tree on all features finds most important.
+    """The two features a CART tree on all features finds most important, never a constant one.
 
     The tree is the app's default (depth 4, seed 0); ties keep the file's order,
-    so a tree that uses one feature only pairs it with the first other one.
+    so a tree that uses one feature only pairs it with the first other varying one
+    (digits has constant pixel columns: a plot of one is a line).
     """
     clf = TernaryTreeClassifier(delta_method="none", max_depth=4, random_state=0)
     clf.fit(_ds.X, _ds.y)
     order = np.argsort(-clf.feature_importances_, kind="stable")
-    return str(_ds.feature_names[order[0]]), str(_ds.feature_names[order[1]])
+    values = _ds.X.to_numpy(dtype=np.float64)
+    varying = [int(i) for i in order if np.nanmax(values[:, i]) > np.nanmin(values[:, i])]
+    pair = (varying + [int(i) for i in order if int(i) not in varying])[:2]
+    return str(_ds.feature_names[pair[0]]), str(_ds.feature_names[pair[1]])
+
+
+#: a built-in with more features than this opens on its two most important ones
+_MANY_FEATURES = 4
 
 
 def feature_pickers(ds: Dataset, *, where=None) -> list[str]:
     """Two distinct feature pickers.
 
-    A built-in dataset starts on its first two features (the ones its figures are
-    known by); an uploaded one on its two most important (`important_pair`).
+    A built-in dataset with at most four features starts on its first two (the ones
+    its figures are known by); an uploaded one with more than two, and a built-in
+    with more than four, on its two most important (`important_pair`).
     """
     names = ds.feature_names
     if len(names) < 2:
@@ -269,6 +278,10 @@ def feature_pickers(ds: Dataset, *, where=None) -> list[str]:
     pair = (names[0], names[1])
     if ds is s.get("user_dataset") and len(names) > 2:
         pair = important_pair(ds, s["user_dataset_key"])
+    elif len(names) > _MANY_FEATURES:  # digits' first two pixels are constant
+        from appkit.datasets import dataset_key
+
+        pair = important_pair(ds, dataset_key(ds))
     s["_default_features"] = pair
     for key, default in zip(("feature_x", "feature_y"), pair, strict=True):
         if s.get(key) not in names:

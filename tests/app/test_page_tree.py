@@ -53,7 +53,7 @@ def test_tree_page_can_fit_on_all_features():
     assert "398 training rows" in caption  # 569 rows, 30 % held out
     at.radio(key="tree_features").set_value("the two plotted features").run()
     assert_clean(at)
-    assert at.selectbox(key="feature_x").value == "mean radius"
+    assert at.selectbox(key="feature_x").value == "worst radius"  # its most important feature
 
 
 def test_tree_page_exports_rules_model_and_a_script_that_rebuilds_it(tmp_path):
