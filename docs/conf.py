@@ -86,6 +86,7 @@ API_MODULES = {
     "ternary.tree": "The tree structure and its traversal",
     "ternary.data": "Datasets: built-in generators and tolerant loaders",
     "ternary.experiment": "The paper's cross-validation protocol and its tables",
+    "ternary.codegen": "Exact float32 boundaries and tree plans for the exporters",
     "ternary.cli": "The ``ternary`` command",
 }
 

@@ -65,14 +65,18 @@ def bayes_error_bound(
     Parameters
     ----------
     X : array-like of shape (n_samples, n_features)
+        The rows.
     y : array-like of shape (n_samples,)
+        Their labels.
     sample_weight : array-like of shape (n_samples,), optional
+        Row weights of the 1-NN error; None weighs every row 1.
     random_state : int, default=0
         Seeds the shuffled folds.
 
     Returns
     -------
-    float in [0, (C−1)/C]; 0 for one class or fewer than 4 rows.
+    float
+        The estimate, in [0, (C−1)/C]; 0 for one class or fewer than 4 rows.
 
     Examples
     --------
@@ -177,14 +181,19 @@ def scale_for_share(
 
     Parameters
     ----------
-    distance : array-like of shape (n_samples,), values in [0, inf]
+    distance : array-like of shape (n_samples,)
+        Each row's `boundary_distance`, in [0, inf].
     share : float in [0, 1]
-    fitted_scale : float, default=1.0, the ``delta_scale_`` the distances were measured at
-    max_scale : float, default=inf, the largest scale returned
+        The share of rows to flag.
+    fitted_scale : float, default=1.0
+        The ``delta_scale_`` the distances were measured at.
+    max_scale : float, default=inf
+        The largest scale returned.
 
     Returns
     -------
     float
+        The ``delta_scale`` that flags about ``share`` of the rows.
 
     Examples
     --------

@@ -15,6 +15,7 @@ import numpy as np
 from numpy.typing import ArrayLike
 from sklearn.base import BaseEstimator, ClassifierMixin, clone
 from sklearn.tree import DecisionTreeClassifier
+from sklearn.utils import metadata_routing
 from sklearn.utils.class_weight import compute_sample_weight
 from sklearn.utils.multiclass import check_classification_targets
 from sklearn.utils.validation import check_is_fitted, check_random_state, validate_data
@@ -205,8 +206,15 @@ class TernaryTreeClassifier(ClassifierMixin, BaseEstimator):
         self.ccp_alpha = ccp_alpha
 
     # ------------------------------------------------------------------ fit
+    # check_input is an optimisation, not metadata to route (as in scikit-learn's trees)
+    __metadata_request__fit = {"check_input": metadata_routing.UNUSED}
+
     def fit(
-        self, X: ArrayLike, y: ArrayLike, sample_weight: ArrayLike | None = None
+        self,
+        X: ArrayLike,
+        y: ArrayLike,
+        sample_weight: ArrayLike | None = None,
+        check_input: bool = True,
     ) -> TernaryTreeClassifier:
         """Grow the tree, compute every node's δ, and graft if asked.
 
@@ -218,6 +226,11 @@ class TernaryTreeClassifier(ClassifierMixin, BaseEstimator):
             The class labels, of any type (strings work).
         sample_weight : array-like of shape (n_samples,), optional
             Non-negative row weights; None weighs every row 1.
+        check_input : bool, default=True
+            False skips the checks of ``X`` and ``y``, as scikit-learn's trees allow, for
+            a caller that made them already: ``X`` a 2-D float32 ndarray of finite
+            values, ``y`` a 1-D ndarray of labels. `ternary.experiment.run_cv` and the
+            forest's members fit that way; do not use it otherwise.
 
         Returns
         -------
@@ -225,7 +238,7 @@ class TernaryTreeClassifier(ClassifierMixin, BaseEstimator):
             The fitted estimator itself.
         """
         validate_tree_params(self)
-        X, y, y_enc, weights = self._prepare(X, y, sample_weight)
+        X, y, y_enc, weights = self._prepare(X, y, sample_weight, check_input)
         probe = self._set_scale(X, y, sample_weight, weights)
         if self.routing == "hard_middle":
             # one stream for every random draw after the stumps' seeds (node bootstrap)
@@ -273,13 +286,20 @@ class TernaryTreeClassifier(ClassifierMixin, BaseEstimator):
         tree.delta = self._delta_base * self.delta_scale_
         self.tree_ = tree
 
-    def _prepare(self, X, y, sample_weight):
+    def _prepare(
+        self, X, y, sample_weight, check_input: bool = True
+    ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
         """Validated ``X`` (float32), ``y``, class codes and effective weights; sets the
         attributes that depend only on the data."""
-        check_labels(y)
-        # float32 like scikit-learn's trees, so thresholds and routing agree with CART exactly
-        X, y = validate_data(self, X, y, dtype=np.float32)
-        check_classification_targets(y)
+        if check_input:
+            check_labels(y)
+            # float32 like scikit-learn's trees, so thresholds and routing agree with CART
+            X, y = validate_data(self, X, y, dtype=np.float32)
+            check_classification_targets(y)
+        else:  # what validate_data records of arrays without column names
+            self.n_features_in_ = X.shape[1]
+            if hasattr(self, "feature_names_in_"):
+                del self.feature_names_in_
         self.classes_, y_enc = np.unique(y, return_inverse=True)
         self.n_classes_ = len(self.classes_)
         weights = self._effective_weights(y, sample_weight, X.shape[0])
@@ -356,7 +376,8 @@ class TernaryTreeClassifier(ClassifierMixin, BaseEstimator):
             random_state=self.random_state,
             ccp_alpha=self.ccp_alpha,
         )
-        cart.fit(X, y_enc, sample_weight=weights)
+        # X is validated float32 already: skip scikit-learn's second check of it
+        cart.fit(X, y_enc, sample_weight=weights, check_input=False)
         # CART only knows the classes it saw with positive weight; map its columns back
         return TernaryTree.from_sklearn(cart.tree_, cart.classes_.astype(np.intp), self.n_classes_)
 
@@ -486,8 +507,8 @@ class TernaryTreeClassifier(ClassifierMixin, BaseEstimator):
                 "another delta_scale grows a different tree, and no distance to these zones "
                 "predicts its verdicts. Fit with a binary routing to rank rows by distance."
             )
-        X = validate_data(self, X, reset=False, dtype=np.float32)
-        return zone_distance(self.tree_, X, self.routing, self._delta_base, self.delta_scale_)
+        rows: np.ndarray = validate_data(self, X, reset=False, dtype=np.float32)
+        return zone_distance(self.tree_, rows, self.routing, self._delta_base, self.delta_scale_)
 
     def predict_confidence(self, X: ArrayLike) -> np.ndarray:
         """A score that ranks rows for selective prediction: higher, more likely correct.
@@ -514,8 +535,19 @@ class TernaryTreeClassifier(ClassifierMixin, BaseEstimator):
             The score of each row, in [0, 1).
         """
         proba = self.predict_proba(X)
-        X = validate_data(self, X, reset=False, dtype=np.float32)
-        distance = zone_distance(self.tree_, X, self.routing)
+        rows: np.ndarray = validate_data(self, X, reset=False, dtype=np.float32)
+        return self._confidence(proba, rows)
+
+    def _selective_outputs(self, X) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """``(predict_proba, predict_verdict, predict_confidence)`` from one check of ``X``
+        and one walk of the tree (what `ternary.experiment` scores each fold with)."""
+        check_is_fitted(self, "tree_")
+        rows: np.ndarray = validate_data(self, X, reset=False, dtype=np.float32)
+        proba, verdict = traverse(self.tree_, rows, self.routing, proba=True)
+        return proba, verdict, self._confidence(proba, rows)
+
+    def _confidence(self, proba: np.ndarray, rows: np.ndarray) -> np.ndarray:
+        distance = zone_distance(self.tree_, rows, self.routing)
         steps = 2.0**30
         with np.errstate(invalid="ignore"):
             tie = np.where(np.isinf(distance), 1.0, distance / (1.0 + distance))
@@ -590,15 +622,20 @@ def rezone(
     ----------
     fitted : TernaryTreeClassifier
         Fitted with routing "probabilistic" or "deferred"; it is not modified.
-    X, y, sample_weight
-        The data ``fitted`` was fitted on.
+    X : array-like of shape (n_samples, n_features)
+        The rows ``fitted`` was fitted on.
+    y : array-like of shape (n_samples,)
+        Their labels.
+    sample_weight : array-like of shape (n_samples,), optional
+        The weights ``fitted`` was fitted with.
     **params
         New values for any of `REZONE_PARAMS`; routing may switch between
         "probabilistic" and "deferred".
 
     Returns
     -------
-    TernaryTreeClassifier, fitted
+    TernaryTreeClassifier
+        A new fitted tree; ``fitted`` is not modified.
 
     Raises
     ------
@@ -618,7 +655,7 @@ def rezone(
             "rezone needs binary routings on both sides: a hard_middle tree grows middle "
             "subtrees from its zones, so its structure depends on δ. Fit it directly."
         )
-    new = clone(fitted).set_params(**params)
+    new: TernaryTreeClassifier = clone(fitted).set_params(**params)
     validate_tree_params(new)
     X, y, y_enc, weights = new._prepare(X, y, sample_weight)
     cart = fitted._cart

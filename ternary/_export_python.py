@@ -183,7 +183,8 @@ def export_python(clf, *, name: str = "predict_row") -> str:
 
     Parameters
     ----------
-    clf : TernaryTreeClassifier or TernaryForestClassifier, fitted
+    clf : TernaryTreeClassifier or TernaryForestClassifier
+        A fitted tree or forest.
     name : str, default="predict_row"
         The function's name (a Python identifier).
 

@@ -342,7 +342,8 @@ def export_sql(
 
     Parameters
     ----------
-    clf : TernaryTreeClassifier or TernaryForestClassifier, fitted
+    clf : TernaryTreeClassifier or TernaryForestClassifier
+        A fitted tree or forest.
     table : str
         The table (or view) to score. Each dot-separated part is quoted, so
         ``"main.rows"`` is schema ``main``, table ``rows``.

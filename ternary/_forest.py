@@ -18,6 +18,7 @@ method sees a bootstrap sample exactly as a tree fitted on it would, so each mem
 from __future__ import annotations
 
 import warnings
+from typing import cast
 
 import numpy as np
 from joblib import Parallel, delayed
@@ -222,7 +223,7 @@ q, n_bootstraps, max_delta_fraction, delta_scale, ccp_alpha : as in `TernaryTree
             The fitted estimator itself.
         """
         template = self._validate_params_forest()
-        X, y = validate_data(self, X, y, dtype=np.float32)
+        X, y = cast("tuple[np.ndarray, np.ndarray]", validate_data(self, X, y, dtype=np.float32))
         check_classification_targets(y)
         self.classes_ = np.unique(y)
         self.n_classes_ = len(self.classes_)

@@ -214,7 +214,8 @@ def validate_params(params: dict, *, forest: bool = False) -> None:
 
     Parameters
     ----------
-    params : dict of parameter name → value
+    params : dict
+        Parameter name → value.
     forest : bool, default=False
         Check against `FOREST_PARAMETERS` (a `TernaryForestClassifier`) instead of
         `PARAMETERS`.

@@ -102,5 +102,21 @@ def check_sample_weight(sample_weight, n: int) -> np.ndarray | None:
 
 
 def default_feature_names(n_features: int) -> list[str]:
-    """The names of unnamed features, ``x0, x1, …``, as scikit-learn spells them."""
+    """The names of unnamed features, ``x0, x1, …``, as scikit-learn spells them.
+
+    Parameters
+    ----------
+    n_features : int
+        How many names.
+
+    Returns
+    -------
+    list of str
+        ``["x0", "x1", ...]``.
+
+    Examples
+    --------
+    >>> default_feature_names(3)
+    ['x0', 'x1', 'x2']
+    """
     return [f"x{i}" for i in range(n_features)]

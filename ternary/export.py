@@ -25,7 +25,8 @@ def export_text(clf, feature_names: Sequence[str] | None = None, decimals: int =
 
     Parameters
     ----------
-    clf : TernaryTreeClassifier, fitted
+    clf : TernaryTreeClassifier
+        A fitted tree.
     feature_names : sequence of str, optional
         One name per feature; defaults to the names the model was fitted with, else
         ``x0, x1, …``.
@@ -35,6 +36,7 @@ def export_text(clf, feature_names: Sequence[str] | None = None, decimals: int =
     Returns
     -------
     str
+        The rules, one line per branch.
 
     Examples
     --------

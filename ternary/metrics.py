@@ -24,7 +24,7 @@ __all__ = [
 ]
 
 
-def _decided_mask(y_true, y_pred, verdict):
+def _decided_mask(y_true, y_pred, verdict) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     y_true = np.asarray(y_true)
     y_pred = np.asarray(y_pred)
     verdict = np.asarray(verdict)
@@ -39,6 +39,23 @@ def _decided_mask(y_true, y_pred, verdict):
 def decided_accuracy(y_true: ArrayLike, y_pred: ArrayLike, verdict: ArrayLike) -> float:
     """Accuracy on the decided rows (verdict 1); NaN when no row is decided.
 
+    Parameters
+    ----------
+    y_true : array-like of shape (n_samples,)
+        The true labels.
+    y_pred : array-like of shape (n_samples,)
+        The predicted labels.
+    verdict : array-like of shape (n_samples,)
+        1 for a decided row, 0 for a boundary-uncertain one.
+
+    Returns
+    -------
+    float
+        The share of decided rows predicted correctly.
+
+    Examples
+    --------
+
     >>> decided_accuracy([0, 1, 1], [0, 0, 1], [1, 0, 1])
     1.0
     """
@@ -49,7 +66,18 @@ def decided_accuracy(y_true: ArrayLike, y_pred: ArrayLike, verdict: ArrayLike) -
 
 
 def uncertain_rate(verdict: ArrayLike) -> float:
-    """Fraction of rows flagged boundary-uncertain (verdict 0); NaN for no rows."""
+    """Fraction of rows flagged boundary-uncertain (verdict 0); NaN for no rows.
+
+    Parameters
+    ----------
+    verdict : array-like of shape (n_samples,)
+        1 for a decided row, 0 for a boundary-uncertain one.
+
+    Returns
+    -------
+    float
+        The share of rows with verdict 0.
+    """
     verdict = np.asarray(verdict)
     if verdict.size == 0:
         return float("nan")
@@ -59,7 +87,24 @@ def uncertain_rate(verdict: ArrayLike) -> float:
 def decided_f1(
     y_true: ArrayLike, y_pred: ArrayLike, verdict: ArrayLike, average: str = "macro"
 ) -> float:
-    """F1 score on the decided rows (macro-averaged by default); NaN when none."""
+    """F1 score on the decided rows (macro-averaged by default); NaN when none.
+
+    Parameters
+    ----------
+    y_true : array-like of shape (n_samples,)
+        The true labels.
+    y_pred : array-like of shape (n_samples,)
+        The predicted labels.
+    verdict : array-like of shape (n_samples,)
+        1 for a decided row, 0 for a boundary-uncertain one.
+    average : str, default="macro"
+        As in `sklearn.metrics.f1_score`.
+
+    Returns
+    -------
+    float
+        The F1 score of the decided rows.
+    """
     y_true, y_pred, decided = _decided_mask(y_true, y_pred, verdict)
     if not decided.any():
         return float("nan")
@@ -72,6 +117,22 @@ def efficiency(decided_acc: float, baseline_acc: float, uncertain_rate: float) -
     The decided-accuracy gain bought per unit of boundary-uncertain rate; NaN
     when nothing is flagged (rate 0), where the gain is undefined.
 
+    Parameters
+    ----------
+    decided_acc : float
+        The method's decided accuracy.
+    baseline_acc : float
+        The baseline's accuracy on all rows (the paper: CART's).
+    uncertain_rate : float
+        The method's share of boundary-uncertain rows.
+
+    Returns
+    -------
+    float
+        η, the accuracy gain per unit of flagging rate.
+
+    Examples
+    --------
     >>> round(efficiency(0.80, 0.75, 0.5), 3)
     0.1
     """
@@ -85,6 +146,18 @@ def ub_ratio(uncertain_rate: float, bayes_error: float | None) -> float:
 
     Near 1 the method flags about as many rows as are theoretically ambiguous;
     far above 1 it over-flags. NaN when the Bayes error is unknown or zero.
+
+    Parameters
+    ----------
+    uncertain_rate : float
+        The share of boundary-uncertain rows.
+    bayes_error : float or None
+        The dataset's Bayes error, when known.
+
+    Returns
+    -------
+    float
+        The ratio U/B.
     """
     if bayes_error is None or not bayes_error or np.isnan(bayes_error):
         return float("nan")

@@ -454,7 +454,7 @@ def _c45_keep(passes: np.ndarray, wrong: np.ndarray, cf: float) -> list[int]:
         # after d deletions a row fails at least initial − d conditions: only rows within
         # one failure of the cover can join it in this step
         near = np.flatnonzero(initial <= passes.shape[0] - len(keep) + 1)
-        fails = ~passes[np.ix_(keep, near)]
+        fails = ~passes[np.ix_(np.asarray(keep), near)]
         count = fails.sum(axis=0)
         covered, single = count == 0, count == 1
         which = np.argmax(fails[:, single], axis=0)  # the one failed condition, per row

@@ -205,7 +205,7 @@ def _feature_names(n: int) -> list[str]:
 def make_twonorm(
     n_samples: int = 7400, n_features: int = 20, random_state: int | None = 0
 ) -> Dataset:
-    """Breiman's twonorm: two Gaussians N(+a·1, I) and N(-a·1, I), a = 2/sqrt(20).
+    """Generate Breiman's twonorm: two Gaussians N(+a·1, I) and N(-a·1, I), a = 2/sqrt(20).
 
     From Breiman (1996), "Bias, variance and arcing classifiers". Each row's
     class is drawn with probability 1/2. The Bayes rule is ``sign(sum(x))``; its
@@ -244,7 +244,7 @@ def make_twonorm(
 def make_ringnorm(
     n_samples: int = 7400, n_features: int = 20, random_state: int | None = 0
 ) -> Dataset:
-    """Breiman's ringnorm: N(0, 4I) against N(a·1, I), a = 1/sqrt(20).
+    """Generate Breiman's ringnorm: N(0, 4I) against N(a·1, I), a = 1/sqrt(20).
 
     From Breiman (1996). Each row's class is drawn with probability 1/2.
 
@@ -294,7 +294,7 @@ _WAVEFORM_PAIRS = ((0, 1), (0, 2), (1, 2))
 
 
 def make_waveform(n_samples: int = 5000, random_state: int | None = 0) -> Dataset:
-    """Breiman's waveform: 21 noisy mixtures of two of three triangular waves.
+    """Generate Breiman's waveform: 21 noisy mixtures of two of three triangular waves.
 
     ``h1(i) = max(6 - |i - 11|, 0)``, ``h2(i) = h1(i - 4)``, ``h3(i) = h1(i + 4)`` for
     i = 1..21. Class 0 is ``u·h1 + (1-u)·h2``, class 1 is ``u·h1 + (1-u)·h3``, class 2 is
@@ -351,7 +351,7 @@ def _sklearn_bundle(loader: Callable[..., Any], name: str, label_names: bool) ->
 
 
 def load_iris() -> Dataset:
-    """Fisher's iris (150 × 4, 3 classes), bundled with scikit-learn.
+    """Load Fisher's iris (150 × 4, 3 classes), bundled with scikit-learn.
 
     Returns
     -------

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from typing import Any
 
 import numpy as np
 import pandas as pd
@@ -65,6 +66,7 @@ def _options(
     max_bytes: int,
     max_classes: int,
     ordinal_threshold: int,
+    max_cells: int = _MAX_CELLS,
 ) -> _Options:
     if missing not in _MISSING_CHOICES:
         raise DataError(
@@ -79,7 +81,7 @@ def _options(
         int(max_bytes),
         int(max_classes),
         int(ordinal_threshold),
-        _MAX_CELLS,
+        int(max_cells),
     )
 
 
@@ -151,6 +153,7 @@ def _prepare_target(
     if values is not None:
         labels = _numeric_labels(values, keep, column, report)
     else:
+        assert text is not None  # values is None only for a text target
         labels = text[keep].to_numpy(dtype=object)
     n_classes = len(np.unique(labels))
     if n_classes < 2:
@@ -212,7 +215,7 @@ class _Column:
     from_text: bool = False  # numbers that were stored as text
     decimal_comma: bool = False  # numbers read with a decimal comma
     junk: frozenset = frozenset()  # the few texts of a numeric column read as missing
-    fill: object = None  # the value that fills its gaps (set by the Preprocessor)
+    fill: Any = None  # the value that fills its gaps (set by the Preprocessor)
     thousands: bool = False  # numbers written with digit groups (1,234.5 or 1.234,5)
 
 

@@ -55,7 +55,7 @@ def _openml_root(cache_dir: str | os.PathLike | None) -> Path:
 
 
 def _cached_entries(root: Path) -> list[tuple[int, str, Path]]:
-    entries = []
+    entries: list[tuple[int, str, Path]] = []
     folder = root / _FRAMES_DIR
     if not folder.is_dir():
         return entries
@@ -164,7 +164,7 @@ def _read_frame_cache(folder: Path) -> tuple[dict[str, Any], pd.DataFrame]:
     return meta, frame
 
 
-def _is_network_error(exc: BaseException) -> bool:
+def _is_network_error(exc: BaseException | None) -> bool:
     import socket
 
     kinds: list[type] = [ConnectionError, TimeoutError, socket.gaierror, socket.timeout]

@@ -523,7 +523,7 @@ def _encoding_of(levels: list, threshold: int) -> str:
 
 
 def _encoding_line(rule: _Rule, declared: bool) -> str:
-    name, levels = _quoted(rule.name), rule.levels
+    name, levels = _quoted(rule.name), rule.levels or []
     if rule.encoding == "binary":
         col = _quoted(rule.outputs[0]) if rule.outputs else _quoted(f"{rule.name}={levels[1]}")
         return (
@@ -540,10 +540,11 @@ def _encoding_line(rule: _Rule, declared: bool) -> str:
 
 
 def _output_names(rule: _Rule, taken: set[str]) -> list[str]:
+    levels = rule.levels or []
     if rule.encoding == "binary":
-        return [_unique_name(f"{rule.name}={rule.levels[1]}", taken)]
+        return [_unique_name(f"{rule.name}={levels[1]}", taken)]
     if rule.encoding == "onehot":
-        return [_unique_name(f"{rule.name}={lv}", taken) for lv in rule.levels]
+        return [_unique_name(f"{rule.name}={lv}", taken) for lv in levels]
     return [_unique_name(rule.name, taken)]
 
 
@@ -554,11 +555,12 @@ def _encode_values(rule: _Rule, values: np.ndarray) -> list[np.ndarray]:
     # Only missing='keep' (or an unseen value) leaves a gap here; its rows stay NaN in
     # every column the text becomes, so a fold-wise imputer sees them.
     missing = pd.isna(values)
+    levels = rule.levels or []
     if rule.encoding == "binary":
-        return [_with_nan((values == rule.levels[1]).astype(np.float64), missing)]
+        return [_with_nan((values == levels[1]).astype(np.float64), missing)]
     if rule.encoding == "onehot":
-        return [_with_nan((values == lv).astype(np.float64), missing) for lv in rule.levels]
-    codes = {lv: float(i) for i, lv in enumerate(rule.levels)}
+        return [_with_nan((values == lv).astype(np.float64), missing) for lv in levels]
+    codes = {lv: float(i) for i, lv in enumerate(levels)}
     return [np.array([codes.get(v, np.nan) for v in values], dtype=np.float64)]
 
 
@@ -582,7 +584,7 @@ def _convert_new(rule: _Rule, raw: pd.Series, tokens: frozenset) -> tuple[np.nda
         strange = ~missing & ~known
         unseen = int(strange.sum())
         missing = missing | strange
-        values = np.where(missing, None, values).astype(object)
+        values = np.where(missing, np.array(None, dtype=object), values).astype(object)
     gaps = int(missing.sum()) - unseen
     if missing.any() and rule.fill is not None:
         values = np.where(missing, rule.fill, values)

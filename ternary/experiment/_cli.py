@@ -246,6 +246,18 @@ def main(argv: Sequence[str] | None = None, *, prog: str | None = None) -> int:
 
     0: done; 2: a data, results-file or cluster problem (the message says which);
     130: interrupted (rerun the same command to resume).
+
+    Parameters
+    ----------
+    argv : sequence of str, optional
+        The arguments after the command's name; ``sys.argv[1:]`` when omitted.
+    prog : str, optional
+        The command's name in the usage line.
+
+    Returns
+    -------
+    int
+        The exit status.
     """
     argv = sys.argv[1:] if argv is None else list(argv)
     if argv[:1] == ["report"]:

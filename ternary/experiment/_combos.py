@@ -86,6 +86,18 @@ def combo_label(combo: dict[str, Any]) -> str:
     ``"margin / probabilistic"``; the CART baseline gives ``"CART"``; every
     other parameter is appended as ``name=value`` (``graft="none"`` is left out).
 
+    Parameters
+    ----------
+    combo : dict
+        Estimator parameters of one combination.
+
+    Returns
+    -------
+    str
+        The label.
+
+    Examples
+    --------
     >>> combo_label({"delta_method": "quality_plateau", "epsilon": 0.1})
     'quality_plateau / probabilistic / epsilon=0.1'
     >>> combo_label({"delta_method": "none", "routing": "probabilistic", "graft": "all"})

@@ -44,7 +44,7 @@ import pandas as pd
 try:  # POSIX; elsewhere the run is not protected against a second writer
     import fcntl
 except ImportError:  # pragma: no cover - Windows
-    fcntl = None
+    fcntl = None  # type: ignore[assignment]
 
 __all__ = ["ResultsFileError", "ResultsFileWarning", "read_csv_results"]
 

@@ -79,6 +79,23 @@ def classes_too_small(y: ArrayLike, cv: int) -> list[tuple[Any, int]]:
 
     Stratified ``cv``-fold cross-validation needs each class in every fold, so it
     cannot run while this list is non-empty.
+
+    Parameters
+    ----------
+    y : array-like of shape (n_samples,)
+        The labels.
+    cv : int
+        The number of folds.
+
+    Returns
+    -------
+    list of (label, int)
+        The classes too small for ``cv`` folds, with their row counts.
+
+    Examples
+    --------
+    >>> classes_too_small(["a", "a", "b"], cv=2)
+    [('b', 1)]
     """
     labels, counts = np.unique(np.asarray(y), return_counts=True)
     return [(_plain(lab), int(n)) for lab, n in zip(labels, counts, strict=True) if n < cv]

@@ -485,6 +485,18 @@ def main(argv: list[str] | None = None, *, prog: str | None = None) -> int:
     """``ternary report``; returns the exit status (0 done, 2 an input or output problem).
 
     ``prog`` names the command in the usage line (default ``ternary report``).
+
+    Parameters
+    ----------
+    argv : sequence of str, optional
+        The arguments after the command's name; ``sys.argv[1:]`` when omitted.
+    prog : str, optional
+        The command's name in the usage line.
+
+    Returns
+    -------
+    int
+        The exit status.
     """
     args = _parser(prog).parse_args(argv)
     keep = [n.strip() for n in args.datasets.split(",") if n.strip()] if args.datasets else None

@@ -298,7 +298,18 @@ def open_store(path):
 
 
 def read_results(path) -> pd.DataFrame:
-    """Every row of a results database or CSV results file (read-only)."""
+    """Every row of a results database or CSV results file (read-only).
+
+    Parameters
+    ----------
+    path : str or path-like
+        A results database or CSV results file.
+
+    Returns
+    -------
+    pandas.DataFrame
+        One row per (dataset, combination, fold).
+    """
     path = Path(path)
     if not path.is_file():
         raise ResultsFileError(f"No such results file: {str(path)!r}.")
@@ -331,7 +342,21 @@ def write_results(frame: pd.DataFrame, path, protocol: dict[str, Any] | None = N
 
     This is how an old CSV results file becomes a database and a database becomes a
     CSV file. The target must not exist yet. For a database, ``protocol`` defaults to
-    the ``cv`` and ``seed`` the rows carry. Returns the number of rows written.
+    the ``cv`` and ``seed`` the rows carry.
+
+    Parameters
+    ----------
+    frame : pandas.DataFrame
+        Rows as `read_results` returns them.
+    path : str or path-like
+        The new file; ``.csv`` writes a CSV results file, anything else a database.
+    protocol : dict, optional
+        The protocol to store with a database.
+
+    Returns
+    -------
+    int
+        The number of rows written.
     """
     path = Path(path)
     if path.exists():

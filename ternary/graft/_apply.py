@@ -84,7 +84,9 @@ def _feature_indices(continuous_features, n_features):
     return sel
 
 
-def _check_inputs(tree, X, y, mode, alpha, sample_weight):
+def _check_inputs(
+    tree, X, y, mode, alpha, sample_weight
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     if not isinstance(mode, str) or mode not in GRAFT_MODES:
         choices = ", ".join(map(repr, GRAFT_MODES))
         raise ValueError(f"mode={mode!r} is not supported; choose one of {choices}.")

@@ -118,7 +118,7 @@ def impurity_importances(
         W[node] = counts.sum()
         weighted_impurity[node] = W[node] * float(impurity(counts, criterion))
     importances = np.zeros(n_features)
-    for node in np.flatnonzero(~tree.is_leaf):
+    for node in np.flatnonzero(~tree.is_leaf).tolist():
         decrease = weighted_impurity[node] - sum(weighted_impurity[c] for c in tree.children(node))
         importances[tree.feature[node]] += decrease
     if W[0] > 0:

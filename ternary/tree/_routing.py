@@ -100,7 +100,7 @@ def blend_dense(tree: TernaryTree, X: np.ndarray, routing: str) -> np.ndarray:
     routing the factors after the first zone on the path are CART's hard 0/1.
     """
     internal = np.flatnonzero(tree.children_left != LEAF)
-    column = {node: j for j, node in enumerate(internal)}
+    column = {int(node): j for j, node in enumerate(internal)}
     t = tree.threshold[internal]
     d = tree.delta[internal]
     lo, hi = t - d, t + d
@@ -144,6 +144,7 @@ def blend_dense(tree: TernaryTree, X: np.ndarray, routing: str) -> np.ndarray:
             ):
                 factor, now_entered = soft, None
                 if deferred:
+                    assert in_zone is not None  # computed for deferred routing
                     if entered is not None:
                         factor = np.where(entered, hard, soft)
                     now_entered = in_zone[j] if entered is None else entered | in_zone[j]
@@ -211,7 +212,7 @@ def compiled_router(tree: TernaryTree, n_features: int, routing: str):
         return None
 
 
-_TEMPLATE = []
+_TEMPLATE: list = []
 
 
 def _node_template():
@@ -306,7 +307,7 @@ def walk(tree: TernaryTree, X: np.ndarray, routing: str):
             sub_w = wc[reach]
             all_one = w is None and not in_zone[reach].any()
             sub_hard = hard_now[reach] if deferred else None
-            if deferred and not sub_hard.any():
+            if sub_hard is not None and not sub_hard.any():
                 sub_hard = None
             stack.append((child, idx[reach], None if all_one else sub_w, sub_hard))
     # guard against float drift so rows sum to exactly 1 within rounding

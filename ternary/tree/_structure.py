@@ -215,7 +215,7 @@ class TreeBuilder:
     def __init__(self, n_classes: int, tree: TernaryTree | None = None) -> None:
         self.n_classes = int(n_classes)
         if tree is None:
-            self._arrays = {name: [] for name in TernaryTree._ARRAYS}
+            self._arrays: dict[str, list] = {name: [] for name in TernaryTree._ARRAYS}
             self._parent: list[int] = []
             self._original_value = None
         else:
