@@ -66,7 +66,6 @@ def _options(
     max_bytes: int,
     max_classes: int,
     ordinal_threshold: int,
-    max_cells: int = _MAX_CELLS,
 ) -> _Options:
     if missing not in _MISSING_CHOICES:
         raise DataError(
@@ -81,7 +80,7 @@ def _options(
         int(max_bytes),
         int(max_classes),
         int(ordinal_threshold),
-        int(max_cells),
+        _MAX_CELLS,
     )
 
 
