@@ -36,6 +36,8 @@ _PUBLIC = {
     "export_python": "ternary._export_python",
     "export_sql": "ternary._export_sql",
     "extract_rules": "ternary.rules",
+    "make_pipeline": "ternary.pipeline",
+    "TernaryPipeline": "ternary.pipeline",
 }
 
 __all__ = [
@@ -45,12 +47,14 @@ __all__ = [
     "PARAMETERS",
     "ROUTINGS",
     "TernaryForestClassifier",
+    "TernaryPipeline",
     "TernaryTree",
     "TernaryTreeClassifier",
     "export_python",
     "export_sql",
     "export_text",
     "extract_rules",
+    "make_pipeline",
     "default_feature_names",
     "rezone",
     "validate_params",
@@ -72,6 +76,7 @@ if TYPE_CHECKING:  # static tools see the names directly
     )
     from ternary._validation import default_feature_names
     from ternary.export import export_text
+    from ternary.pipeline import TernaryPipeline, make_pipeline
     from ternary.rules import extract_rules
     from ternary.tree import TernaryTree
 
