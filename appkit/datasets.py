@@ -351,9 +351,10 @@ def on_fetch_openml() -> None:
 
 
 def preview(ds: Dataset, n: int = 10) -> pd.DataFrame:
-    """The first ``n`` rows of ``ds`` with their label."""
+    """The first ``n`` rows of ``ds`` with their label, under the label column's own name."""
     table = ds.X.head(n).copy()
-    table["label"] = ds.y[:n]
+    name = ds.target or "label"  # the file's name for it, as the load report says
+    table[name if name not in table.columns else f"{name} (label)"] = ds.y[:n]
     return table
 
 

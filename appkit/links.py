@@ -182,6 +182,9 @@ def restore() -> list[str]:
             s.update(generator_defaults(dataset))
         else:
             ignored.append(f"dataset={dataset!r} (not a built-in dataset)")
+    upload = params.get("upload")
+    if upload is not None:
+        ignored += _restore_upload(s, str(upload))
     current = s.get("dataset", DEFAULTS["dataset"])
     for key in URL_KEYS[1:]:
         if key in params:
@@ -191,6 +194,21 @@ def restore() -> list[str]:
                 ignored.append(f"{key}={params[key]!r} ({exc})")
     s["_url_written"] = params
     return ignored
+
+
+def _restore_upload(s, upload: str) -> list[str]:
+    """Select the session's upload when it is the link's file; else say which file to upload."""
+    from appkit.vocabulary import USER_PREFIX
+
+    user = s.get("user_dataset")
+    if user is not None and (s.get("upload_source") or {}).get("file") == upload:
+        s["dataset"] = USER_PREFIX + user.name
+        return []
+    return [
+        f"upload={upload!r}: this link was made with the uploaded file {upload!r}, which "
+        "cannot travel in a link. Upload that file on the Your data page to continue with "
+        f"it; until then the {s.get('dataset', DEFAULTS['dataset'])} dataset is shown."
+    ]
 
 
 def _text(value) -> str:
@@ -211,7 +229,11 @@ def sync() -> None:
         else:
             default = DEFAULTS.get(key)
         if key == "dataset" and value not in BUILTIN_NAMES:
-            continue  # an upload cannot travel in a link
+            # an upload cannot travel in a link; its file name does, to say what to upload
+            upload = (s.get("upload_source") or {}).get("file")
+            if upload:
+                params["upload"] = str(upload)
+            continue
         if key == "n_estimators" and s.get("model") != "forest":
             continue  # a tree has no trees to count: the link stays short
         if key in ("n_samples", "noise"):
