@@ -279,8 +279,9 @@ def store_lines(store, cli):
             "",
             "`python -m ternary.experiment --data-dir DIR --jobs 1` (in-process): two-moons and "
             "XOR sets of 100 rows, the paper's 11 combinations × 5 folds = 55 rows per dataset. "
-            f"Median of {repeats}, the four cells timed in turn in each repeat, after one "
-            "warm-up run that pays the imports and compiled kernels.",
+            + (f"Median of {repeats} runs" if repeats > 1 else "One run each")
+            + ", the four cells timed in turn, after one warm-up run that pays the imports "
+            "and compiled kernels.",
             "",
             f"| results file | {lo} datasets: wall s (CPU s) | {hi} datasets: wall s (CPU s) "
             f"| ratio, wall (linear: {hi / lo:.0f}×) | ratio, CPU |",
