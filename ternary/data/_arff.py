@@ -14,6 +14,7 @@ import numpy as np
 import pandas as pd
 
 from ._clean import (
+    _MAX_CELLS,
     _MAX_CLASSES,
     _MAX_COLUMNS,
     _MAX_ROWS,
@@ -347,6 +348,7 @@ def load_arff(
     missing: str = "impute",
     max_rows: int = _MAX_ROWS,
     max_columns: int = _MAX_COLUMNS,
+    max_values: int = _MAX_CELLS,
     max_bytes: int = MAX_FILE_BYTES,
     max_classes: int = _MAX_CLASSES,
     ordinal_threshold: int = _ORDINAL_THRESHOLD,
@@ -370,7 +372,7 @@ def load_arff(
         As for :func:`load_csv`.
     target : str or int, optional
         Name (or position) of the class attribute; default the last attribute.
-    missing, max_rows, max_columns, max_bytes, max_classes, ordinal_threshold, name
+    missing, max_rows, max_columns, max_values, max_bytes, max_classes, ordinal_threshold, name
         As for :func:`load_csv`; ``name`` defaults to the file name, then the
         ``@relation``.
 
@@ -384,7 +386,9 @@ def load_arff(
     DataError
         For every problem with the input.
     """
-    opts = _options(missing, max_rows, max_columns, max_bytes, max_classes, ordinal_threshold)
+    opts = _options(
+        missing, max_rows, max_columns, max_bytes, max_classes, ordinal_threshold, max_values
+    )
     data, file_name, text, encoding, codec = _checked_text(source, opts)
     report = [f"Read as {encoding}."]
     relation, table, nominal_levels = _parse_arff(data, text, codec, opts, report)
@@ -432,6 +436,7 @@ def read_arff_header(
     missing: str = "impute",
     max_rows: int = _MAX_ROWS,
     max_columns: int = _MAX_COLUMNS,
+    max_values: int = _MAX_CELLS,
     max_bytes: int = MAX_FILE_BYTES,
     max_classes: int = _MAX_CLASSES,
     ordinal_threshold: int = _ORDINAL_THRESHOLD,
@@ -451,7 +456,7 @@ def read_arff_header(
     target : str or int, optional
         When given, checked against the names (a :class:`DataError` lists them
         if it is not there).
-    missing, max_rows, max_columns, max_bytes, max_classes, ordinal_threshold, name
+    missing, max_rows, max_columns, max_values, max_bytes, max_classes, ordinal_threshold, name
         The options of :func:`load_arff`, accepted so one set of keyword arguments
         serves both calls; the size, line, row, column and value limits apply here too.
 
@@ -474,7 +479,9 @@ def read_arff_header(
     ['x 1', 'c']
     """
     del name  # accepted for symmetry with load_arff; it does not affect the names
-    opts = _options(missing, max_rows, max_columns, max_bytes, max_classes, ordinal_threshold)
+    opts = _options(
+        missing, max_rows, max_columns, max_bytes, max_classes, ordinal_threshold, max_values
+    )
     data, _, text, _, codec = _checked_text(source, opts)
     head = _arff_head(data, codec)
     if head is not None:

@@ -66,6 +66,7 @@ def _options(
     max_bytes: int,
     max_classes: int,
     ordinal_threshold: int,
+    max_cells: int = _MAX_CELLS,
 ) -> _Options:
     if missing not in _MISSING_CHOICES:
         raise DataError(
@@ -80,7 +81,7 @@ def _options(
         int(max_bytes),
         int(max_classes),
         int(ordinal_threshold),
-        _MAX_CELLS,
+        int(max_cells),
     )
 
 

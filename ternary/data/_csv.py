@@ -18,6 +18,7 @@ import numpy as np
 import pandas as pd
 
 from ._clean import (
+    _MAX_CELLS,
     _MAX_CLASSES,
     _MAX_COLUMNS,
     _MAX_ROWS,
@@ -274,6 +275,7 @@ def read_csv_header(
     missing: str = "impute",
     max_rows: int = _MAX_ROWS,
     max_columns: int = _MAX_COLUMNS,
+    max_values: int = _MAX_CELLS,
     max_bytes: int = MAX_FILE_BYTES,
     max_classes: int = _MAX_CLASSES,
     ordinal_threshold: int = _ORDINAL_THRESHOLD,
@@ -292,7 +294,7 @@ def read_csv_header(
     target : str or int, optional
         When given, checked against the header (a :class:`DataError` names the
         available columns if it is not there).
-    missing, max_rows, max_columns, max_bytes, max_classes, ordinal_threshold, name
+    missing, max_rows, max_columns, max_values, max_bytes, max_classes, ordinal_threshold, name
         The options of :func:`load_csv`, accepted so one set of keyword arguments
         serves both calls; the byte and column limits apply here too.
 
@@ -313,7 +315,9 @@ def read_csv_header(
     ['height, cm', 'weight, kg', 'label']
     """
     del name  # accepted for symmetry with load_csv; it does not affect the header
-    opts = _options(missing, max_rows, max_columns, max_bytes, max_classes, ordinal_threshold)
+    opts = _options(
+        missing, max_rows, max_columns, max_bytes, max_classes, ordinal_threshold, max_values
+    )
     names = _open_csv(source, opts).names
     if target is not None:
         _resolve_target(names, target)
@@ -327,6 +331,7 @@ def load_csv(
     missing: str = "impute",
     max_rows: int = _MAX_ROWS,
     max_columns: int = _MAX_COLUMNS,
+    max_values: int = _MAX_CELLS,
     max_bytes: int = MAX_FILE_BYTES,
     max_classes: int = _MAX_CLASSES,
     ordinal_threshold: int = _ORDINAL_THRESHOLD,
@@ -348,9 +353,11 @@ def load_csv(
         every column a text value becomes) so that cross-validation can impute
         inside each training fold. Rows with a missing target are always dropped.
     max_rows, max_columns : int
-        Size limits; larger inputs raise :class:`DataError`. Besides them, a file
-        may hold at most 10 million values (rows × columns) and no line longer
-        than 1 MB; all are checked before the data rows are parsed.
+        Size limits; larger inputs raise :class:`DataError`. Besides them, no
+        line may be longer than 1 MB; all are checked before the data rows are parsed.
+    max_values : int, default=10,000,000
+        Most values (data rows × columns) a file may hold; parsing and cleaning
+        cost time and memory per value.
     max_bytes : int, default=MAX_FILE_BYTES
         Largest file read, in bytes (200 MB). A path must be a regular file (not
         a named pipe or a device); a stream is read no further than this.
@@ -372,7 +379,9 @@ def load_csv(
     DataError
         For every problem with the input, with a message that says what to do.
     """
-    opts = _options(missing, max_rows, max_columns, max_bytes, max_classes, ordinal_threshold)
+    opts = _options(
+        missing, max_rows, max_columns, max_bytes, max_classes, ordinal_threshold, max_values
+    )
     head = _open_csv(source, opts)
     names, report = head.names, head.report
     if not np.isnan(_to_float(pd.Series(names, dtype="string"))).any():

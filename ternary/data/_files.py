@@ -9,7 +9,7 @@ from pathlib import Path
 from typing import Any
 
 from ._arff import load_arff, read_arff_header
-from ._clean import _MAX_CLASSES, _MAX_COLUMNS, _MAX_ROWS, _ORDINAL_THRESHOLD
+from ._clean import _MAX_CELLS, _MAX_CLASSES, _MAX_COLUMNS, _MAX_ROWS, _ORDINAL_THRESHOLD
 from ._csv import load_csv, read_csv_header
 from ._dataset import DataError, Dataset, _quoted
 from ._source import MAX_FILE_BYTES, _read_source, _wide_codec
@@ -112,6 +112,7 @@ def read_header(
     missing: str = "impute",
     max_rows: int = _MAX_ROWS,
     max_columns: int = _MAX_COLUMNS,
+    max_values: int = _MAX_CELLS,
     max_bytes: int = MAX_FILE_BYTES,
     max_classes: int = _MAX_CLASSES,
     ordinal_threshold: int = _ORDINAL_THRESHOLD,
@@ -133,7 +134,7 @@ def read_header(
         As for :func:`load_csv`; an upload is not consumed.
     target : str or int, optional
         When given, checked against the names.
-    missing, max_rows, max_columns, max_bytes, max_classes, ordinal_threshold, name
+    missing, max_rows, max_columns, max_values, max_bytes, max_classes, ordinal_threshold, name
         The loaders' options; the byte, line and column limits apply here too.
 
     Returns
@@ -157,6 +158,7 @@ def read_header(
         "missing": missing,
         "max_rows": max_rows,
         "max_columns": max_columns,
+        "max_values": max_values,
         "max_bytes": max_bytes,
         "max_classes": max_classes,
         "ordinal_threshold": ordinal_threshold,

@@ -14,6 +14,14 @@ from typing import Any
 import numpy as np
 
 from ._dataset import DataError, _quoted, _shorten
+from .scan import (
+    MAX_LINE_BYTES,
+    SCAN_BLOCK,
+    check_line_lengths,
+    count_breaks,
+    count_rows,
+    line_of,
+)
 
 #: The largest file any loader reads, in bytes (200 MB); the default ``max_bytes``
 #: of every loader, so an app can state the limit the loaders really apply.
@@ -33,45 +41,13 @@ _BINARY_SIGNATURES = (
 )
 
 
-# No line of a text file may be longer than this many bytes: a longer line is not a
-# table row, and parsers spend time and memory on it before failing.
-_MAX_LINE_BYTES = 2**20
-# Lines are measured in blocks of this size, so the check needs little memory.
-_SCAN_BLOCK = 4 * 2**20
-
-
-def _check_line_lengths(
-    data: bytes, max_line_bytes: int = _MAX_LINE_BYTES, block_size: int = _SCAN_BLOCK
-) -> None:
-    """Refuse, naming the line, a line longer than ``max_line_bytes``; time linear in size."""
-    if len(data) <= max_line_bytes:
-        return
-    raw = np.frombuffer(data, dtype=np.uint8)
-    last = -1  # position of the last line break seen
-    for start in range(0, len(raw), block_size):
-        block = raw[start : start + block_size]
-        breaks = np.flatnonzero((block == 10) | (block == 13)) + start
-        if len(breaks) == 0:
-            if start + len(block) - last - 1 > max_line_bytes:
-                _line_too_long(data, last + 1, max_line_bytes)
-            continue
-        gaps = np.diff(breaks, prepend=last) - 1
-        over = np.flatnonzero(gaps > max_line_bytes)
-        if len(over):
-            k = int(over[0])
-            _line_too_long(data, int(breaks[k] - gaps[k]), max_line_bytes)
-        last = int(breaks[-1])
-    if len(raw) - last - 1 > max_line_bytes:
-        _line_too_long(data, last + 1, max_line_bytes)
-
-
-def _line_too_long(data: bytes, start: int, limit: int) -> None:
-    line = data.count(b"\n", 0, start) + 1
-    raise DataError(
-        f"Line {line} is longer than {_mb(limit)} (the limit for one line), so it is not "
-        "a table row. Check that the file has one row per line; very wide data needs "
-        "fewer columns."
-    )
+# The scans every loader runs before parsing live in the public module .scan.
+_MAX_LINE_BYTES = MAX_LINE_BYTES
+_SCAN_BLOCK = SCAN_BLOCK
+_check_line_lengths = check_line_lengths
+_count_breaks = count_breaks
+_count_rows = count_rows
+_line_of = line_of
 
 
 def _mb(n: int) -> str:
@@ -229,44 +205,6 @@ def _wide_without_bom(sample: bytes) -> str | None:
     if share[0] > 0.95 and share[1] < 0.05:
         return "UTF-16 (big-endian)"
     return None
-
-
-def _line_of(data: bytes, pos: int) -> int:
-    """The 1-based line of byte ``pos``, counting every line ending (LF, CRLF, lone CR)."""
-    return _count_breaks(data[:pos]) + 1
-
-
-def _count_breaks(data: bytes, start: int = 0) -> int:
-    """The line breaks in ``data[start:]`` as pandas and Python split lines: LF, CRLF, lone CR."""
-    lf, cr = data.count(b"\n", start), data.count(b"\r", start)
-    return lf + cr - data.count(b"\r\n", start) if cr else lf
-
-
-def _count_rows(data: bytes, start: int = 0, block_size: int = _SCAN_BLOCK) -> int:
-    """The lines of ``data[start:]`` that are not empty, whatever the line endings.
-
-    A line starts after any break (LF, CR or CRLF); it is a row when its first
-    byte is not itself a break. Read in blocks, so the memory stays small.
-    """
-    if start >= len(data):
-        return 0
-    pairs = (b"\n\n", b"\r\r", b"\n\r") if data.find(b"\r", start) >= 0 else (b"\n\n",)
-    if all(data.find(pair, start) < 0 for pair in pairs):
-        # No two line breaks in a row (CRLF is one): every line but an empty first or
-        # last one is a row. Three byte searches, much faster than the scan below.
-        empty_ends = (data[start] in b"\r\n") + (data[-1] in b"\r\n")
-        return _count_breaks(data, start) + 1 - empty_ends
-    raw = np.frombuffer(data, dtype=np.uint8)[start:]
-    rows, previous_break = 0, True
-    for at in range(0, len(raw), block_size):
-        block = raw[at : at + block_size]
-        breaks = (block == 10) | (block == 13)
-        starts = ~breaks
-        starts[1:] &= breaks[:-1]
-        starts[0] &= previous_break
-        rows += int(np.count_nonzero(starts))
-        previous_break = bool(breaks[-1])
-    return rows
 
 
 def _check_not_binary(data: bytes, what: str) -> None:

@@ -25,7 +25,6 @@ from ternary.data import (
     read_arff_header,
     read_header,
 )
-from ternary.data._arff import _parse_arff_tolerant
 
 
 def report_text(ds: Dataset) -> str:
@@ -86,16 +85,24 @@ G,?, "it\\'s", none,1
 """
 
 
-def test_arff_tolerant_parser_handles_awkward_files():
-    relation, attrs, rows = _parse_arff_tolerant(AWKWARD_ARFF)
-    assert relation == "awkward data"
-    assert [a.name for a in attrs] == ["steel kind", "size", "note", "grade", "class"]
-    assert attrs[0].levels == ["C", "H", "G"]
-    assert attrs[3].levels == ["low, very", "high", "none"]
-    assert rows[0] == ["C", "8", "hello, world", "low, very", "1"]
-    assert rows[2][1] is None  # '?' is missing
-    assert rows[2][2] == "it's"  # double quotes and a backslash escape
-    assert rows[3][3] is None
+def test_arff_tolerant_parser_handles_awkward_files(monkeypatch):
+    import arff
+
+    def refuse(*args, **kwargs):
+        raise arff.BadLayout()
+
+    monkeypatch.setattr(arff, "loads", refuse)  # liac-arff refuses: the tolerant parser reads
+    ds = load_arff(AWKWARD_ARFF.encode())
+    assert "used the tolerant ARFF parser instead" in report_text(ds)
+    assert ds.name == "awkward data"
+    assert read_arff_header(AWKWARD_ARFF.encode()) == ["steel kind", "size", "note", "grade",
+                                                       "class"]  # fmt: skip
+    # levels in declared order, quoted ones with their comma, "none" a level
+    assert ds.feature_names[:3] == ["steel kind=C", "steel kind=H", "steel kind=G"]
+    assert "grade=low, very" in ds.feature_names and "grade=none" in ds.feature_names
+    np.testing.assert_array_equal(ds.X["steel kind=C"], [1, 0, 0, 1])  # padded ' C '
+    np.testing.assert_array_equal(ds.X["size"], [8, 12.5, 8, 3])  # '?' missing, imputed
+    assert list(ds.y) == [1, 2, 1, 2]
 
 
 def test_arff_awkward_file_loads_with_fallback_and_none_is_a_level():
@@ -186,22 +193,21 @@ def test_shared_arff_files_match_readme(shared_datasets, file, rows, n_classes):
 
 
 @pytest.mark.parametrize("file", ["anneal.arff", "pendigits.arff"])
-def test_tolerant_parser_agrees_with_liac_on_shared_files(shared_datasets, file):
+def test_tolerant_parser_agrees_with_liac_on_shared_files(shared_datasets, file, monkeypatch):
     import arff
 
-    text = (shared_datasets / file).read_text(encoding="utf-8")
-    _, attrs, rows = _parse_arff_tolerant(text)
-    reference = arff.loads(text)
-    assert [a.name for a in attrs] == [name for name, _ in reference["attributes"]]
-    assert len(rows) == len(reference["data"])
-    for mine, theirs in zip(rows[:200], reference["data"][:200], strict=True):
-        for a, b in zip(mine, theirs, strict=True):
-            if b is None:
-                assert a is None
-            elif isinstance(b, float):
-                assert float(a) == b
-            else:
-                assert a == b
+    data = _without_shortcut((shared_datasets / file).read_bytes())
+    with_liac = load_arff(data)
+    assert "Parsed with liac-arff." in with_liac.report
+
+    def refuse(*args, **kwargs):
+        raise arff.BadLayout()
+
+    monkeypatch.setattr(arff, "loads", refuse)
+    tolerant = load_arff(data)
+    assert "used the tolerant ARFF parser instead" in report_text(tolerant)
+    pd.testing.assert_frame_equal(tolerant.X, with_liac.X)
+    np.testing.assert_array_equal(tolerant.y, with_liac.y)
 
 
 def test_every_shared_arff_file_loads(shared_datasets):
@@ -231,15 +237,15 @@ def test_every_shared_arff_file_loads(shared_datasets):
     assert compared >= len(files) // 2
 
 
-def _load_without_shortcut(path) -> Dataset:
-    from ternary.data import _arff
+def _without_shortcut(data: bytes) -> bytes:
+    """The same file with an indented comment line: not a plain data section, so the
+    full parsers read it (a '%' not at the start of a line), with the same content."""
+    return data + b"\n  % read by the full parsers\n"
 
-    parse = _arff._parse_arff
-    _arff._parse_arff = lambda *args, **kwargs: parse(*args, **kwargs, fast=False)
-    try:
-        return load_arff(path)
-    finally:
-        _arff._parse_arff = parse
+
+def _load_without_shortcut(path) -> Dataset:
+    data = path.read_bytes() if isinstance(path, Path) else path
+    return load_arff(_without_shortcut(data))
 
 
 def test_nearly_unique_nominal_attribute_is_dropped_as_identifier():
@@ -321,12 +327,9 @@ def test_rows_not_matching_the_attributes_leave_the_shortcut_for_a_line_error():
             load_arff((HEAD + rows).encode())
 
 
-def test_arff_value_budget_is_checked_on_the_header(monkeypatch):
-    from ternary.data import _clean
-
-    monkeypatch.setattr(_clean, "_MAX_CELLS", 20)
+def test_arff_value_budget_is_checked_on_the_header():
     with pytest.raises(DataError, match="the limit is 20 values"):
-        load_arff((HEAD + "1,red\n2,blue\n" * 20).encode())
+        load_arff((HEAD + "1,red\n2,blue\n" * 20).encode(), max_values=20)
 
 
 def test_quoted_values_and_comment_lines_take_the_shortcut_with_the_same_result():
@@ -343,15 +346,13 @@ def test_quoted_values_and_comment_lines_take_the_shortcut_with_the_same_result(
     assert fast.n_samples == 3  # the row with a missing class is dropped on both paths
 
 
-def test_a_file_only_the_slow_parsers_read_has_a_smaller_value_budget(monkeypatch):
-    from ternary.data import _arff
-
-    monkeypatch.setattr(_arff, "_MAX_SLOW_VALUES", 30)
-    rows = "".join(f'{i},"{("red", "blue")[i % 2]}"\n' for i in range(20))  # liac's job
-    with pytest.raises(DataError, match="about 40 values.*slower full ARFF parsers"):
-        load_arff((HEAD + rows).encode())
+def test_a_file_only_the_slow_parsers_read_has_a_smaller_value_budget():
+    rows = "".join(f'{i},"{("red", "blue")[i % 2]}"\n' for i in range(250_001))  # liac's job
+    with pytest.raises(DataError, match="about 500,002 values.*slower full ARFF parsers"):
+        load_arff((HEAD + rows).encode(), max_rows=10**6)
     # The same values without the double quotes take the fast path, under the main budget.
-    assert load_arff((HEAD + rows.replace('"', "")).encode()).n_samples == 20
+    few = "".join(rows.splitlines(keepends=True)[:20])
+    assert load_arff((HEAD + few.replace('"', "")).encode()).n_samples == 20
 
 
 # ---------------------------------------------------------------------------

@@ -546,31 +546,26 @@ def test_wide_rows_and_many_lines_are_refused_before_parsing():
         load_csv(many, max_rows=10)
 
 
-def test_value_budget_is_checked_before_parsing(monkeypatch):
-    from ternary.data import _clean
-
-    monkeypatch.setattr(_clean, "_MAX_CELLS", 50)
+def test_value_budget_is_checked_before_parsing():
     data = b"a,b,c,y\n" + b"1,2,3,p\n4,5,6,q\n" * 10
     with pytest.raises(DataError, match=r"about 20 rows × 4 columns = 80 values; the limit is 50"):
-        load_csv(data)
-    assert load_csv(data[:60]).n_samples == 6
+        load_csv(data, max_values=50)
+    assert load_csv(data[:60], max_values=50).n_samples == 6
 
 
 def test_a_large_file_over_the_value_budget_is_refused_from_its_first_lines(monkeypatch):
-    from ternary.data import _clean, _csv
+    import codecs
 
-    # Shrink "large" and the budget, so the early check runs on a small file.
-    monkeypatch.setattr(_csv, "_HEAD_CHARS", 64)
-    monkeypatch.setattr(_clean, "_MAX_CELLS", 100)
-    data = ("a;b;c;d;y\n" + "1;2;3;4;p\n5;6;7;8;q\n" * 15).encode("cp1252")
-    decode = _csv._decode
+    # Over 4 MB, so the start alone is read before anything is decoded.
+    data = ("a;b;c;d;y\n" + "1;2;3;4;p\n5;6;7;8;q\n" * 220_000).encode("cp1252")
+    assert len(data) > 4 * 2**20
 
-    def must_not_decode(*args):
+    def must_not_decode(*args, **kwargs):
         raise AssertionError("the whole file was decoded before the refusal")
 
-    monkeypatch.setattr(_csv, "_decode", must_not_decode)
-    with pytest.raises(DataError, match="about 30 rows × 5 columns = 150 values"):
-        load_csv(data)
-    monkeypatch.setattr(_csv, "_decode", decode)
-    monkeypatch.setattr(_clean, "_MAX_CELLS", 1_000)
-    assert load_csv(data).feature_names == ["a", "b", "c", "d"]
+    with monkeypatch.context() as m:
+        m.setattr(codecs, "decode", must_not_decode)
+        m.setattr(codecs, "getincrementaldecoder", must_not_decode)
+        with pytest.raises(DataError, match="about 440,000 rows × 5 columns = 2,200,000 values"):
+            load_csv(data, max_values=1_000, max_rows=10**6)
+    assert load_csv(data[:2_000], max_values=1_000).feature_names == ["a", "b", "c", "d"]

@@ -24,6 +24,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from ternary.data import DataError, load_arff, load_csv, read_header
+from ternary.data.scan import count_breaks, count_rows
 
 GUARD_SECONDS = 30.0
 
@@ -81,12 +82,10 @@ def _wide_csv(rows: int, cols: int, end: str) -> bytes:
 
 @pytest.mark.parametrize("end", ["\n", "\r\n", "\r"])
 def test_the_value_limit_holds_for_every_line_ending(monkeypatch, end):
-    from ternary.data import _csv
-
     def must_not_parse(*args, **kwargs):
         raise AssertionError("pandas parsed a file over the value limit")
 
-    monkeypatch.setattr(_csv.pd, "read_csv", must_not_parse)
+    monkeypatch.setattr(pd, "read_csv", must_not_parse)
     # The header ends in LF and the rows in `end`: 7,600 x 2,000 = 15.2M values > 10M.
     data = _wide_csv(7_600, 2_000, end)
     with pytest.raises(DataError, match=r"7,600 rows × 2,000 columns = 15,200,000 values"):
@@ -112,15 +111,13 @@ def test_the_row_limit_holds_for_every_line_ending(end):
 @given(st.lists(st.sampled_from([b"a", b"1,2", b"\n", b"\r", b"\r\n", b" "]), max_size=40),
        st.integers(0, 8))  # fmt: skip
 def test_rows_and_breaks_are_counted_as_pandas_splits_lines(parts, start):
-    from ternary.data._source import _count_breaks, _count_rows
-
     data = b"".join(parts)
     start = min(start, len(data))
     if data[start - 1 : start + 1] == b"\r\n":
         start -= 1  # never start between the two bytes of one CRLF
     lines = re.split(rb"\r\n|\r|\n", data[start:])
-    assert _count_breaks(data, start) == len(lines) - 1
-    assert _count_rows(data, start) == sum(1 for line in lines if line)
+    assert count_breaks(data, start) == len(lines) - 1
+    assert count_rows(data, start) == sum(1 for line in lines if line)
 
 
 def test_blank_lines_of_any_ending_are_not_counted_as_rows():
@@ -153,8 +150,6 @@ def test_the_arff_limits_count_cr_line_endings():
 def test_an_error_in_the_first_data_row_is_reported_not_swallowed(monkeypatch):
     import csv
 
-    from ternary.data import _csv
-
     class Broken:
         """A reader that reads the header and fails on the first data row."""
 
@@ -170,7 +165,7 @@ def test_an_error_in_the_first_data_row_is_reported_not_swallowed(monkeypatch):
             except StopIteration:
                 raise csv.Error("unexpected end of data") from None
 
-    monkeypatch.setattr(_csv.csv, "reader", Broken)
+    monkeypatch.setattr(csv, "reader", Broken)
     with pytest.raises(DataError, match=r"first data row \(line 2\): unexpected end of data"):
         load_csv(b"a,y\n1,0\n2,1\n")
 
@@ -199,13 +194,20 @@ def test_forty_nominal_levels_with_trailing_text_end_quickly(trailing):
     assert result["peak_mb"] < 1024
 
 
-def test_the_header_liac_arff_is_given_is_plain_and_equal_to_the_files():
-    from ternary.data import _arff
+def test_the_header_liac_arff_is_given_is_plain_and_equal_to_the_files(monkeypatch):
+    import arff
 
     text = _levels_arff(40, " % codes").decode()
-    relation, attrs, plain = _arff._liac_input(text)
-    assert relation == "r" and [a.name for a in attrs] == ["a", "code"]
-    header = plain.split("@data")[0]
+    given, loads = [], arff.loads
+
+    def spy(text, *args, **kwargs):
+        given.append(text)
+        return loads(text, *args, **kwargs)
+
+    monkeypatch.setattr(arff, "loads", spy)
+    assert read_header(text.encode()) == ["a", "code"]
+    load_arff(text.encode())
+    header = given[-1].split("@data")[0]
     assert "%" not in header and header.splitlines()[2].endswith("'v39'}")
     ds = load_arff(text.encode())
     assert "Parsed with liac-arff." in ds.report

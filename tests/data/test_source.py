@@ -16,7 +16,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from ternary.data import DataError, list_local_arff, load_csv, load_file
-from ternary.data._source import _check_line_lengths
+from ternary.data.scan import check_line_lengths, line_of
 
 
 def write(tmp_path: Path, name: str, data: bytes) -> Path:
@@ -215,7 +215,7 @@ def _first_long_line(data: bytes, limit: int) -> int | None:
     for i in range(len(data) + 1):
         if i == len(data) or data[i] in b"\r\n":
             if i - start > limit:
-                return data.count(b"\n", 0, start) + 1
+                return line_of(data, start)  # lines end at LF, CRLF and a lone CR
             start = i + 1
     return None
 
@@ -232,10 +232,10 @@ def test_line_length_check_names_the_first_long_line(lengths, breaks, limit, blo
     data = b"".join(b"x" * n + sep for n, sep in zip(lengths, breaks, strict=False))[:-1]
     expected = _first_long_line(data, limit)
     if expected is None:
-        _check_line_lengths(data, limit, block)
+        check_line_lengths(data, limit, block)
     else:
         with pytest.raises(DataError, match=rf"^Line {expected} is longer"):
-            _check_line_lengths(data, limit, block)
+            check_line_lengths(data, limit, block)
 
 
 def test_bom_followed_by_invalid_utf8_is_refused_naming_the_line():
