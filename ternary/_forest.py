@@ -12,7 +12,11 @@ for the margin, quality-plateau and gain-ratio δ the two are the same, but clas
 percentiles and node_bootstrap's resampling count rows, not weights: with row indices every δ
 method sees a bootstrap sample exactly as a tree fitted on it would, so each member *is*
 ``TernaryTreeClassifier(...).fit(X[indices], y[indices])``. (``min_samples_leaf`` and
-``min_samples_split`` count the repeated rows too, as they would in that tree.)
+``min_samples_split`` count the repeated rows too, as they would in that tree.) Where the
+two are provably the same tree (`_counts_serve`: the weight-only δ methods, default leaf
+and split sizes, no row weights) the member is fitted on the sample's distinct rows with
+the draw counts as weights, which is cheaper, and its row counts are set to the sample's;
+a test holds every member array equal to the repeated-row fit.
 """
 
 from __future__ import annotations
@@ -64,12 +68,58 @@ def _member_rows(seed, n_samples, weights):
     return rows
 
 
+#: Members fit on their sample's distinct rows weighted by their counts wherever that is the
+#: same tree as the repeated rows (see `_counts_serve`); False always repeats the rows (the
+#: reference the tests compare against).
+_COUNTS_AS_WEIGHTS = True
+#: The δ methods that read a node's rows only through weighted class counts and distinct
+#: values; class_overlap's percentiles and node_bootstrap's resamples count rows.
+_WEIGHT_ONLY_METHODS = ("margin", "gain_ratio", "quality_plateau", "none")
+
+
+def _counts_serve(tree: TernaryTreeClassifier, weights) -> bool:
+    """Whether a member fitted on distinct rows weighted by their draw counts is, bit for
+    bit, the member fitted on the repeated rows.
+
+    CART's split search, its stopping at ``min_samples_split=2``, cost-complexity pruning
+    and the margin, gain-ratio and quality-plateau δ read a node's rows through weighted
+    class counts and distinct values only: a row drawn k times and a row of weight k give
+    the same integer sums, the same candidate thresholds, the same random feature draws.
+    Row counts enter through ``min_samples_leaf`` above 1, larger ``min_samples_split``,
+    the other δ methods, the Bayes scale's neighbours and non-integer row weights (a
+    weight added k times is not k times the weight to the last bit), which all keep the
+    repeated rows.
+    """
+    return (
+        _COUNTS_AS_WEIGHTS
+        and weights is None
+        and tree.delta_method in _WEIGHT_ONLY_METHODS
+        and not isinstance(tree.delta_scale, str)
+        and tree.min_samples_leaf == 1
+        and tree.min_samples_split == 2
+        and not isinstance(tree.min_samples_leaf, float)
+        and not isinstance(tree.min_samples_split, float)
+    )
+
+
 def _fit_member(tree, X, y, weights, bootstrap):
+    """Fit one member on its bootstrap sample (X and y validated by the forest)."""
     rows = _member_rows(tree.random_state, X.shape[0], weights) if bootstrap else None
-    if rows is not None:
-        X, y = X[rows], y[rows]
-        weights = None if weights is None else weights[rows]
-    return tree.fit(X, y, sample_weight=weights)
+    if rows is None:
+        return tree.fit(X, y, sample_weight=weights, check_input=False)
+    if _counts_serve(tree, weights):
+        counts = np.bincount(rows, minlength=X.shape[0])
+        drawn = np.flatnonzero(counts)
+        tree.fit(
+            X[drawn], y[drawn], sample_weight=counts[drawn].astype(np.float64), check_input=False
+        )
+        # as fitted on the repeated rows: each node's row count is its drawn rows' count
+        tree.tree_.n_node_samples = np.rint(tree.tree_.weighted_n_node_samples).astype(
+            tree.tree_.n_node_samples.dtype
+        )
+        return tree
+    weights = None if weights is None else weights[rows]
+    return tree.fit(X[rows], y[rows], sample_weight=weights, check_input=False)
 
 
 class TernaryForestClassifier(ClassifierMixin, BaseEstimator):
