@@ -24,10 +24,12 @@ Three families of data are provided:
 Every load has a bounded cost. A path must be a regular file (a named pipe or a
 device is refused without being opened for reading); at most ``MAX_FILE_BYTES``
 (200 MB) are read; a line may be at most 1 MB long; a text file may hold at most
-200,000 data rows, 2,000 columns and 10 million values (rows × columns), and an
+200,000 data rows, 2,000 columns and 10 million values (rows × columns; each a
+keyword of the loaders: ``max_rows``, ``max_columns``, ``max_values``), and an
 ARFF file that only the pure-Python parsers can read at most 500,000 values. All of
-these are checked before the data rows are parsed, and OpenML downloads are held
-to the same row, column and byte limits.
+these are checked before the data rows are parsed, with lines counted where the
+parser ends them (LF, CRLF or a lone CR; the scans are public in ``ternary.data.scan``),
+and OpenML downloads are held to the same row, column and byte limits.
 
 One private module per concern sits behind this namespace: ``_dataset`` (the
 container and the error), ``_builtin``, ``_source`` (bytes and decoding),

@@ -107,7 +107,7 @@ def test_the_row_limit_holds_for_every_line_ending(end):
     assert load_csv(data).n_samples == 30
 
 
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=150, deadline=None)
 @given(st.lists(st.sampled_from([b"a", b"1,2", b"\n", b"\r", b"\r\n", b" "]), max_size=40),
        st.integers(0, 8))  # fmt: skip
 def test_rows_and_breaks_are_counted_as_pandas_splits_lines(parts, start):
