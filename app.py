@@ -41,6 +41,7 @@ html, body, [data-testid="stAppViewContainer"] { font-size: 20px; }
 [data-testid="stMetricLabel"] p { font-size: 1rem !important; line-height: 1.25; }
 h1 { font-size: 3rem !important; }
 h2, h3 { font-size: 1.6rem !important; }
+[data-testid="stSidebarNav"] span { font-size: 0.8rem; }
 </style>
 """
 

@@ -4,7 +4,7 @@ import numpy as np
 import streamlit as st
 
 import viz
-from appkit import cost, datasets, model, paper, regions, why
+from appkit import cost, datasets, model, paper, present, regions, why
 from appkit.guard import page_guard, plain
 
 st.title("Decision regions")
@@ -60,7 +60,7 @@ def why_panel(res, event, data_key) -> None:
 def regions_view(res, data_key) -> None:
     """The figure and the clicked row's story: a click reruns this part alone, not the fits."""
     event = st.plotly_chart(
-        res.figure,
+        present.figure(res.figure),
         width="stretch",
         key="regions_chart",
         on_select="rerun",
@@ -144,6 +144,8 @@ with page_guard("drawing the decision regions"):
         + ("—" if np.isnan(m["decided_accuracy"]) else f"{m['decided_accuracy']:.3f}")
     )
 
+    if res.note:  # more than two features: the picture's model is a two-feature one
+        st.info(plain(res.note), icon="ℹ️")
     regions_view(res, key)
 
     st.subheader("Flagged test rows")

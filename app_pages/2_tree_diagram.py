@@ -2,7 +2,7 @@
 
 import streamlit as st
 
-from appkit import cost, datasets, export, model, regions, rules, tree, vocabulary, why
+from appkit import cost, datasets, export, model, present, regions, rules, tree, vocabulary, why
 from appkit.guard import page_guard, plain
 from ternary import export_text
 
@@ -39,7 +39,7 @@ def take_away(ds, spec, clf, base, names) -> None:
     c1, c2 = st.columns(2)
     c1.download_button(
         "Download the model (skops)",
-        export.model_bytes(clf, spec.key),
+        export.model_bytes(export.downloadable(ds, spec, clf), spec.key),
         file_name=f"{base}.skops",
         mime="application/octet-stream",
         help="The fitted tree in the skops format, which loads without running code from "
@@ -183,7 +183,7 @@ with page_guard("drawing the tree"):
             st.dataframe(explanation.delta_table(), hide_index=True, width="stretch")
         with view:
             fig = tree.node_figure(clf, X_rows, y_rows, tree_key, int(node), method)
-            st.plotly_chart(fig, width="stretch", key="node_chart")
+            st.plotly_chart(present.figure(fig), width="stretch", key="node_chart")
 
     with diagram:
         dot = tree.tree_dot(clf, tree_key, node, tuple(names), path)  # downloads: legend inside

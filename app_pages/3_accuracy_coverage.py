@@ -3,7 +3,7 @@
 import streamlit as st
 
 import viz
-from appkit import coverage, datasets, links, model, paper, vocabulary
+from appkit import coverage, datasets, links, model, paper, present, vocabulary
 from appkit.guard import page_guard, plain
 from appkit.model import CVSpec, FitSpec
 from appkit.state import DEFAULTS
@@ -112,7 +112,7 @@ def selective_section(ds, key, request) -> None:
     c1, c2 = st.columns([3, 2])
     with c1:
         event = st.plotly_chart(
-            viz.risk_coverage_figure(result.curves, markers=result.markers),
+            present.figure(viz.risk_coverage_figure(result.curves, markers=result.markers)),
             width="stretch",
             key="risk_chart",
             on_select="rerun",
@@ -136,7 +136,7 @@ def paper_view() -> None:
         "we hold. Both are published numbers carried in `appkit/paper.py`; nothing is "
         "computed here. Switch **Show** in the sidebar to cross-validate the chosen dataset."
     )
-    st.plotly_chart(paper.fig2_figure(), width="stretch", key="fig2_chart")
+    st.plotly_chart(present.figure(paper.fig2_figure()), width="stretch", key="fig2_chart")
     st.table(paper.fig2_table().rename(columns=lambda c: c.replace("_", " ")))
 
 
@@ -232,7 +232,7 @@ with page_guard("running the cross-validation"):
             summary = coverage.summarize(results, ds.bayes_error)
             baseline = float(results["cart_accuracy"].mean())
             st.plotly_chart(
-                coverage.coverage_figure(summary, baseline, chow, paper_means),
+                present.figure(coverage.coverage_figure(summary, baseline, chow, paper_means)),
                 width="stretch",
                 key="coverage_chart",
             )
@@ -350,7 +350,9 @@ with page_guard("running the cross-validation"):
                 base = coverage.cart_only_summary(rows)
             chow = coverage.chow_curve(ds, folds)
             event = st.plotly_chart(
-                coverage.coverage_figure(base, baseline, chow, paper_means, sweep=trace),
+                present.figure(
+                    coverage.coverage_figure(base, baseline, chow, paper_means, sweep=trace)
+                ),
                 width="stretch",
                 key="sweep_chart",
                 on_select="rerun",

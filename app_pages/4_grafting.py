@@ -2,7 +2,7 @@
 
 import streamlit as st
 
-from appkit import cost, datasets, grafting, model
+from appkit import cost, datasets, grafting, model, present
 from appkit.guard import page_guard
 from appkit.vocabulary import GRAFT_CHOICES
 
@@ -103,8 +103,8 @@ with page_guard("grafting the tree"):
                 "rows included; the accuracies in their titles are still the held-out rows'."
             )
         c1, c2 = st.columns(2)
-        c1.plotly_chart(res.figures[0], width="stretch", key="cart_regions")
-        c2.plotly_chart(res.figures[1], width="stretch", key="graft_regions")
+        c1.plotly_chart(present.figure(res.figures[0]), width="stretch", key="cart_regions")
+        c2.plotly_chart(present.figure(res.figures[1]), width="stretch", key="graft_regions")
 
     st.subheader("What the grafts changed")
     if res.figures is not None:

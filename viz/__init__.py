@@ -15,6 +15,7 @@ from viz.colors import CLASS_COLORS, class_color, method_color
 from viz.coverage import CURVE_POINT, accuracy_coverage_figure, risk_coverage_figure
 from viz.inspector import INSPECTOR_METHODS, node_inspector_figure
 from viz.labels import format_number, node_label_lines
+from viz.presentation import presentation_figure
 from viz.regions import RegionGrid, decision_regions_figure, uncertain_rectangles
 from viz.shadow import ShadowTree
 from viz.tree_diagram import tree_dot, tree_svg
@@ -32,6 +33,7 @@ __all__ = [
     "method_color",
     "node_inspector_figure",
     "node_label_lines",
+    "presentation_figure",
     "risk_coverage_figure",
     "tree_dot",
     "tree_svg",

@@ -417,8 +417,10 @@ def _layout(fig, xs, ys, feature_names, *, title, height, two_panels):
         title=dict(text=title),
         height=int(height),
         template="plotly_white",
-        legend=dict(orientation="h", yanchor="top", y=-0.12, xanchor="left", x=0),
-        margin=dict(l=60, r=20, t=70, b=60),
+        # at the figure's bottom edge (not under the plot area, which `constrain` may shrink,
+        # leaving the x-axis title on the legend in a narrow panel)
+        legend=dict(orientation="h", yref="container", yanchor="bottom", y=0, xanchor="left", x=0),
+        margin=dict(l=60, r=20, t=70, b=110),
     )
 
 
