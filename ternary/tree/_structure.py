@@ -96,18 +96,22 @@ class TernaryTree:
     # ------------------------------------------------------------------ structure
     @property
     def node_count(self) -> int:
+        """The number of nodes, leaves included."""
         return int(self.children_left.shape[0])
 
     @property
     def n_classes(self) -> int:
+        """The number of classes each node's ``value`` counts."""
         return int(self.value.shape[1])
 
     @property
     def is_leaf(self) -> np.ndarray:
+        """A boolean per node: True where the node has no children."""
         return self.children_left == LEAF
 
     @property
     def n_leaves(self) -> int:
+        """The number of leaves."""
         return int(self.is_leaf.sum())
 
     def preorder(self) -> list[int]:
@@ -115,6 +119,11 @@ class TernaryTree:
 
         Ids need not be in preorder themselves (grafting appends new split
         nodes above existing leaves), so walks go through this list.
+
+        Returns
+        -------
+        list of int
+            The reachable node ids, each parent before its children.
         """
         order, stack = [], [0] if self.node_count else []
         while stack:
@@ -124,7 +133,13 @@ class TernaryTree:
         return order
 
     def node_depth(self) -> np.ndarray:
-        """Depth of every node (root 0)."""
+        """Depth of every node (root 0).
+
+        Returns
+        -------
+        ndarray of shape (node_count,)
+            The depth of each node, in splits from the root.
+        """
         depth = np.zeros(self.node_count, dtype=np.intp)
         for node in self.preorder():
             for child in self.children(node):
@@ -133,15 +148,33 @@ class TernaryTree:
 
     @property
     def max_depth(self) -> int:
+        """The depth of the deepest node (a lone leaf has depth 0)."""
         return int(self.node_depth().max()) if self.node_count else 0
 
     def children(self, node: int) -> list[int]:
-        """Existing children of ``node``: left, right, then middle."""
+        """Existing children of ``node``: left, right, then middle.
+
+        Parameters
+        ----------
+        node : int
+            A node id.
+
+        Returns
+        -------
+        list of int
+            The children's ids; empty for a leaf.
+        """
         kids = (self.children_left[node], self.children_right[node], self.children_middle[node])
         return [int(k) for k in kids if k != LEAF]
 
     def parents(self) -> np.ndarray:
-        """Parent of every node (−1 at the root)."""
+        """Parent of every node (−1 at the root).
+
+        Returns
+        -------
+        ndarray of shape (node_count,)
+            The parent's id of each node.
+        """
         parent = np.full(self.node_count, LEAF, dtype=np.intp)
         for node in self.preorder():
             for child in self.children(node):
@@ -149,7 +182,13 @@ class TernaryTree:
         return parent
 
     def reached_through_middle(self) -> np.ndarray:
-        """True for nodes whose path from the root takes a middle branch."""
+        """True for nodes whose path from the root takes a middle branch.
+
+        Returns
+        -------
+        ndarray of shape (node_count,), bool
+            The mask over the nodes.
+        """
         mask = np.zeros(self.node_count, dtype=bool)
         for node in self.preorder():
             m = self.children_middle[node]
@@ -181,7 +220,13 @@ class TernaryTree:
         )
 
     def copy(self) -> TernaryTree:
-        """An independent copy, bit for bit (no renormalisation of ``value``)."""
+        """An independent copy, bit for bit (no renormalisation of ``value``).
+
+        Returns
+        -------
+        TernaryTree
+            The copy; no array is shared with this tree.
+        """
         new = TernaryTree.__new__(TernaryTree)
         for name in self._ARRAYS:
             setattr(new, name, getattr(self, name).copy())
