@@ -78,7 +78,18 @@ class Condition:
         return self.text()
 
     def text(self, digits: int = 6) -> str:
-        """``name op threshold`` with ``digits`` significant digits."""
+        """``name op threshold`` with ``digits`` significant digits.
+
+        Parameters
+        ----------
+        digits : int, default=6
+            Significant digits of the threshold.
+
+        Returns
+        -------
+        str
+            The condition as text.
+        """
         return f"{self.name} {self.op} {_num(self.threshold, digits)}"
 
 
@@ -122,6 +133,16 @@ class Rule:
 
         ``X`` has the model's features in order (a DataFrame is read by feature name);
         values are cast to float32 as the library does.
+
+        Parameters
+        ----------
+        X : array-like of shape (n_samples, n_features)
+            The rows.
+
+        Returns
+        -------
+        ndarray of shape (n_samples,), bool
+            True for the rows every condition holds on.
         """
         X32 = _as_float32(X, self.conditions)
         mask = np.ones(X32.shape[0], dtype=bool)
@@ -133,6 +154,16 @@ class Rule:
         """The conditions, merged per feature: ``a <= 1``, ``0.2 < b <= 0.7``.
 
         Thresholds are shown with ``digits`` significant digits (the rule keeps them exact).
+
+        Parameters
+        ----------
+        digits : int, default=6
+            Significant digits of the thresholds.
+
+        Returns
+        -------
+        str
+            The conditions joined by ``AND``; ``(always)`` for none.
         """
         parts = []
         for feature in dict.fromkeys(c.feature for c in self.conditions):
@@ -146,6 +177,13 @@ class Rule:
         return " AND ".join(parts) if parts else "(always)"
 
     def outcome_text(self) -> str:
+        """What the rule concludes, as text.
+
+        Returns
+        -------
+        str
+            ``class c (decided)``, ``class c (boundary-uncertain)``, or the blend note.
+        """
         if self.prediction is None:
             return "boundary-uncertain (blended from both sides)"
         verdict = "decided" if self.verdict else "boundary-uncertain"
@@ -224,7 +262,8 @@ def extract_rules(
 
     Parameters
     ----------
-    clf : TernaryTreeClassifier, fitted (any routing, grafted or not)
+    clf : TernaryTreeClassifier
+        A fitted tree (any routing, grafted or not).
     X, y : array-like, optional
         Rows to count support and accuracy on, normally the training rows. Without them a
         leaf rule reports the training rows the tree stored at its leaf (for the binary
@@ -243,6 +282,7 @@ def extract_rules(
     Returns
     -------
     list of Rule
+        The decided rules, then (with ``uncertain``) the boundary-uncertain ones.
 
     Examples
     --------
@@ -504,13 +544,36 @@ def rule_summary(rules: list[Rule], X: ArrayLike, y: ArrayLike) -> dict:
 
 
 def rules_to_text(rules: list[Rule]) -> str:
-    """One numbered line per rule, ordered by support."""
+    """One numbered line per rule, ordered by support.
+
+    Parameters
+    ----------
+    rules : list of Rule
+        Rules as `extract_rules` returns them.
+
+    Returns
+    -------
+    str
+        The lines, each ending in a newline.
+    """
     lines = [f"R{i + 1}: {rule}" for i, rule in enumerate(_ordered(list(rules)))]
     return "\n".join(lines) + ("\n" if lines else "")
 
 
 def rules_to_frame(rules: list[Rule]) -> pd.DataFrame:
-    """One row per rule, ordered by support: conditions, prediction, verdict, counts."""
+    """One row per rule, ordered by support: conditions, prediction, verdict, counts.
+
+    Parameters
+    ----------
+    rules : list of Rule
+        Rules as `extract_rules` returns them.
+
+    Returns
+    -------
+    pandas.DataFrame
+        Columns rule, conditions, prediction, verdict, support, accuracy, n_conditions,
+        kind and node.
+    """
     ordered = _ordered(list(rules))
     frame = pd.DataFrame(
         {

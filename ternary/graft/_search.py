@@ -72,13 +72,19 @@ def leaf_bounds(
 
     Parameters
     ----------
-    tree : TernaryTree, a binary tree (no middle children on the path)
-    leaf : int, any node id (usually a leaf)
-    n_features : int, optional; defaults to one more than the largest split feature
+    tree : TernaryTree
+        A binary tree (no middle children on the path).
+    leaf : int
+        Any node id (usually a leaf).
+    n_features : int, optional
+        Defaults to one more than the largest split feature.
 
     Returns
     -------
-    lowerlim, upperlim : ndarray of shape (n_features,), ``−inf``/``+inf`` where unbounded
+    lowerlim : ndarray of shape (n_features,)
+        The lower bounds, ``−inf`` where unbounded.
+    upperlim : ndarray of shape (n_features,)
+        The upper bounds, ``+inf`` where unbounded.
     """
     if n_features is None:
         n_features = int(max(tree.feature.max(), -1)) + 1

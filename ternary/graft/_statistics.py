@@ -18,11 +18,13 @@ def laplace(count_k: ArrayLike, total: ArrayLike) -> float | np.ndarray:
 
     Parameters
     ----------
-    count_k, total : float or array-like, ``0 ≤ count_k ≤ total``
+    count_k, total : float or array-like
+        The (weighted) count of class ``k`` and of all cases, ``0 ≤ count_k ≤ total``.
 
     Returns
     -------
     float or ndarray
+        ``(count_k + 1) / (total + 2)``.
 
     Examples
     --------
@@ -45,12 +47,15 @@ def binomial_tail(x: ArrayLike, n: ArrayLike, p: ArrayLike) -> float | np.ndarra
 
     Parameters
     ----------
-    x, n : float or array-like, ``x ≤ n``
+    x, n : float or array-like
+        Successes needed and trials, ``x ≤ n`` (weighted counts allowed).
     p : float or array-like in [0, 1]
+        The success probability.
 
     Returns
     -------
     float or ndarray
+        ``P(Bin(n, p) ≥ x)``.
 
     Examples
     --------
