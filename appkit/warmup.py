@@ -3,8 +3,9 @@
 Run once per server process, in a background thread started after the first
 page is on screen: the imports the model pages need (plotly, the figure
 builders), the compiled prediction kernel's first compile when the library has
-one (`ternary.tree.warm_up`), and the default Decision-regions setting, so
-the first click on that page finds its fits and figure cached.
+one (`ternary.tree.warm_up`), the default Decision-regions setting, the
+default tree diagram and the accuracy-coverage page's default cross-validation,
+so the first visit of each page finds its fits and figures cached.
 """
 
 from __future__ import annotations
@@ -36,6 +37,30 @@ def warm_up() -> None:
         model.model_params(DEFAULTS),
     )
     regions.regions_result(ds, spec)
+    _warm_other_pages(ds, key, spec)
+
+
+def _warm_other_pages(ds, key, spec) -> None:
+    """The default figures of the tree and accuracy-coverage pages, and their imports.
+
+    The accuracy-coverage page cross-validates the default dataset on arrival: its
+    11 combinations x 5 folds are the largest part of a first visit there.
+    """
+    from appkit import coverage, grafting, model, rules, tree  # noqa: F401 - the imports
+    from appkit.model import CVSpec, FitSpec
+    from appkit.state import DEFAULTS
+
+    sp = model.split_data(ds, spec)
+    clf = model.fit(sp, spec)
+    names = tuple(str(c) for c in sp.X_train.columns)
+    nodes = tree.internal_nodes(clf)
+    tree.tree_dot(clf, spec.key, nodes[0] if nodes else None, names, None, "none")
+    cv = CVSpec(key, DEFAULTS["cv_folds"], DEFAULTS["cv_max_depth"], DEFAULTS["cv_seed"])
+    coverage.cv_results(ds, cv)
+    coverage.chow_curve(ds, cv)
+    seed, depth = cv.seed, cv.max_depth
+    params = {"delta_method": "none", "max_depth": depth, "random_state": seed}
+    coverage.selective_curves(ds, FitSpec(key, None, DEFAULTS["test_size"], seed, params))
 
 
 def _run() -> None:

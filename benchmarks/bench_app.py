@@ -538,6 +538,64 @@ def _yourdata_lines(r: dict) -> list[str]:
     ]
 
 
+#: page address and what shows it is drawn, for the first-visit measurements
+_FIRST_VISIT = {
+    "decision_regions": _REGIONS_DRAWN,
+    "tree_diagram": "() => !!document.querySelector('[data-testid=\"stGraphVizChart\"] svg g')",
+    "accuracy_coverage": "() => document.querySelectorAll('.js-plotly-plot .main-svg').length > 1",
+}
+
+
+def _visit(browser, url: str, drawn: str) -> float:
+    """Seconds from opening ``url`` in a new session until ``drawn`` holds and the run ends."""
+    page = browser.new_page(viewport={"width": 1400, "height": 900})
+    start = time.perf_counter()
+    page.goto(url)
+    page.wait_for_function(drawn, timeout=120_000, polling="raf")
+    page.wait_for_timeout(300)
+    page.wait_for_function(_IDLE, timeout=120_000, polling="raf")
+    seconds = time.perf_counter() - start
+    page.close()
+    return seconds
+
+
+def bench_first_visit() -> dict:
+    """Per page, on a fresh server: the first visit by a shared link, then a second session's.
+
+    The first is what a student opening the teacher's link meets on a server just
+    started; the second what everyone after meets.
+    """
+    from playwright.sync_api import sync_playwright
+
+    out = {}
+    with sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=CHROMIUM, args=["--no-sandbox"])
+        for path, drawn in _FIRST_VISIT.items():
+            port = _free_port()
+            url = f"http://127.0.0.1:{port}"
+            proc = _start_server(port, RESULTS / "bench_app_first_visit.log")
+            try:
+                _wait_healthy(url, proc)
+                cold = _visit(browser, f"{url}/{path}", drawn)
+                warm = _visit(browser, f"{url}/{path}", drawn)
+                out[path] = (cold, warm)
+            finally:
+                proc.terminate()
+                proc.wait(timeout=15)
+        browser.close()
+    return out
+
+
+def _first_visit_lines(r: dict) -> list[str]:
+    lines = [
+        "| page (opened by a link, new session) | fresh server (s) | next session (s) | ratio |",
+        "|---|---:|---:|---:|",
+    ]
+    for path, (cold, warm) in r.items():
+        lines.append(f"| {path} | {cold:.1f} | {warm:.1f} | {cold / warm:.1f} |")
+    return lines
+
+
 def main(argv=None) -> int:
     parser = argparse.ArgumentParser(
         description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
@@ -547,7 +605,12 @@ def main(argv=None) -> int:
     parser.add_argument("--no-browser", action="store_true", help="compute timings only")
     parser.add_argument("--sessions", type=int, default=8, help="concurrent browser sessions")
     parser.add_argument("--only-yourdata", action="store_true", help="the Your data section only")
+    parser.add_argument(
+        "--only-first-visit", action="store_true", help="first visit vs the next, per page"
+    )
     args = parser.parse_args(argv)
+    if args.only_first_visit:
+        return print("\n".join(_first_visit_lines(bench_first_visit()))) or 0
     repeats = 2 if args.quick else args.repeats
     if args.only_yourdata:
         return print("\n".join(_yourdata_lines(bench_yourdata(repeats)))) or 0
