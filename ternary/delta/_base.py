@@ -85,7 +85,20 @@ class DeltaParams:
 
 
 def resolve_n_bootstraps(n_bootstraps, n_train: int) -> int:
-    """The paper's B: 20 below 2,000 training rows, 15 below 10,000, else 10."""
+    """The paper's B: 20 below 2,000 training rows, 15 below 10,000, else 10.
+
+    Parameters
+    ----------
+    n_bootstraps : "auto" or int
+        The estimator's parameter.
+    n_train : int
+        The number of training rows.
+
+    Returns
+    -------
+    int
+        B: ``n_bootstraps`` itself, or the paper's rule for ``"auto"``.
+    """
     if isinstance(n_bootstraps, str) and n_bootstraps == "auto":
         if n_train < 2000:
             return 20

@@ -55,7 +55,20 @@ def widest_overlap(rows: NodeRows, q=0.10):
 
 
 def delta_class_overlap(rows: NodeRows, q=0.10) -> float:
-    """Half the widest positive overlap between two classes' percentile bands."""
+    """Half the widest positive overlap between two classes' percentile bands.
+
+    Parameters
+    ----------
+    rows : NodeRows
+        The training rows reaching the node, sorted on its split feature.
+    q : float in [0, 0.5], default=0.1
+        The band of a class is its ``[P_q, P_(1−q)]``.
+
+    Returns
+    -------
+    float
+        The raw δ (before the clamp and the scale), ≥ 0.
+    """
     pair, low, high = widest_overlap(rows, q)
     return 0.0 if pair is None else (high - low) / 2.0
 

@@ -36,7 +36,22 @@ def gain_ratio_parts(rows: NodeRows, criterion="gini") -> dict:
 
 
 def delta_gain_ratio(rows: NodeRows, criterion="gini", alpha=0.10) -> float:
-    """α·range(c)/(1 + GR): a clear (high gain-ratio) split gets a narrow zone."""
+    """Compute α·range(c)/(1 + GR): a clear (high gain-ratio) split gets a narrow zone.
+
+    Parameters
+    ----------
+    rows : NodeRows
+        The training rows reaching the node, sorted on its split feature.
+    criterion : {"gini", "entropy", "log_loss"}, default="gini"
+        The split criterion of Q.
+    alpha : float, default=0.1
+        The scale α.
+
+    Returns
+    -------
+    float
+        The raw δ (before the clamp and the scale), ≥ 0.
+    """
     parts = gain_ratio_parts(rows, criterion)
     if parts["h_split"] <= 0.0:
         return float(alpha * rows.value_range)

@@ -75,7 +75,18 @@ def margin_support(rows: NodeRows) -> dict:
 
 
 def delta_margin(rows: NodeRows) -> float:
-    """Distance from θ* to the nearest cross-class row (the node's support vector)."""
+    """Distance from θ* to the nearest cross-class row (the node's support vector).
+
+    Parameters
+    ----------
+    rows : NodeRows
+        The training rows reaching the node, sorted on its split feature.
+
+    Returns
+    -------
+    float
+        The raw δ (before the clamp and the scale), ≥ 0.
+    """
     return margin_support(rows)["delta"]
 
 

@@ -130,7 +130,26 @@ def _bootstrap_best_numpy(rows, draws, group, G, criterion, min_samples_leaf):
 def delta_node_bootstrap(
     rows: NodeRows, criterion="gini", n_bootstraps=20, random_state=None, min_samples_leaf=1
 ) -> float:
-    """Population std of the bootstrap thresholds: how unstable θ* is."""
+    """Population std of the bootstrap thresholds: how unstable θ* is.
+
+    Parameters
+    ----------
+    rows : NodeRows
+        The training rows reaching the node, sorted on its split feature.
+    criterion : {"gini", "entropy", "log_loss"}, default="gini"
+        The split criterion of Q.
+    n_bootstraps : int, default=20
+        The number of resamples B.
+    random_state : int, RandomState or None, default=None
+        Seeds the resamples (see `bootstrap_thresholds`).
+    min_samples_leaf : int, default=1
+        Candidates must leave this many rows on each side.
+
+    Returns
+    -------
+    float
+        The raw δ (before the clamp and the scale), ≥ 0.
+    """
     if rows.n < 10:
         return 0.0
     thresholds = bootstrap_thresholds(rows, criterion, n_bootstraps, random_state, min_samples_leaf)

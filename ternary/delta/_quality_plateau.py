@@ -34,7 +34,24 @@ def plateau_bounds(thresholds, quality, threshold, epsilon=0.05):
 def delta_quality_plateau(
     rows: NodeRows, criterion="gini", epsilon=0.05, min_samples_leaf=1
 ) -> float:
-    """Half the span of candidate thresholds whose Q is within (1−ε) of Q(θ*)."""
+    """Half the span of candidate thresholds whose Q is within (1−ε) of Q(θ*).
+
+    Parameters
+    ----------
+    rows : NodeRows
+        The training rows reaching the node, sorted on its split feature.
+    criterion : {"gini", "entropy", "log_loss"}, default="gini"
+        The split criterion of Q.
+    epsilon : float in [0, 1], default=0.05
+        The tolerance ε.
+    min_samples_leaf : int, default=1
+        Candidates must leave this many rows on each side.
+
+    Returns
+    -------
+    float
+        The raw δ (before the clamp and the scale), ≥ 0.
+    """
     thresholds, quality, _ = quality_curve(rows, criterion, min_samples_leaf)
     if thresholds.size < 2:
         return 0.0
