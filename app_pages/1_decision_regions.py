@@ -47,7 +47,7 @@ def why_panel(res, event, data_key) -> None:
         "The row's way through the tree: thick edges; where a zone forks it, the two "
         "branches are drawn in orange with the share of the row each one carries."
     )
-    st.dataframe(story.steps.round(4), hide_index=True, width="stretch")
+    st.table(present.readable(story.steps.round(4)).set_index("node"))
     st.caption(
         "One line per split the row reaches (with probabilistic routing a row in a zone goes "
         "down both sides): its value x against the zone θ − δ … θ + δ, its distance to θ in "

@@ -178,9 +178,9 @@ with page_guard("drawing the tree"):
             explanation = tree.node_explanation(clf, X_rows, y_rows, tree_key, int(node))
             st.caption(
                 "δ at this node by each method: raw, then clamped to the cap and "
-                "scaled; model_method marks the tree's own."
+                "scaled; 'model method' marks the tree's own."
             )
-            st.dataframe(explanation.delta_table(), hide_index=True, width="stretch")
+            st.table(present.readable(explanation.delta_table()).set_index("delta method"))
         with view:
             fig = tree.node_figure(clf, X_rows, y_rows, tree_key, int(node), method)
             st.plotly_chart(present.figure(fig), width="stretch", key="node_chart")

@@ -80,7 +80,7 @@ def use_curve_point(ds, spec, point) -> None:
 
 def selective_section(ds, key, request) -> None:
     """Risk–coverage curves of every method's own confidence ranking, with AURC / E-AURC."""
-    st.subheader("Risk–coverage: every operating point at once")
+    st.subheader("Accuracy on the rows kept, as the flagged share grows")
     s = st.session_state
     spec = FitSpec(
         key,
@@ -359,7 +359,13 @@ with page_guard("running the cross-validation"):
                 selection_mode="points",
             )
             use_operating_point(coverage.selected_setting(event))
-            st.dataframe(sweep_summary.round(4), hide_index=True, width="stretch")
+            # in the order of the swept value, as the sweep was asked for
+            order = [r_param] if r_param in sweep_summary else []
+            st.dataframe(
+                sweep_summary.sort_values(order).round(4) if order else sweep_summary.round(4),
+                hide_index=True,
+                width="stretch",
+            )
             st.download_button(
                 "Download sweep (CSV)",
                 sweep_summary.to_csv(index=False).encode(),

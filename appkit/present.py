@@ -6,7 +6,7 @@ import streamlit as st
 
 import viz
 
-__all__ = ["figure"]
+__all__ = ["figure", "readable"]
 
 
 def figure(fig):
@@ -14,3 +14,13 @@ def figure(fig):
     if st.session_state.get("present"):
         return viz.presentation_figure(fig)
     return fig
+
+
+def readable(table):
+    """``table`` for display: spaces for underscores in the headers, empty cells left empty.
+
+    ``st.table`` then wraps a long header instead of cutting it ("final_delt…"), and
+    a cell with nothing in it reads blank rather than "None".
+    """
+    shown = table.rename(columns=lambda c: str(c).replace("_", " ")).astype(object)
+    return shown.where(shown.notna(), "")

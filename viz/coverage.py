@@ -458,7 +458,9 @@ def risk_coverage_figure(curves, *, markers=None, title=None) -> go.Figure:
     fig.update_xaxes(title_text="Share of rows flagged (least confident first)", tickformat=".0%")
     fig.update_yaxes(title_text="Accuracy on the rows kept")
     fig.update_layout(
-        title=dict(text=title or "Risk–coverage: each method's own ranking of the test rows"),
+        title=dict(
+            text=title or "Accuracy on the rows kept: each method's own ranking of the test rows"
+        ),
         template="plotly_white",
         height=560,
         # below the plot: beside it, eight long names left the curves a third of the width

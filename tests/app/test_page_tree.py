@@ -32,7 +32,7 @@ def test_tree_page_node_picker_and_inspector():
         assert_clean(at)
         assert len(at.get("plotly_chart")) == 1
     # the δ table lists the five methods
-    assert len(at.dataframe[0].value) == 5
+    assert len(at.table[0].value) == 5
     labels = [b.label for b in at.get("download_button")]
     assert "Download DOT" in labels
     if shutil.which("dot"):
