@@ -9,7 +9,7 @@ rows, the half-gap again.
 Two forms side by side, equal bit for bit: `margin_support` (and `delta_margin`) for
 one node, which `ternary.explain` shows, and `margin_deltas` for every split of a
 binary tree in one vectorised pass; the estimator uses its compiled twin
-(`ternary.delta._kernels`, numba, bit-equal) when numba is installed, this pass otherwise.
+(`ternary.delta.kernels`, numba, bit-equal) when numba is installed, this pass otherwise.
 
 Margin's δ is a distance to a training value, so a zone edge can sit exactly on data:
 when the nearest cross-class row lies right of θ, at ``θ+δ``, that row (and every row
@@ -25,7 +25,7 @@ from __future__ import annotations
 import numpy as np
 
 from ternary.delta._base import DeltaMethod, NodeRows
-from ternary.delta._kernels import margin_deltas_compiled
+from ternary.delta.kernels import margin_deltas_compiled
 from ternary.tree import split_row_pairs
 
 __all__ = ["METHOD", "delta_margin", "margin_deltas", "margin_support"]

@@ -11,7 +11,7 @@ from __future__ import annotations
 import numpy as np
 
 from ternary.delta._base import DeltaMethod, NodeRows
-from ternary.tree import impurity, midpoint, split_proxy
+from ternary.tree import midpoint, split_proxy, split_qualities
 from ternary.tree.kernels import bootstrap_best
 
 __all__ = ["BOOTSTRAP_CHUNK_CELLS", "METHOD", "bootstrap_thresholds", "delta_node_bootstrap"]
@@ -73,23 +73,11 @@ def bootstrap_thresholds(
         if result is None:
             result = _bootstrap_best_numpy(rows, draws, group, G, criterion, min_samples_leaf)
         best, next_present, left, total = result
-        # Q of every resample's best split at once: row i is split_quality(left[i], total[i])
-        # to the bit (the same element-wise operations, each row's sums over its K classes)
-        keep = (best >= 0) & (_qualities(left, total, criterion) > 0)
+        # Q of every resample's best split at once, each row split_quality's to the bit
+        keep = (best >= 0) & (split_qualities(left, total, criterion) > 0)
         for i in np.flatnonzero(keep):
             found.append(midpoint(group_values[best[i]], group_values[next_present[i]]))
     return np.asarray(found, dtype=np.float64)
-
-
-def _qualities(left: np.ndarray, total: np.ndarray, criterion: str) -> np.ndarray:
-    """`split_quality` row by row: ``left`` and ``total`` are (b, K), one resample a row."""
-    right = total - left
-    w_total = total.sum(axis=-1)
-    w_left = left.sum(axis=-1)
-    w_right = right.sum(axis=-1)
-    children = w_left * impurity(left, criterion) + w_right * impurity(right, criterion)
-    with np.errstate(divide="ignore", invalid="ignore"):
-        return impurity(total, criterion) - children / w_total
 
 
 def _bootstrap_best_numpy(rows, draws, group, G, criterion, min_samples_leaf):

@@ -13,7 +13,13 @@
 
 from __future__ import annotations
 
-from ternary.tree._criterion import impurity, midpoint, split_proxy, split_quality
+from ternary.tree._criterion import (
+    impurity,
+    midpoint,
+    split_proxy,
+    split_qualities,
+    split_quality,
+)
 from ternary.tree._distance import zone_distance
 from ternary.tree._partition import (
     impurity_importances,
@@ -47,6 +53,7 @@ __all__ = [
     "iter_node_rows",
     "midpoint",
     "split_proxy",
+    "split_qualities",
     "split_quality",
     "split_kernel_available",
     "split_row_pairs",

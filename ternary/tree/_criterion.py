@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 
-__all__ = ["impurity", "midpoint", "split_proxy", "split_quality"]
+__all__ = ["impurity", "midpoint", "split_proxy", "split_qualities", "split_quality"]
 
 
 def impurity(counts: np.ndarray, criterion: str) -> np.ndarray:
@@ -31,6 +31,22 @@ def split_quality(left: np.ndarray, total: np.ndarray, criterion: str) -> np.nda
         parent
         - (w_left * impurity(left, criterion) + w_right * impurity(right, criterion)) / w_total
     )
+
+
+def split_qualities(left: np.ndarray, total: np.ndarray, criterion: str) -> np.ndarray:
+    """`split_quality` of many splits at once, each with its own totals.
+
+    ``left`` and ``total`` are (b, K): row ``i`` gives ``split_quality(left[i], total[i])``
+    to the bit (the same element-wise operations, each row's sums over its K classes),
+    as node_bootstrap checks all resamples of a chunk in one pass.
+    """
+    right = total - left
+    w_total = total.sum(axis=-1)
+    w_left = left.sum(axis=-1)
+    w_right = right.sum(axis=-1)
+    children = w_left * impurity(left, criterion) + w_right * impurity(right, criterion)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        return impurity(total, criterion) - children / w_total
 
 
 def split_proxy(left: np.ndarray, total: np.ndarray, criterion: str) -> np.ndarray:

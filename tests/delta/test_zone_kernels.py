@@ -8,7 +8,7 @@ from sklearn.datasets import make_classification
 
 from ternary import TernaryTreeClassifier
 from ternary.delta import margin_deltas
-from ternary.delta._kernels import margin_deltas_compiled, zone_kernels_available
+from ternary.delta.kernels import margin_deltas_compiled, zone_kernels_available
 from ternary.tree import split_row_pairs
 
 needs_numba = pytest.mark.skipif(not zone_kernels_available(), reason="numba unavailable")

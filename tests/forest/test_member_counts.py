@@ -1,9 +1,10 @@
-"""Members fitted on drawn rows weighted by their counts are the members on repeated rows.
+"""Each member is the tree fitted on its bootstrap rows, repeats and all, bit for bit.
 
-`ternary._forest._counts_serve` lets a member fit on the distinct rows of its bootstrap
-sample with the draw counts as weights (as scikit-learn's forests do) where that gives
-the same tree; every array of every member, and the forest's outputs, must then equal
-the fit on the repeated rows bit for bit.
+The forest fits a member on the distinct rows of its sample with the draw counts as
+weights (as scikit-learn's forests do) where that gives the same tree, and on the
+repeated rows otherwise; either way every array of every member must equal
+``TernaryTreeClassifier(**member.get_params()).fit(X[rows], y[rows])`` for the rows
+``estimators_samples_`` lists, which is what the forest's documentation promises.
 """
 
 import numpy as np
@@ -11,8 +12,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-import ternary._forest as forest_module
-from ternary import TernaryForestClassifier
+from ternary import TernaryForestClassifier, TernaryTreeClassifier
 
 ARRAYS = (
     "children_left",
@@ -25,15 +25,6 @@ ARRAYS = (
     "n_node_samples",
     "weighted_n_node_samples",
 )
-
-
-def _fit(X, y, counts_as_weights, **params):
-    original = forest_module._COUNTS_AS_WEIGHTS
-    forest_module._COUNTS_AS_WEIGHTS = counts_as_weights
-    try:
-        return TernaryForestClassifier(n_estimators=4, random_state=0, **params).fit(X, y)
-    finally:
-        forest_module._COUNTS_AS_WEIGHTS = original
 
 
 @settings(max_examples=20, deadline=None)
@@ -61,36 +52,34 @@ def test_counts_as_weights_give_the_same_members(
         max_features=max_features,
         ccp_alpha=ccp_alpha,
     )
-    weighted = _fit(X, y, True, **params)
-    repeated = _fit(X, y, False, **params)
-    assert forest_module._counts_serve(weighted.estimators_[0], None)
-    for a, b in zip(weighted.estimators_, repeated.estimators_, strict=True):
+    _assert_members_are_lone_trees(X, y, params)
+
+
+def _assert_members_are_lone_trees(X, y, params):
+    forest = TernaryForestClassifier(n_estimators=4, random_state=0, **params).fit(X, y)
+    for member, rows in zip(forest.estimators_, forest.estimators_samples_, strict=True):
+        lone = TernaryTreeClassifier(**member.get_params()).fit(X[rows], y[rows])
         for name in ARRAYS:
-            assert np.array_equal(getattr(a.tree_, name), getattr(b.tree_, name)), name
-        assert np.array_equal(a.feature_importances_, b.feature_importances_)
-    proba_a, verdict_a = weighted.predict_proba_verdict(X)
-    proba_b, verdict_b = repeated.predict_proba_verdict(X)
-    assert np.array_equal(proba_a, proba_b)
-    assert np.array_equal(verdict_a, verdict_b)
+            assert np.array_equal(getattr(member.tree_, name), getattr(lone.tree_, name)), name
+        assert np.array_equal(member.feature_importances_, lone.feature_importances_)
+        proba, verdict = member.predict_proba_verdict(X)
+        lone_proba, lone_verdict = lone.predict_proba_verdict(X)
+        assert np.array_equal(proba, lone_proba)
+        assert np.array_equal(verdict, lone_verdict)
 
 
 @pytest.mark.parametrize(
     "params",
     [
         dict(delta_method="class_overlap"),
-        dict(delta_method="node_bootstrap"),
+        dict(delta_method="node_bootstrap", n_bootstraps=5),
         dict(min_samples_leaf=2),
         dict(min_samples_split=4),
-        dict(delta_scale="bayes"),
     ],
 )
-def test_row_counting_settings_keep_the_repeated_rows(params):
-    forest = TernaryForestClassifier(n_estimators=2, random_state=0, **params)
-    member = forest._member_template()
-    assert not forest_module._counts_serve(member, None)
-
-
-def test_weighted_rows_keep_the_repeated_rows():
-    member = TernaryForestClassifier()._member_template()
-    assert forest_module._counts_serve(member, None)
-    assert not forest_module._counts_serve(member, np.ones(3))
+def test_row_counting_settings_give_the_lone_trees_too(params):
+    """Settings that count rows (so the forest repeats them) keep the same promise."""
+    rng = np.random.default_rng(3)
+    X = np.round(rng.normal(size=(120, 3)), 1)
+    y = (X[:, 0] + rng.normal(scale=0.8, size=120) > 0).astype(int)
+    _assert_members_are_lone_trees(X, y, dict(max_depth=4, **params))

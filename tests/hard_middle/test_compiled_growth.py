@@ -2,9 +2,11 @@
 
 The compiled search (`ternary.tree.best_split`) breaks an exact tie between features
 by the lowest index, the scikit-learn stump by its random feature order; anywhere else
-the two growths must build the same tree. So: grow both, walk them together, and at
-the first node whose split differs require the two splits to tie exactly on that
-node's rows.
+the two growths must build the same tree. The growth asks the compiled search with
+``max_features=None`` and keeps the stump for any other value, so ``max_features`` equal
+to the number of features (every feature searched, by the stump) is the reference.
+Grow both, walk them together, and at the first node whose split differs require the
+two splits to tie exactly on that node's rows.
 """
 
 import numpy as np
@@ -13,7 +15,6 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from sklearn.tree import DecisionTreeClassifier
 
-import ternary._hard_middle as hard_middle
 from ternary import TernaryTreeClassifier
 from ternary.tree import best_split, iter_node_rows, split_kernel_available
 
@@ -21,14 +22,11 @@ pytestmark = pytest.mark.skipif(not split_kernel_available(), reason="numba unav
 
 
 def _fit(X, y, w, compiled, **params):
-    original = hard_middle._compiled_search
-    if not compiled:
-        hard_middle._compiled_search = lambda estimator: False
-    try:
-        clf = TernaryTreeClassifier(routing="hard_middle", random_state=0, **params)
-        return clf.fit(X, y, sample_weight=w)
-    finally:
-        hard_middle._compiled_search = original
+    every_feature = None if compiled else X.shape[1]
+    clf = TernaryTreeClassifier(
+        routing="hard_middle", random_state=0, max_features=every_feature, **params
+    )
+    return clf.fit(X, y, sample_weight=w)
 
 
 def _proxy(X, y, w, rows, f, t):
