@@ -694,8 +694,7 @@ def main(argv=None) -> int:
         f"{cov_twonorm / sk_cov_twonorm:.1f} |",
         "",
     ]
-    lines += _yourdata_lines(bench_yourdata(repeats))
-    text = "\n".join(lines)
+    text = "\n".join(lines + _yourdata_lines(bench_yourdata(repeats)))
     print(text)
     if not args.quick:
         RESULTS.mkdir(exist_ok=True)
