@@ -39,6 +39,20 @@ def split_qualities(left: np.ndarray, total: np.ndarray, criterion: str) -> np.n
     ``left`` and ``total`` are (b, K): row ``i`` gives ``split_quality(left[i], total[i])``
     to the bit (the same element-wise operations, each row's sums over its K classes),
     as node_bootstrap checks all resamples of a chunk in one pass.
+
+    Parameters
+    ----------
+    left : ndarray of shape (b, K)
+        The weighted class counts left of each split.
+    total : ndarray of shape (b, K)
+        The weighted class counts of each split's node.
+    criterion : {"gini", "entropy", "log_loss"}
+        The impurity.
+
+    Returns
+    -------
+    ndarray of shape (b,)
+        The impurity decrease of each split (NaN for an empty node).
     """
     right = total - left
     w_total = total.sum(axis=-1)
