@@ -130,6 +130,17 @@ def presets() -> None:
         st.caption(links.PRESET_SOURCES[label])
 
 
+def copy_link(slot) -> None:
+    """The current address (settings, ``present`` and ``hide`` included), with a copy button."""
+    from urllib.parse import urlencode
+
+    base = str(getattr(st.context, "url", "") or "").split("?")[0]
+    query = urlencode({k: st.query_params[k] for k in st.query_params})
+    with slot.container():
+        st.caption("Link to this view (the copy button is at its right):")
+        st.code(base + ("?" + query if query else ""), language=None, wrap_lines=True)
+
+
 PAGES = {
     "home": st.Page(home, title="Home", icon=":material/home:", default=True),
     "regions": st.Page(
@@ -171,10 +182,12 @@ def main() -> None:
     st.html(BASE_CSS)
     if st.session_state.get("present"):
         st.html(PRESENTATION_CSS)
+    link_slot = st.sidebar.empty()
     try:
         page.run()
     finally:  # a page that stops early (st.stop) still leaves its setting in the address
         links.sync()
+        copy_link(link_slot)
     # after the page is on screen, so the two compete for no CPU on a fresh server
     warmup.start()
 

@@ -100,3 +100,11 @@ def test_our_cc18_means_are_the_stored_reproduction_runs():
             key = (names[method], "probabilistic" if routing == "prob" else "hard_middle")
         assert ours.loc[key, "decided_accuracy"] == pytest.approx(float(row[3]))
         assert ours.loc[key, "uncertain_rate"] == pytest.approx(float(row[6]) / 100)
+
+
+def test_copy_link_holds_the_setting_presentation_and_hidden_controls():
+    at = open_link({"delta_method": "gain_ratio", "present": "1", "hide": "model"}, "regions")
+    assert_clean(at)
+    link = next(c.value for c in at.sidebar.code)
+    query = link.split("?", 1)[1]
+    assert "delta_method=gain_ratio" in query and "present=1" in query and "hide=model" in query
