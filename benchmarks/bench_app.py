@@ -596,7 +596,7 @@ def _first_visit_lines(r: dict) -> list[str]:
     return lines
 
 
-def main(argv=None) -> int:
+def _arguments(argv):
     parser = argparse.ArgumentParser(
         description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
     )
@@ -608,7 +608,11 @@ def main(argv=None) -> int:
     parser.add_argument(
         "--only-first-visit", action="store_true", help="first visit vs the next, per page"
     )
-    args = parser.parse_args(argv)
+    return parser.parse_args(argv)
+
+
+def main(argv=None) -> int:
+    args = _arguments(argv)
     if args.only_first_visit:
         return print("\n".join(_first_visit_lines(bench_first_visit()))) or 0
     repeats = 2 if args.quick else args.repeats

@@ -283,6 +283,11 @@ def tree_dot(
         highlight_node is not None,
         tree.has_zones,
     )
+    return _close(lines, legend, table, node_pt)
+
+
+def _close(lines: list[str], legend: str, table: str, node_pt: str) -> str:
+    """The finished DOT: the tree alone, the legend alone, or the tree with its legend."""
     if legend == "none":
         return "\n".join(lines + ["}"]) + "\n"
     if legend == "only":
