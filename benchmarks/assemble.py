@@ -34,6 +34,11 @@ SECTIONS = [
         "python benchmarks/bench_scale.py",
     ),
     (
+        "bench_small",
+        "Speed on small data: run_cv, hard-middle and forest fits",
+        "python benchmarks/bench_small.py",
+    ),
+    (
         "reproduce_paper",
         "Reproducing Smits (2026), section 4",
         "python benchmarks/reproduce_paper.py",
