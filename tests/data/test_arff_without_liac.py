@@ -8,8 +8,7 @@ from ternary.data import DataError, load_arff
 
 # double quotes in the data section keep the file off pandas' fast path
 QUOTED = (
-    b"@relation r\n@attribute x numeric\n@attribute c {a,b}\n@data\n"
-    b'1,"a"\n2,"b"\n3,"a"\n4,"b"\n'
+    b'@relation r\n@attribute x numeric\n@attribute c {a,b}\n@data\n1,"a"\n2,"b"\n3,"a"\n4,"b"\n'
 )
 
 
