@@ -443,5 +443,11 @@ def warm_up() -> bool:
 
     The kernels are compiled for their one signature the first time any of them is
     needed; an app calls this at start-up so that no user interaction waits for it.
+    That includes the hard-middle split search and the margin pass, which live beside
+    their callers (`ternary.tree.best_split`, `ternary.delta.kernels`).
     """
-    return kernel_available()
+    from ternary.delta.kernels import zone_kernels_available  # delta imports tree
+    from ternary.tree._split import split_kernel_available
+
+    available = kernel_available()
+    return split_kernel_available() and zone_kernels_available() and available
