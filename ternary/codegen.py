@@ -55,16 +55,48 @@ F32_SUBNORMAL = 2.0**-126
 
 
 def blend_kernel_limit() -> int:
-    """Up to this many leaves the library blends with the dense kernel (see `TreePlan`)."""
+    """Return the leaf count up to which the library blends with its dense kernel.
+
+    A tree with at most this many leaf slots is blended by the dense kernel, whose left
+    weight formula differs from the per-row walk's in the last bit (see `TreePlan.dense`).
+
+    Returns
+    -------
+    int
+        The largest number of leaves blended by the dense kernel.
+    """
     from ternary.tree import MAX_DENSE_LEAVES
 
     return int(MAX_DENSE_LEAVES)
 
 
 def f32_le(t: float) -> tuple[float, bool]:
-    """``(b, inclusive)``: ``float32(x) ≤ t`` exactly when ``x ≤ b`` (``x < b`` if not inclusive).
+    """Return the double boundary ``b`` with ``float32(x) ≤ t`` exactly when ``x ≤ b``.
 
-    ``x`` is any double the float32 cast keeps finite; ``t`` any double.
+    The test on the raw double ``x`` is ``x ≤ b`` when ``inclusive`` is True and ``x < b``
+    otherwise. It holds for every double ``x`` that the float32 cast keeps finite.
+
+    Parameters
+    ----------
+    t : float
+        Any double: a threshold or zone edge that the library compares with
+        ``float64(float32(x))``.
+
+    Returns
+    -------
+    b : float
+        The midpoint of the largest float32 ``F ≤ t`` and the next float32 up (``2**128``
+        above the largest finite float32); ``-F32_OVERFLOW`` when ``t`` is below every
+        finite float32.
+    inclusive : bool
+        True when ``b`` itself rounds down to ``F`` (``F`` has an even last bit), so the
+        test is ``x ≤ b``; False when it is ``x < b``.
+
+    Examples
+    --------
+    >>> from ternary.codegen import f32_le
+    >>> f32_le(0.1)
+    (0.09999999776482582, True)
     """
     t = float(t)
     low = np.float32(t)
@@ -80,11 +112,32 @@ def f32_le(t: float) -> tuple[float, bool]:
 
 
 def sql_number(value: float) -> str:
-    """``value`` (a finite double) as SQL text read back bit for bit by SQLite and DuckDB.
+    """Write a finite double as SQL text that SQLite and DuckDB read back bit for bit.
 
     Integers below 2**53 are written as ``123e0`` (an exponent makes DuckDB read a DOUBLE,
     not a DECIMAL); others as ``(M e0 / 2**k …)``, an odd integer significand and exact
     divisions (or multiplications) by powers of two of at most 2**62.
+
+    Parameters
+    ----------
+    value : float
+        The double to write; it must be finite.
+
+    Returns
+    -------
+    str
+        An SQL expression whose value is exactly ``value``.
+
+    Raises
+    ------
+    ValueError
+        If ``value`` is NaN or infinite.
+
+    Examples
+    --------
+    >>> from ternary.codegen import sql_number
+    >>> sql_number(3.0), sql_number(0.5)
+    ('3e0', '(1e0/2)')
     """
     value = float(value)
     if not math.isfinite(value):
@@ -114,23 +167,39 @@ def sql_number(value: float) -> str:
 class TreePlan:
     """One fitted tree, arranged for code generation.
 
-    Attributes
+    Every list holds one entry per node, indexed by node id (the root is 0), as in the
+    estimator's ``tree_``. Build one with `tree_plan`.
+
+    Parameters
     ----------
-    left, right, middle, feature : list of int (``-1``: no child; feature ``-2`` at leaves)
-    threshold, delta, lo, hi : list of float; ``lo = θ−δ`` and ``hi = θ+δ`` as the library
-        computes them in float64
+    left, right, middle : list of int
+        The left, right and middle child of each node; ``-1`` where there is none (a leaf
+        has none; only ``routing="hard_middle"`` grows middle children).
+    feature : list of int
+        The feature each split tests; ``-2`` at leaves.
+    threshold, delta : list of float
+        Each split's threshold θ and zone half-width δ (0 where the split has no zone).
+    lo, hi : list of float
+        The zone's edges ``θ − δ`` and ``θ + δ``, computed in float64 as the library does.
     value : ndarray of shape (node_count, n_classes)
-    preorder : list of int, parents first, left subtree before right (the blend's sum order)
+        Each node's class distribution, as in ``tree_.value``.
+    preorder : list of int
+        The reachable nodes, parents first and the left subtree before the right (the
+        order in which the blend sums the leaves).
     depth : list of int
+        Each node's depth (the root is at depth 0).
     routing : str
+        The estimator's ``routing``: "probabilistic", "hard_middle" or "deferred".
     dense : bool
         True when the library blends this tree with its dense kernel (at most
         `blend_kernel_limit` leaves): a split's left weight is then
         ``clip((θ+δ−x)·(0.5/δ), 0, 1)`` wherever δ > 0 and ``0.5/δ`` is finite, outside the
         zone too; with more leaves the per-row walk uses ``clip((θ+δ−x)/(2δ), 0, 1)`` inside
         the zone and exactly 1 or 0 outside. The two differ in the last bit only.
-    inv_two_delta : list of float, ``0.5/δ`` (inf where it overflows; 0 at leaves)
-    classes : ndarray, this tree's own class labels (a forest member may lack some)
+    inv_two_delta : list of float
+        ``0.5/δ`` at each split with δ > 0 (inf where it overflows); 0 elsewhere.
+    classes : ndarray of shape (n_classes,)
+        This tree's own class labels (a forest member may lack some of the forest's).
     """
 
     left: list
@@ -151,31 +220,93 @@ class TreePlan:
 
     @property
     def node_count(self) -> int:
+        """Number of nodes in the tree's arrays, reachable or not."""
         return len(self.left)
 
     def is_leaf(self, node: int) -> bool:
+        """Tell whether a node is a leaf (it has no left child).
+
+        Parameters
+        ----------
+        node : int
+            A node id.
+
+        Returns
+        -------
+        bool
+            True when ``node`` is a leaf.
+        """
         return self.left[node] == -1
 
     def zoned(self, node: int) -> bool:
-        """A split with a zone: δ > 0 (and, for hard_middle, a middle child)."""
+        """Tell whether a node is a split with an uncertainty zone.
+
+        Parameters
+        ----------
+        node : int
+            A node id.
+
+        Returns
+        -------
+        bool
+            True when ``node`` is a split with δ > 0 and, for ``routing="hard_middle"``, a
+            middle child; False at leaves and at splits that route every row hard.
+        """
         if self.is_leaf(node) or not self.delta[node] > 0.0:
             return False
         return self.routing != "hard_middle" or self.middle[node] != -1
 
     def soft(self, node: int) -> bool:
-        """The dense kernel ramps this split (δ > 0 and ``0.5/δ`` finite), else routes hard."""
+        """Tell whether the dense kernel ramps a split's left weight.
+
+        Parameters
+        ----------
+        node : int
+            A node id.
+
+        Returns
+        -------
+        bool
+            True when δ > 0 and ``0.5/δ`` is finite, so the dense kernel's left weight is
+            ``clip((θ+δ−x)·(0.5/δ), 0, 1)``; False when the split routes every row hard.
+        """
         return self.delta[node] > 0.0 and math.isfinite(self.inv_two_delta[node])
 
     def children(self, node: int) -> list[int]:
+        """List a node's children.
+
+        Parameters
+        ----------
+        node : int
+            A node id.
+
+        Returns
+        -------
+        list of int
+            The left, right and middle children that exist, in that order (empty at a leaf).
+        """
         kids = (self.left[node], self.right[node], self.middle[node])
         return [k for k in kids if k != -1]
 
     def leaves(self) -> list[int]:
-        """Reachable leaves in preorder."""
+        """List the reachable leaves.
+
+        Returns
+        -------
+        list of int
+            The leaves reachable from the root, in `preorder` (the blend's sum order).
+        """
         return [n for n in self.preorder if self.is_leaf(n)]
 
     def through_middle(self) -> set[int]:
-        """Nodes whose path from the root takes a middle branch."""
+        """Find the nodes whose path from the root takes a middle branch.
+
+        Returns
+        -------
+        set of int
+            Every node below some middle child, the middle children included (empty unless
+            ``routing="hard_middle"``).
+        """
         seen: set[int] = set()
         for node in self.preorder:
             for child in self.children(node):
@@ -185,7 +316,22 @@ class TreePlan:
 
 
 def tree_plan(estimator) -> TreePlan:
-    """The `TreePlan` of a fitted `TernaryTreeClassifier` (its public ``tree_`` arrays)."""
+    """Arrange a fitted tree for code generation.
+
+    Only the estimator's public fitted attributes are read: ``tree_``, ``classes_`` and
+    ``routing``.
+
+    Parameters
+    ----------
+    estimator : TernaryTreeClassifier
+        A fitted tree, alone or a member of a fitted `TernaryForestClassifier`.
+
+    Returns
+    -------
+    TreePlan
+        Its arrays as lists, with the zone edges, the preorder, the depths and the blend's
+        constants.
+    """
     tree = estimator.tree_
     left = [int(v) for v in tree.children_left]
     right = [int(v) for v in tree.children_right]
@@ -227,7 +373,26 @@ def tree_plan(estimator) -> TreePlan:
 
 
 def feature_names(model, columns) -> list[str]:
-    """The column of each feature: ``columns``, else the fitted names, else ``x0, x1, …``."""
+    """Name the column of each feature in the exported code.
+
+    Parameters
+    ----------
+    model : TernaryTreeClassifier or TernaryForestClassifier
+        A fitted model.
+    columns : sequence of str or None
+        One column name per feature, in the order the model was fitted with; None to use
+        the model's ``feature_names_in_``, or ``x0, x1, …`` when it was fitted without names.
+
+    Returns
+    -------
+    list of str
+        ``n_features_in_`` column names.
+
+    Raises
+    ------
+    ValueError
+        If ``columns`` does not hold one name per feature.
+    """
     n = int(model.n_features_in_)
     if columns is not None:
         names = [str(c) for c in columns]
@@ -242,7 +407,25 @@ def feature_names(model, columns) -> list[str]:
 
 
 def members(model) -> list:
-    """The fitted member trees of a forest, or ``[model]`` for a single tree (checked fitted)."""
+    """List the fitted trees an exporter writes.
+
+    Parameters
+    ----------
+    model : TernaryTreeClassifier or TernaryForestClassifier
+        The model to export.
+
+    Returns
+    -------
+    list of TernaryTreeClassifier
+        A forest's member trees (its ``estimators_``), or ``[model]`` for a single tree.
+
+    Raises
+    ------
+    TypeError
+        If ``model`` is a pipeline or not a ternary tree or forest.
+    sklearn.exceptions.NotFittedError
+        If ``model`` is not fitted.
+    """
     from sklearn.utils.validation import check_is_fitted
 
     if hasattr(model, "steps"):
@@ -264,7 +447,21 @@ def members(model) -> list:
 
 
 def forest_min_decided(model) -> int:
-    """The fewest deciding trees for which the forest's verdict is 1 (its own float test)."""
+    """Count the fewest deciding trees for which a forest's verdict is 1 (decided).
+
+    It is the smallest count ``≥ min_decided_fraction · n_estimators``, found with the same
+    float tolerance as the forest's own test.
+
+    Parameters
+    ----------
+    model : TernaryForestClassifier
+        A fitted forest.
+
+    Returns
+    -------
+    int
+        The number of member trees that must decide a row for the forest to decide it.
+    """
     n = len(model.estimators_)
     needed = model.min_decided_fraction * n
     for count in range(n + 1):
