@@ -372,8 +372,14 @@ def load_arff(
         As for :func:`load_csv`.
     target : str or int, optional
         Name (or position) of the class attribute; default the last attribute.
-    missing, max_rows, max_columns, max_values, max_bytes, max_classes, ordinal_threshold, name
-        As for :func:`load_csv`; ``name`` defaults to the file name, then the
+    missing : {"impute", "drop", "keep"}, default="impute"
+        How rows with missing feature values are treated, as for :func:`load_csv`;
+        ARFF's ``?`` marks a missing value.
+    max_rows, max_columns, max_values, max_bytes, max_classes, ordinal_threshold : int
+        The size limits and the one-hot level count, as for :func:`load_csv` (same
+        defaults); larger inputs raise :class:`DataError`.
+    name : str, optional
+        Dataset name; default the file name without its extension, then the
         ``@relation``.
 
     Returns
@@ -456,9 +462,14 @@ def read_arff_header(
     target : str or int, optional
         When given, checked against the names (a :class:`DataError` lists them
         if it is not there).
-    missing, max_rows, max_columns, max_values, max_bytes, max_classes, ordinal_threshold, name
-        The options of :func:`load_arff`, accepted so one set of keyword arguments
-        serves both calls; the size, line, row, column and value limits apply here too.
+    missing : {"impute", "drop", "keep"}, default="impute"
+        As for :func:`load_arff`; accepted so one set of keyword arguments serves both
+        calls (it does not change the names).
+    max_rows, max_columns, max_values, max_bytes, max_classes, ordinal_threshold : int
+        As for :func:`load_arff`; the size, line, row, column and value limits apply
+        here too (``max_classes`` and ``ordinal_threshold`` do not change the names).
+    name : str, optional
+        As for :func:`load_arff`; accepted and ignored (it does not change the names).
 
     Returns
     -------

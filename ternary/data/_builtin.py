@@ -501,6 +501,9 @@ def load_builtin(name: str, **kwargs: Any) -> Dataset:
     Returns
     -------
     Dataset
+        The generated or bundled data, as the named function of
+        :data:`BUILTIN_DATASETS` returns it (``source`` is "builtin", "breiman" or
+        "sklearn").
 
     Raises
     ------

@@ -294,9 +294,14 @@ def read_csv_header(
     target : str or int, optional
         When given, checked against the header (a :class:`DataError` names the
         available columns if it is not there).
-    missing, max_rows, max_columns, max_values, max_bytes, max_classes, ordinal_threshold, name
-        The options of :func:`load_csv`, accepted so one set of keyword arguments
-        serves both calls; the byte and column limits apply here too.
+    missing : {"impute", "drop", "keep"}, default="impute"
+        As for :func:`load_csv`; accepted so one set of keyword arguments serves both
+        calls (it does not change the header).
+    max_rows, max_columns, max_values, max_bytes, max_classes, ordinal_threshold : int
+        As for :func:`load_csv` (same defaults); the byte and column limits apply
+        here too.
+    name : str, optional
+        As for :func:`load_csv`; accepted and ignored (it does not change the header).
 
     Returns
     -------

@@ -63,6 +63,8 @@ def load_file(path_or_upload: Any, target: str | int | None = None, **kwargs: An
     Returns
     -------
     Dataset
+        What :func:`load_csv` (for .csv, .tsv and .txt) or :func:`load_arff` (for
+        .arff) returns; the extension is matched in any case.
 
     Raises
     ------
@@ -134,8 +136,14 @@ def read_header(
         As for :func:`load_csv`; an upload is not consumed.
     target : str or int, optional
         When given, checked against the names.
-    missing, max_rows, max_columns, max_values, max_bytes, max_classes, ordinal_threshold, name
-        The loaders' options; the byte, line and column limits apply here too.
+    missing : {"impute", "drop", "keep"}, default="impute"
+        As for :func:`load_csv`; passed on to the header reader (it does not change
+        the names).
+    max_rows, max_columns, max_values, max_bytes, max_classes, ordinal_threshold : int
+        The loaders' limits (same defaults as :func:`load_csv`); the byte, line and
+        column limits apply here too.
+    name : str, optional
+        As for :func:`load_csv`; passed on and ignored (it does not change the names).
 
     Returns
     -------

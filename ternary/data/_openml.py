@@ -256,10 +256,14 @@ def load_openml(
     target : str, optional
         Label column; default the dataset's default target attribute (or the
         last column when it has none).
-    missing, max_rows, max_columns, max_bytes, max_classes, ordinal_threshold
-        As for :func:`~ternary.data.load_csv`. The row and column limits are checked
-        against OpenML's description before the download when OpenML states the
-        size, and against the table after it; ``max_bytes`` bounds the downloaded file.
+    missing : {"impute", "drop", "keep"}, default="impute"
+        How rows with missing feature values are treated, as for
+        :func:`~ternary.data.load_csv`.
+    max_rows, max_columns, max_bytes, max_classes, ordinal_threshold : int
+        As for :func:`~ternary.data.load_csv` (same defaults). The row and column
+        limits are checked against OpenML's description before the download when
+        OpenML states the size, and against the table after it; ``max_bytes`` bounds
+        the downloaded file.
 
     Returns
     -------

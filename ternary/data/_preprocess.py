@@ -64,18 +64,20 @@ class _Rule:
 class TransformReport:
     """What `Preprocessor.transform_with_report` met in the rows it transformed.
 
-    Attributes
+    Each parameter is kept as the attribute of the same name.
+
+    Parameters
     ----------
-    n_rows : int
+    n_rows : int, default=0
         Rows transformed.
-    extra_columns : list of str
+    extra_columns : list of str, default=[]
         Input columns the preprocessor does not know; they were ignored.
-    gaps : dict of str to int
+    gaps : dict of str to int, default={}
         Missing values per input column (filled as at fit, or left NaN with
-        ``missing="keep"``).
-    unseen : dict of str to int
+        ``missing="keep"``); columns without a gap are absent.
+    unseen : dict of str to int, default={}
         Values of a text column never seen at fit, per column; each is treated
-        like a gap.
+        like a gap. Columns without such a value are absent.
     """
 
     n_rows: int = 0
@@ -84,7 +86,14 @@ class TransformReport:
     unseen: dict = field(default_factory=dict)
 
     def lines(self) -> list[str]:
-        """The report as sentences, one per finding (empty when nothing was met)."""
+        """Write the report as sentences, one per finding.
+
+        Returns
+        -------
+        list of str
+            At most three sentences, in this order: the ignored columns, the gaps
+            filled, the values never seen at fit. Empty when nothing was met.
+        """
         out = []
         if self.extra_columns:
             out.append(
@@ -186,13 +195,24 @@ class Preprocessor(TransformerMixin, BaseEstimator):
 
         Parameters
         ----------
-        X : pandas.DataFrame
-            Raw rows: the file's columns (numbers or text), the label excluded.
-        y : ignored
+        X : pandas.DataFrame or array-like of shape (n_rows, n_columns)
+            Raw rows: the file's columns (numbers or text), the label excluded. An
+            array's columns are named ``x0``, ``x1``, ...
+        y : None
+            Ignored; accepted for scikit-learn's API.
 
         Returns
         -------
-        self
+        Preprocessor
+            This preprocessor, fitted.
+
+        Raises
+        ------
+        DataError
+            For a ``missing`` that is not a choice, or when no usable feature column
+            (or, with ``missing="drop"``, no row) is left.
+        ValueError
+            When ``X`` is not 2-D or repeats a column name.
         """
         self._fit(_as_frame(X), report=[])
         return self
@@ -204,12 +224,23 @@ class Preprocessor(TransformerMixin, BaseEstimator):
 
         Parameters
         ----------
-        X : pandas.DataFrame
-        y : ignored
+        X : pandas.DataFrame or array-like of shape (n_rows, n_columns)
+            Raw rows, as for `fit`.
+        y : None
+            Ignored; accepted for scikit-learn's API.
+        **fit_params : dict
+            Ignored; accepted for scikit-learn's API.
 
         Returns
         -------
         ndarray of shape (n_kept_rows, n_features_out)
+            The float64 feature matrix of the rows in ``kept_rows_``, equal to
+            ``fit(X).transform(X)`` on those rows.
+
+        Raises
+        ------
+        DataError, ValueError
+            As for `fit`.
         """
         out = self._fit(_as_frame(X), report=[])
         return self._wrap(out, X)
@@ -367,12 +398,23 @@ class Preprocessor(TransformerMixin, BaseEstimator):
 
         Parameters
         ----------
-        X : pandas.DataFrame
-            Raw rows with (at least) the columns seen at fit, in any order.
+        X : pandas.DataFrame or array-like of shape (n_rows, n_features_in_)
+            Raw rows with (at least) the columns seen at fit, in any order; an array
+            must hold exactly those columns, in fit's order.
 
         Returns
         -------
-        ndarray of shape (n_rows, n_features_out), float64
+        ndarray of shape (n_rows, n_features_out)
+            The float64 feature matrix, one row per input row, its columns named by
+            `get_feature_names_out`.
+
+        Raises
+        ------
+        ValueError
+            When a column the matrix needs is absent, or a numeric column holds text
+            that fit did not read as missing.
+        sklearn.exceptions.NotFittedError
+            Before `fit`.
         """
         block, _ = self._transform(X)
         return block
@@ -382,12 +424,20 @@ class Preprocessor(TransformerMixin, BaseEstimator):
 
         Parameters
         ----------
-        X : pandas.DataFrame
+        X : pandas.DataFrame or array-like of shape (n_rows, n_features_in_)
+            Raw rows, as for `transform`.
 
         Returns
         -------
         matrix : ndarray of shape (n_rows, n_features_out)
+            What `transform` returns.
         report : TransformReport
+            The columns ignored, and the gaps and unseen values met, per column.
+
+        Raises
+        ------
+        ValueError, sklearn.exceptions.NotFittedError
+            As for `transform`.
         """
         return self._transform(X)
 
@@ -437,15 +487,19 @@ class Preprocessor(TransformerMixin, BaseEstimator):
         return block
 
     def get_feature_names_out(self, input_features=None) -> np.ndarray:
-        """Names of the matrix's columns (one per encoded feature kept).
+        """Name the matrix's columns (one per encoded feature kept).
 
         Parameters
         ----------
-        input_features : ignored
+        input_features : None
+            Ignored; accepted for scikit-learn's API (the names come from fit).
 
         Returns
         -------
         ndarray of str
+            In the matrix's column order: a raw column's own name (numbers, ordinal
+            codes), ``name=level`` for each one-hot column and for the 0/1 column of
+            a two-level text column (its second level).
         """
         check_is_fitted(self, "feature_names_out_")
         return self.feature_names_out_.copy()
