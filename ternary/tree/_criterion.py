@@ -8,7 +8,30 @@ __all__ = ["impurity", "midpoint", "split_proxy", "split_qualities", "split_qual
 
 
 def impurity(counts: np.ndarray, criterion: str) -> np.ndarray:
-    """Gini or entropy (bits) of weighted class counts along the last axis (0 for empty)."""
+    """Compute the Gini impurity or the entropy of weighted class counts.
+
+    Parameters
+    ----------
+    counts : ndarray of shape (..., K)
+        Weighted class counts along the last axis (K classes).
+    criterion : {"gini", "entropy", "log_loss"}
+        "gini" for ``1 − Σ p²``; "entropy" and "log_loss" both give ``−Σ p log₂ p`` (in
+        bits, as scikit-learn), where ``p`` are the counts divided by their sum.
+
+    Returns
+    -------
+    ndarray of shape (...)
+        The impurity of each set of counts; 0 where the counts sum to 0.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from ternary.tree import impurity
+    >>> impurity(np.array([[3.0, 1.0], [2.0, 2.0]]), "gini").tolist()
+    [0.375, 0.5]
+    >>> float(impurity(np.array([2.0, 2.0]), "entropy"))
+    1.0
+    """
     total = counts.sum(axis=-1)
     with np.errstate(divide="ignore", invalid="ignore"):
         p = counts / total[..., None]
@@ -21,7 +44,33 @@ def impurity(counts: np.ndarray, criterion: str) -> np.ndarray:
 
 
 def split_quality(left: np.ndarray, total: np.ndarray, criterion: str) -> np.ndarray:
-    """Q for left class counts ``left`` (..., K) given the node's totals (K,)."""
+    """Compute CART's split quality Q, the impurity decrease of a split.
+
+    ``Q = imp(total) − (w_L · imp(left) + w_R · imp(right)) / W``, where ``right = total −
+    left`` and ``w_L``, ``w_R``, ``W`` are the weights on the left, on the right and in
+    the node.
+
+    Parameters
+    ----------
+    left : ndarray of shape (..., K)
+        The weighted class counts going left, for one split or many.
+    total : ndarray of shape (K,)
+        The weighted class counts of the node being split.
+    criterion : {"gini", "entropy", "log_loss"}
+        The impurity (see `impurity`).
+
+    Returns
+    -------
+    ndarray of shape (...)
+        Q of each split, in the impurity's units.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from ternary.tree import split_quality
+    >>> float(split_quality(np.array([3.0, 0.0]), np.array([3.0, 1.0]), "gini"))
+    0.375
+    """
     right = total - left
     w_total = total.sum()
     w_left = left.sum(axis=-1)
@@ -64,12 +113,28 @@ def split_qualities(left: np.ndarray, total: np.ndarray, criterion: str) -> np.n
 
 
 def split_proxy(left: np.ndarray, total: np.ndarray, criterion: str) -> np.ndarray:
-    """A score with the same argmax over splits as Q, cheaper to evaluate.
+    """Score splits with the same argmax as Q, more cheaply.
 
     Q = imp(parent) − children's weighted impurity / W, and the children's term
     reduces to ``−Σ L²/w_L − Σ R²/w_R`` (Gini, up to constants) or
     ``w_L log w_L − Σ L log L + (same for R)`` (entropy), as scikit-learn's
-    splitter uses too. ``left`` is (..., G, K); ``total`` is (..., K).
+    splitter uses too. The proxy is minus that term, so it grows with Q.
+
+    Parameters
+    ----------
+    left : ndarray of shape (..., G, K)
+        The weighted class counts going left, for G candidate splits of each node.
+    total : ndarray of shape (..., K)
+        The weighted class counts of each node.
+    criterion : {"gini", "entropy", "log_loss"}
+        The impurity; any value but "gini" scores the entropy (in nats).
+
+    Returns
+    -------
+    ndarray of shape (..., G)
+        ``Σ L²/w_L + Σ R²/w_R`` (Gini; NaN where a side is empty) or
+        ``Σ L log L + Σ R log R − w_L log w_L − w_R log w_R`` (entropy): higher is better,
+        and only comparable between splits of one node.
     """
     right = total[..., None, :] - left
     w_left = left.sum(axis=-1)
@@ -94,5 +159,19 @@ def _xlogx(x):
 
 
 def midpoint(a, b):
-    # scikit-learn's formula; it avoids overflow and matches its thresholds bit for bit
+    """Place a threshold halfway between two adjacent feature values.
+
+    It is scikit-learn's formula ``a/2 + b/2``, which cannot overflow and gives its
+    thresholds bit for bit.
+
+    Parameters
+    ----------
+    a, b : float or ndarray
+        The values either side of the cut, in the feature's units.
+
+    Returns
+    -------
+    float or ndarray
+        ``a / 2.0 + b / 2.0``, element-wise.
+    """
     return a / 2.0 + b / 2.0

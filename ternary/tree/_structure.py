@@ -22,19 +22,69 @@ UNDEFINED = -2  #: feature/threshold at a leaf, as in scikit-learn
 class TernaryTree:
     """Flat arrays describing a fitted ternary tree.
 
+    One entry per node, indexed by node id; the root is node 0. Every argument is
+    keyword-only and is stored under its own name, converted to the dtype listed under
+    Attributes.
+
+    Parameters
+    ----------
+    children_left, children_right : array-like of int, shape (node_count,)
+        The left (``x ≤ θ``) and right (``x > θ``) child of each node, ``-1`` where
+        absent. A node is a leaf exactly when its left child is ``-1``.
+    children_middle : array-like of int, shape (node_count,), optional
+        The middle child (the uncertainty zone's branch) of each node, ``-1`` where
+        absent; only hard-middle trees have middle children. Default: none anywhere.
+    feature : array-like of int, shape (node_count,)
+        The feature each split tests; ``-2`` at leaves.
+    threshold : array-like of float, shape (node_count,)
+        Each split's threshold θ, in the units of its feature; ``-2`` at leaves.
+    delta : array-like of float, shape (node_count,), optional
+        Each split's uncertainty half-width δ ≥ 0, in the units of its feature: the zone
+        is ``θ − δ < x ≤ θ + δ``. 0 at leaves and at splits without a zone. Default: 0
+        everywhere.
+    value : array-like of float, shape (node_count, n_classes)
+        The (weighted) class counts or distribution of each node. Each row is normalised
+        to sum to 1; a row summing to 0 becomes uniform.
+    n_node_samples : array-like of int, shape (node_count,)
+        The number of training rows reaching each node.
+    weighted_n_node_samples : array-like of float, shape (node_count,), optional
+        Their total sample weight. Default: ``n_node_samples`` (unit weights).
+    impurity : array-like of float, shape (node_count,)
+        Each node's impurity under the criterion the tree was grown with.
+    grafted : array-like of bool, shape (node_count,), optional
+        True for the nodes that grafting added. Default: False everywhere.
+
     Attributes
     ----------
-    children_left, children_right, children_middle : ndarray of int
-        Child node ids, ``-1`` where absent. Only hard-middle trees have middle
-        children. A node is a leaf iff ``children_left == -1``.
-    feature : ndarray of int, split feature (``-2`` at leaves)
-    threshold : ndarray of float, θ (``-2`` at leaves)
-    delta : ndarray of float, the uncertainty half-width δ (0 at leaves)
-    value : ndarray of shape (node_count, n_classes), class distribution (rows sum to 1)
-    n_node_samples : ndarray of int, training rows reaching the node
-    weighted_n_node_samples : ndarray of float
-    impurity : ndarray of float
-    grafted : ndarray of bool, True for nodes that grafting added
+    children_left, children_right, children_middle : ndarray of intp, shape (node_count,)
+        The child ids, ``-1`` where absent.
+    feature : ndarray of intp, shape (node_count,)
+        The split features (``-2`` at leaves).
+    threshold, delta : ndarray of float64, shape (node_count,)
+        The thresholds θ (``-2`` at leaves) and half-widths δ (0 at leaves).
+    value : ndarray of float64, shape (node_count, n_classes)
+        The class distribution of each node; every row sums to 1.
+    n_node_samples : ndarray of intp, shape (node_count,)
+        The training rows reaching each node.
+    weighted_n_node_samples, impurity : ndarray of float64, shape (node_count,)
+        Their weight, and each node's impurity.
+    grafted : ndarray of bool, shape (node_count,)
+        True for the nodes that grafting added.
+
+    Examples
+    --------
+    A stump on feature 0 at θ = 0.5 with a zone of half-width 0.1:
+
+    >>> from ternary.tree import TernaryTree
+    >>> tree = TernaryTree(
+    ...     children_left=[1, -1, -1], children_right=[2, -1, -1], feature=[0, -2, -2],
+    ...     threshold=[0.5, -2, -2], delta=[0.1, 0, 0], value=[[3, 1], [3, 0], [0, 1]],
+    ...     n_node_samples=[4, 3, 1], impurity=[0.375, 0, 0],
+    ... )
+    >>> tree
+    TernaryTree(node_count=3, n_leaves=2, max_depth=1, n_classes=2)
+    >>> tree.value[0].tolist()
+    [0.75, 0.25]
     """
 
     _ARRAYS = (
@@ -240,7 +290,7 @@ class TernaryTree:
 
 
 class TreeBuilder:
-    """Grows a `TernaryTree` node by node: the one way trees are built outside CART.
+    """Grow a `TernaryTree` node by node: the one way trees are built outside CART.
 
     Hard-middle growth starts empty and appends nodes in preorder; grafting starts
     from a fitted tree and appends split/leaf pairs after its nodes. Each node is
@@ -250,9 +300,32 @@ class TreeBuilder:
     Parameters
     ----------
     n_classes : int
+        The number of classes: the length of every node's class counts and ``value`` row.
     tree : TernaryTree, optional
         A tree to extend. Its nodes keep their ids, and `build` gives them back their
         ``value`` rows bit for bit (the constructor would renormalise them).
+
+    Attributes
+    ----------
+    n_classes : int
+        The number of classes.
+
+    Examples
+    --------
+    >>> from ternary.tree import TreeBuilder
+    >>> builder = TreeBuilder(2)
+    >>> root = builder.add_node([3.0, 1.0], n_node_samples=4, weighted_n_node_samples=4.0,
+    ...                         criterion="gini")
+    >>> left = builder.add_node([3.0, 0.0], n_node_samples=3, weighted_n_node_samples=3.0,
+    ...                         criterion="gini")
+    >>> right = builder.add_node([0.0, 1.0], n_node_samples=1, weighted_n_node_samples=1.0,
+    ...                          criterion="gini")
+    >>> builder.set_split(root, feature=0, threshold=0.5, delta=0.1)
+    >>> builder.set_child(root, "children_left", left)
+    >>> builder.set_child(root, "children_right", right)
+    >>> tree = builder.build()
+    >>> tree.children_left.tolist(), tree.impurity.tolist()
+    ([1, -1, -1], [0.375, 0.0, 0.0])
     """
 
     _SLOTS = ("children_left", "children_right", "children_middle")
@@ -270,6 +343,7 @@ class TreeBuilder:
 
     @property
     def node_count(self) -> int:
+        """The number of nodes added so far (a tree being extended counts its own)."""
         return len(self._arrays["children_left"])
 
     def add_node(
@@ -284,9 +358,29 @@ class TreeBuilder:
     ) -> int:
         """Append a leaf and return its id.
 
-        ``counts`` are the weighted class counts its impurity is computed from;
-        ``value`` (default: the counts) is its class distribution before the
-        normalisation in `build`. `set_split` makes it a split node.
+        `set_split` makes it a split node; `set_child` hangs it under its parent.
+
+        Parameters
+        ----------
+        counts : array-like of float, shape (n_classes,)
+            The weighted class counts of the training rows reaching the node; its impurity
+            is computed from them.
+        n_node_samples : int
+            The number of training rows reaching the node.
+        weighted_n_node_samples : float
+            Their total sample weight.
+        criterion : {"gini", "entropy", "log_loss"}
+            The impurity to store for the node.
+        value : array-like of float, shape (n_classes,), optional
+            Its class distribution (or counts) before the normalisation in `build`.
+            Default: ``counts``.
+        grafted : bool, default=False
+            True for a node that grafting adds.
+
+        Returns
+        -------
+        int
+            The new node's id (the node count before it was added).
         """
         counts = np.asarray(counts, dtype=np.float64)
         node = self.node_count
@@ -309,20 +403,66 @@ class TreeBuilder:
         return node
 
     def set_split(self, node: int, feature: int, threshold: float, delta: float = 0.0) -> None:
-        """Make ``node`` test ``x[feature]`` against ``threshold`` with half-width ``delta``."""
+        """Make a node a split testing ``x[feature]`` against ``threshold``.
+
+        Parameters
+        ----------
+        node : int
+            The node's id.
+        feature : int
+            The feature the split tests.
+        threshold : float
+            Its threshold θ: ``x ≤ θ`` goes left, ``x > θ`` right.
+        delta : float, default=0.0
+            Its uncertainty half-width δ ≥ 0 (0: no zone).
+        """
         self._arrays["feature"][node] = int(feature)
         self._arrays["threshold"][node] = float(threshold)
         self._arrays["delta"][node] = float(delta)
 
     def set_child(self, node: int, slot: str, child: int) -> None:
-        """Hang ``child`` under ``node`` in ``slot`` (one of `_SLOTS`)."""
+        """Hang a node under a parent, recording the parent link too.
+
+        Parameters
+        ----------
+        node : int
+            The parent's id.
+        slot : {"children_left", "children_right", "children_middle"}
+            The branch of ``node`` to hang ``child`` on; a previous child there is
+            replaced.
+        child : int
+            The child's id.
+
+        Raises
+        ------
+        ValueError
+            If ``slot`` is not one of the three branch names.
+        """
         if slot not in self._SLOTS:
             raise ValueError(f"slot must be one of {self._SLOTS}; got {slot!r}.")
         self._arrays[slot][node] = int(child)
         self._parent[child] = int(node)
 
     def slot_of(self, node: int) -> tuple[int, str]:
-        """``(parent, slot)`` currently holding ``node``; the root has no slot."""
+        """Find where a node hangs: its parent and the branch that holds it.
+
+        Parameters
+        ----------
+        node : int
+            A node id other than the root's.
+
+        Returns
+        -------
+        parent : int
+            The parent's id.
+        slot : {"children_left", "children_right", "children_middle"}
+            The parent's branch holding ``node``.
+
+        Raises
+        ------
+        ValueError
+            If ``node`` is the root or hangs under no parent.
+        """
         up = self._parent[node]
         if up == LEAF:
             raise ValueError(f"node {node} is the root or detached; it sits in no slot.")
@@ -332,16 +472,45 @@ class TreeBuilder:
         raise AssertionError("parent links out of step with the child arrays")
 
     def value_of(self, node: int) -> np.ndarray:
-        """The ``value`` row ``node`` was given (not yet normalised)."""
+        """Read the ``value`` row a node was given.
+
+        Parameters
+        ----------
+        node : int
+            A node id.
+
+        Returns
+        -------
+        ndarray of float64, shape (n_classes,)
+            Its ``value`` row as added (not yet normalised by `build`), or the extended
+            tree's normalised row for its own nodes.
+        """
         return np.asarray(self._arrays["value"][node], dtype=np.float64)
 
     def set_samples(self, node: int, n_node_samples: int, weighted_n_node_samples: float) -> None:
-        """Update the training rows counted at ``node``."""
+        """Update the training rows counted at a node.
+
+        Parameters
+        ----------
+        node : int
+            The node's id.
+        n_node_samples : int
+            The number of training rows now reaching it.
+        weighted_n_node_samples : float
+            Their total sample weight.
+        """
         self._arrays["n_node_samples"][node] = int(n_node_samples)
         self._arrays["weighted_n_node_samples"][node] = float(weighted_n_node_samples)
 
     def build(self) -> TernaryTree:
-        """The tree as flat arrays, every ``value`` row normalised to sum to 1."""
+        """Build the tree's flat arrays.
+
+        Returns
+        -------
+        TernaryTree
+            The tree, every ``value`` row normalised to sum to 1, except the rows of an
+            extended tree's own nodes, which it gets back bit for bit.
+        """
         value = np.array(self._arrays["value"], dtype=np.float64).reshape(-1, self.n_classes)
         fields = {
             name: np.array(self._arrays[name]) for name in TernaryTree._ARRAYS if name != "value"
