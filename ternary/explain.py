@@ -57,36 +57,85 @@ EXPLAINED_METHODS = tuple(method for method in DELTA_METHODS if method != "none"
 class NodeExplanation:
     """The inputs and intermediate results of every δ method at one node.
 
-    Attributes
+    Built by `explain_node`; each parameter is kept as the attribute of the same name.
+    The node's rows (``values``, ``y_codes``, ``weights``) are sorted on the split
+    feature with zero-weight rows dropped, as `ternary.delta` sees them.
+
+    Parameters
     ----------
-    node, feature : int
+    node : int
+        The split node's id.
+    feature : int
+        Column index of the node's split feature.
     feature_name : str
-    threshold : float, θ* of the tree
-    delta : float, the δ stored in the tree (``model.tree_.delta[node]``)
-    method, routing : str, the model's δ method and routing
-    classes : ndarray, ``model.classes_``
-    n : int, training rows reaching the node
-    class_counts : ndarray of int, rows per class code
-    values, y_codes, weights : ndarrays, the node's rows sorted on the split
-        feature (zero-weight rows dropped, as `ternary.delta` sees them)
-    params : DeltaParams, the model's δ parameters
-    thresholds, quality, left_fraction : quality curve over candidate θ
-    quality_at_threshold : float, Q at the candidate nearest θ*
-    plateau_floor : float, ``(1−ε)·Q(θ*)``
-    plateau_low, plateau_high : float or None, θlo and θhi
-    band_classes, band_lows, band_highs : per-class ``[P_q, P_(1−q)]`` bands
-    overlap_pair : (int, int) or None, the class pair with the widest overlap
-    overlap_low, overlap_high : float or None, that overlap interval
-    margin : dict, `ternary.delta.margin_support`
-    bootstrap_thresholds : ndarray, the resamples' best thresholds
+        Its name (``model.feature_names_in_``, else ``x0``, ``x1``, ...).
+    threshold : float
+        The node's threshold θ* in the tree.
+    delta : float
+        The δ stored in the tree (``model.tree_.delta[node]``).
+    method : str
+        The model's δ method (``model.delta_method``).
+    routing : str
+        The model's routing.
+    classes : ndarray of shape (n_classes,)
+        ``model.classes_``; the class codes below index it.
+    n : int
+        Training rows reaching the node.
+    class_counts : ndarray of int of shape (n_classes,)
+        Those rows per class code (unweighted).
+    values : ndarray of shape (n_node_rows,)
+        The rows' values of the split feature, ascending (float32 values as float64).
+    y_codes : ndarray of int of shape (n_node_rows,)
+        Their class codes.
+    weights : ndarray of shape (n_node_rows,)
+        Their weights (``sample_weight`` with ``class_weight`` applied).
+    params : DeltaParams
+        The model's δ parameters, at the scale it was fitted with.
+    thresholds : ndarray of shape (n_candidates,)
+        Candidate thresholds of the quality curve, ascending (midpoints between
+        distinct values that leave ``min_samples_leaf`` rows each side).
+    quality : ndarray of shape (n_candidates,)
+        Q(θ) of the split at each candidate.
+    left_fraction : ndarray of shape (n_candidates,)
+        Weighted share of the node's rows going left at each candidate.
+    quality_at_threshold : float
+        Q at the candidate nearest θ* (NaN without candidates).
+    plateau_floor : float
+        ``(1 − ε)·Q(θ*)``, the level the quality plateau is cut at.
+    plateau_low, plateau_high : float or None
+        The smallest (θlo) and largest (θhi) candidates on the plateau; None when
+        Q(θ*) ≤ 0 or there are no candidates.
+    band_classes : ndarray of int of shape (n_present,)
+        The class codes present at the node.
+    band_lows, band_highs : ndarray of shape (n_present,)
+        Each present class's band ``[P_q, P_(1−q)]`` of the split feature.
+    overlap_pair : tuple of (int, int) or None
+        The two class codes (smaller first) whose bands overlap most; None when
+        no two bands overlap by a positive width.
+    overlap_low, overlap_high : float or None
+        That overlap interval; None with ``overlap_pair``.
+    margin : dict
+        What `ternary.delta.margin_support` returns: the majority classes each
+        side, the half-gap, the nearest cross-class values and the margin δ.
+    bootstrap_thresholds : ndarray
+        The best threshold of each bootstrap resample that has a split of positive
+        quality (at most ``params.n_bootstraps`` values).
     bootstrap_seed : int
-    gain_ratio : dict with quality, h_split, gain_ratio, left_fraction,
-        value_range, alpha_range
-    raw_delta, final_delta : dict method → float
-    cap : float, ``max_delta_fraction · range`` of the node's column
-    grafted : bool, the node was added by grafting; its tree δ was computed
-        from its evidence region (`ternary.graft`), not from the rows reaching
-        it, so ``final_delta`` need not equal ``delta`` there
+        The seed those resamples were drawn with.
+    gain_ratio : dict
+        ``quality``, ``h_split`` (bits), ``gain_ratio`` (NaN when H_split = 0) and
+        ``left_fraction`` at θ*, with ``value_range`` of the node's column and
+        ``alpha_range`` (α times it).
+    raw_delta : dict of str to float, default={}
+        Per explained method, δ before the cap and the scale.
+    final_delta : dict of str to float, default={}
+        Per explained method, the δ the tree would store.
+    cap : float, default=0.0
+        ``max_delta_fraction · range`` of the node's column.
+    grafted : bool, default=False
+        The node was added by grafting; its tree δ was computed from its evidence
+        region (`ternary.graft`), not from the rows reaching it, so ``final_delta``
+        need not equal ``delta`` there.
     """
 
     node: int
@@ -131,7 +180,23 @@ class NodeExplanation:
         return self.method != "node_bootstrap"
 
     def delta_for(self, method: str | None = None) -> float:
-        """δ to draw for ``method``: the tree's own for its method, else recomputed."""
+        """Give the δ to draw for ``method``: the tree's own for its method, else recomputed.
+
+        Parameters
+        ----------
+        method : str, optional
+            A δ method name; default the model's own (``self.method``).
+
+        Returns
+        -------
+        float
+            ``delta`` for the model's method, 0 for "none", else ``final_delta[method]``.
+
+        Raises
+        ------
+        KeyError
+            For a name that is not a δ method.
+        """
         method = self.method if method is None else method
         if method == self.method:
             return self.delta
@@ -140,7 +205,15 @@ class NodeExplanation:
         return self.final_delta[method]
 
     def delta_table(self) -> pd.DataFrame:
-        """One row per method: raw δ, the cap, final δ, and which one the tree uses."""
+        """Tabulate every explained method's δ at this node.
+
+        Returns
+        -------
+        pandas.DataFrame
+            One row per method of `EXPLAINED_METHODS`, in order, with columns
+            ``delta_method``, ``raw_delta``, ``cap``, ``final_delta`` and
+            ``model_method`` (True on the row of the model's own method).
+        """
         return pd.DataFrame(
             {
                 "delta_method": list(EXPLAINED_METHODS),
@@ -222,23 +295,34 @@ def explain_node(
 
     Parameters
     ----------
-    model : fitted TernaryTreeClassifier
-    X, y : the training data the model was fitted on (X is cast to float32
-        like the estimator does, y encoded by ``model.classes_``)
-    node : int, a split node id
-    sample_weight : array-like, optional, the weights given to ``fit``
-        (class_weight is applied on top, as in ``fit``)
-    random_state : int, seed of the recomputed node bootstrap
+    model : TernaryTreeClassifier
+        A fitted tree.
+    X : array-like of shape (n_samples, n_features)
+        The training data the model was fitted on (cast to float32 like the
+        estimator does).
+    y : array-like of shape (n_samples,)
+        Its labels, encoded by ``model.classes_``.
+    node : int
+        A split node id.
+    sample_weight : array-like of shape (n_samples,), optional
+        The weights given to ``fit`` (class_weight is applied on top, as in ``fit``).
+    random_state : int, default=0
+        Seed of the recomputed node bootstrap.
 
     Returns
     -------
     NodeExplanation
+        The node's rows, the quality curve and plateau, the class bands, the
+        margin's support rows, the bootstrap thresholds, the gain-ratio parts, and
+        the raw and final δ of every method of `EXPLAINED_METHODS`.
 
     Raises
     ------
     ValueError
         For a leaf, an id outside the tree, data of the wrong shape, or labels
         the model has not seen.
+    sklearn.exceptions.NotFittedError
+        For a model that is not fitted.
 
     Notes
     -----
@@ -312,21 +396,35 @@ def explain_node(
 class SplitStep:
     """One split a row reaches, and what happens to the row there.
 
-    Attributes
+    Built by `explain_row`; each parameter is kept as the attribute of the same name.
+
+    Parameters
     ----------
-    node, feature : int
+    node : int
+        The split node's id.
+    feature : int
+        Column index of its split feature.
     feature_name : str
-    x : float, the row's value of the split feature (as float32, like the estimator)
-    low, threshold, high : float, θ − δ, θ and θ + δ
-    distance : float, ``|x − θ| / δ`` (``inf`` where δ = 0)
-    in_zone : bool, the row falls in this split's zone and is flagged here (deferred
-        routing: only at the first zone on a path; below it routing is CART's)
-    reach : float, the share of the row that reaches the node (1 for the whole row)
-    w_left, w_right, w_middle : float, the share of the node's part of the row sent
-        to each child; they sum to 1
-    proba_left, proba_right, proba_middle : ndarray or None, what each subtree
-        predicts for the row; None for a subtree the row does not enter
-    proba : ndarray, the blended result the node passes up
+        That feature's name.
+    x : float
+        The row's value of the split feature (as float32, like the estimator).
+    low, threshold, high : float
+        The zone's ends and the threshold: θ − δ, θ and θ + δ.
+    distance : float
+        ``|x − θ| / δ`` (``inf`` where δ = 0).
+    in_zone : bool
+        The row falls in this split's zone and is flagged here (deferred routing:
+        only at the first zone on a path; below it routing is CART's; hard_middle:
+        the row goes down the middle branch).
+    reach : float
+        The share of the row that reaches the node (1 for the whole row).
+    w_left, w_right, w_middle : float
+        The share of the node's part of the row sent to each child; they sum to 1.
+    proba_left, proba_right, proba_middle : ndarray of shape (n_classes,) or None
+        What each subtree predicts for the row; None for a subtree the row does not
+        enter (or a node without a middle child).
+    proba : ndarray of shape (n_classes,)
+        The blended class probabilities the node passes up.
     """
 
     node: int
@@ -352,14 +450,24 @@ class SplitStep:
 class RowExplanation:
     """Why a fitted tree predicts what it does for one row.
 
-    Attributes
+    Built by `explain_row`; each parameter is kept as the attribute of the same name.
+
+    Parameters
     ----------
-    sentence : str, one plain sentence for a person
-    steps : tuple of SplitStep, every split the row reaches, in preorder (root first)
-    proba : ndarray, the blended class probabilities (equal to ``predict_proba``)
-    flagged : bool, the row is boundary-uncertain (``predict_verdict`` gives 0)
-    path : dict of node id → share of the row reaching it, leaves included
-    classes : ndarray, ``model.classes_``
+    sentence : str
+        One plain sentence for a person: where the row is flagged, or that it is
+        decided and how near its nearest zone is.
+    steps : tuple of SplitStep
+        Every split the row reaches, in preorder (root first).
+    proba : ndarray of shape (n_classes,)
+        The blended class probabilities (equal to ``predict_proba``).
+    flagged : bool
+        The row is boundary-uncertain (``predict_verdict`` gives 0).
+    path : dict of int to float
+        Node id to the share of the row reaching it, leaves included; nodes the
+        row does not reach are absent.
+    classes : ndarray of shape (n_classes,)
+        ``model.classes_``.
     """
 
     sentence: str
@@ -375,7 +483,14 @@ class RowExplanation:
         return self.classes[int(np.argmax(self.proba))]
 
     def to_frame(self) -> pd.DataFrame:
-        """The steps as a table, one row per split; probabilities stay arrays (or None)."""
+        """Tabulate the steps, one row per split.
+
+        Returns
+        -------
+        pandas.DataFrame
+            One row per `SplitStep` of ``steps``, in order, one column per field of
+            `SplitStep`; the probability columns hold arrays (or None).
+        """
         columns = [f.name for f in fields(SplitStep)]
         return pd.DataFrame([[getattr(s, c) for c in columns] for s in self.steps], columns=columns)
 
@@ -543,12 +658,14 @@ def explain_row(
 
     Parameters
     ----------
-    clf : fitted TernaryTreeClassifier
-    x : array-like of shape (n_features,) or (1, n_features), the row's values in
-        feature order (cast to float32, like ``predict_proba`` does)
+    clf : TernaryTreeClassifier
+        A fitted tree (a forest's member, not the forest).
+    x : array-like of shape (n_features,) or (1, n_features)
+        The row's values in feature order (cast to float32, like ``predict_proba``
+        does).
     feature_names : list of str, optional
         Names for the features; default ``clf.feature_names_in_`` when the model was
-        fitted on a DataFrame, else ``x0``, ``x1``, …
+        fitted on a DataFrame, else ``x0``, ``x1``, ….
 
     Returns
     -------
@@ -561,7 +678,10 @@ def explain_row(
     Raises
     ------
     ValueError
-        For a row of the wrong length, a non-finite value, or names of the wrong length.
+        For a row of the wrong length, a non-finite value, names of the wrong length,
+        or a forest.
+    sklearn.exceptions.NotFittedError
+        For a model that is not fitted.
 
     Examples
     --------
