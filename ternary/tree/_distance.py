@@ -16,8 +16,9 @@ def zone_distance(
     base_delta: np.ndarray | None = None,
     scale: float = 1.0,
 ) -> np.ndarray:
-    """Per row, the smallest ``|x_f − θ| / δ`` over the split nodes on its path.
+    """Measure each row's distance to the zones on its path, in units of δ.
 
+    It is the smallest ``|x_f − θ| / δ`` over the split nodes on the row's path.
     The path is CART's (``x ≤ θ`` left) for the binary routings and the three-way one
     for hard_middle; nodes with δ = 0 are skipped, so a row meeting none gets ``inf``.
     With ``base_delta`` (each node's δ before the scale, so ``δ = base_delta·scale``),
@@ -27,6 +28,41 @@ def zone_distance(
     is the smallest ``s`` whose zone holds ``x``, left of θ (open end) the largest whose
     zone does not. So a refit at scale ``scale·s`` flags a row exactly when its distance
     is below ``s``, or equal to ``s`` with the row right of θ at that node.
+
+    Parameters
+    ----------
+    tree : TernaryTree
+        The fitted tree.
+    X : ndarray of shape (n_samples, n_features)
+        The rows, float32 as the estimators route them (compared in float64).
+    routing : {"probabilistic", "deferred", "hard_middle"}
+        The routing, which decides the path: CART's for the binary routings, the three-way
+        one for "hard_middle".
+    base_delta : ndarray of shape (node_count,), optional
+        Each node's δ before the scale, in its feature's units. None (the default) to
+        measure ``|x_f − θ| / δ`` with the tree's own δ.
+    scale : float, default=1.0
+        The scale the tree's δ were fitted with, ``δ = base_delta·scale``; used with
+        ``base_delta`` only. A scale of 0 leaves no zone, so every distance is ``inf``.
+
+    Returns
+    -------
+    ndarray of float64, shape (n_samples,)
+        Each row's distance in [0, inf]: in units of the node's δ, or (with
+        ``base_delta``) the factor by which ``scale`` must be multiplied for a zone on the
+        path to flag the row; ``inf`` when its path meets no zone.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from ternary.tree import TernaryTree, zone_distance
+    >>> tree = TernaryTree(
+    ...     children_left=[1, -1, -1], children_right=[2, -1, -1], feature=[0, -2, -2],
+    ...     threshold=[0.5, -2, -2], delta=[0.25, 0, 0], value=[[3, 1], [1, 0], [0, 1]],
+    ...     n_node_samples=[4, 3, 1], impurity=[0.375, 0, 0],
+    ... )
+    >>> zone_distance(tree, np.array([[0.0], [0.5], [1.0]]), "probabilistic").tolist()
+    [2.0, 0.0, 2.0]
     """
     n = X.shape[0]
     best = np.full(n, np.inf)

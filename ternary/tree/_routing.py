@@ -19,10 +19,16 @@ __all__ = ["blend_dense", "blend_uncertain", "compiled_router", "traverse", "wal
 def traverse(tree: TernaryTree, X: np.ndarray, routing: str, *, proba: bool = True):
     """Route every row of ``X`` through ``tree``.
 
+    The compiled fast paths serve float32 input (the estimators cast every row to float32);
+    any other dtype takes the reference numpy walk, `walk`, which gives the same result.
+
     Parameters
     ----------
     tree : TernaryTree
+        The fitted tree.
     X : ndarray of shape (n_samples, n_features)
+        The rows to route, float32 for the fast paths; thresholds and zone edges are
+        compared with their float64 values.
     routing : {"probabilistic", "deferred", "hard_middle"}
         * probabilistic: at a node, ``x ≤ θ−δ`` goes left, ``x > θ+δ`` right,
           and a row inside the zone goes both ways with ``w_L = (θ+δ−x)/(2δ)``,
@@ -32,13 +38,17 @@ def traverse(tree: TernaryTree, X: np.ndarray, routing: str, *, proba: bool = Tr
           subtrees below it are followed with hard CART routing (``x ≤ θ``).
         * hard_middle: ``x ≤ θ−δ`` left, ``x > θ+δ`` right, otherwise the
           middle child; exactly one leaf per row.
+    proba : bool, default=True
+        False to compute the verdicts alone, which is cheaper.
 
     Returns
     -------
-    proba : ndarray of shape (n_samples, n_classes), rows sum to 1; None when
-        ``proba=False`` (the verdicts alone are cheaper)
-    verdict : ndarray of int8, 1 = decided, 0 = boundary-uncertain (it entered
-        an uncertainty zone at some node it reached)
+    proba : ndarray of shape (n_samples, n_classes) or None
+        The blended class probabilities, each row summing to 1; None when
+        ``proba=False``.
+    verdict : ndarray of int8, shape (n_samples,)
+        1 where the row is decided, 0 where it is boundary-uncertain (it entered an
+        uncertainty zone at some node it reached).
     """
     if X.dtype == np.float32:
         if proba and routing != "hard_middle":
@@ -79,11 +89,28 @@ def _walk_proba(tree, X, routing):
 
 
 def blend_uncertain(tree, X, rows, routing, out, *, compiled=True):
-    """Blend ``X[rows]`` into ``out[rows]``: the numba kernel when available, else numpy.
+    """Blend the probabilities of some rows into an output array, in place.
 
-    numba is imported here on the first blend, not with the package; without it (or
-    with ``compiled=False``) the dense numpy blend serves small trees and the sparse
-    walk bigger ones.
+    The numba kernel serves when it is available; numba is imported here on the first
+    blend, not with the package. Without it (or with ``compiled=False``) the dense numpy
+    blend serves trees of at most ``MAX_DENSE_LEAVES`` leaves and the sparse walk bigger
+    ones.
+
+    Parameters
+    ----------
+    tree : TernaryTree
+        The fitted tree.
+    X : ndarray of shape (n_samples, n_features)
+        All the rows; only ``X[rows]`` is read.
+    rows : ndarray of int
+        The indices of the rows to blend (those that met a zone, typically).
+    routing : {"probabilistic", "deferred"}
+        A binary-tree routing (see `traverse`).
+    out : ndarray of float64, shape (n_samples, n_classes)
+        Receives the blended probabilities in ``out[rows]``; other rows are left as
+        they are.
+    compiled : bool, default=True
+        False to skip the numba kernel and blend in numpy.
     """
     if compiled:
         if blend_into(tree, X, rows, routing, out):
@@ -93,11 +120,27 @@ def blend_uncertain(tree, X, rows, routing, out, *, compiled=True):
 
 
 def blend_dense(tree: TernaryTree, X: np.ndarray, routing: str) -> np.ndarray:
-    """Blended probabilities of binary-tree routings, all rows at once.
+    """Blend the probabilities of binary-tree routings, all rows at once.
 
     A leaf's weight is the product of the branch weights along its path:
     ``w_L = clip((θ+δ−x)/(2δ), 0, 1)`` or ``1 − w_L`` (probabilistic); with deferred
-    routing the factors after the first zone on the path are CART's hard 0/1.
+    routing the factors after the first zone on the path are CART's hard 0/1. Splits with
+    δ = 0, or a δ so small that ``0.5/δ`` overflows, route like CART (``x ≤ θ``). The
+    work is nodes × rows, so this serves small trees.
+
+    Parameters
+    ----------
+    tree : TernaryTree
+        A fitted tree without middle children.
+    X : ndarray of shape (n_samples, n_features)
+        The rows to blend.
+    routing : {"probabilistic", "deferred"}
+        The routing (see `traverse`).
+
+    Returns
+    -------
+    ndarray of float64, shape (n_samples, n_classes)
+        The blended class probabilities, each row summing to 1.
     """
     internal = np.flatnonzero(tree.children_left != LEAF)
     column = {int(node): j for j, node in enumerate(internal)}
@@ -163,7 +206,21 @@ def compiled_router(tree: TernaryTree, n_features: int, routing: str):
     pickling state of scikit-learn's compiled tree; None when that private layout
     is not available (another scikit-learn version), and callers walk in numpy.
 
-    Returns ``(compiled_tree, node_count)``.
+    Parameters
+    ----------
+    tree : TernaryTree
+        The fitted tree.
+    n_features : int
+        The number of features of the rows it will route.
+    routing : {"probabilistic", "deferred", "hard_middle"}
+        The routing; "hard_middle" sends the zone to the middle child.
+
+    Returns
+    -------
+    tuple of (sklearn.tree._tree.Tree, int) or None
+        The compiled tree, whose ``apply`` gives each row's leaf, and the node count of
+        ``tree`` (leaf ids at or above it are the markers of boundary-uncertain rows);
+        None when scikit-learn's layout is not the one expected.
     """
     try:
         from sklearn.tree._tree import Tree
@@ -226,7 +283,44 @@ def _node_template():
 
 
 def walk(tree: TernaryTree, X: np.ndarray, routing: str):
-    """The reference walk in numpy: every routing, any tree."""
+    """Route every row through a tree: the reference walk in numpy, every routing, any tree.
+
+    Each node routes the rows that reach it as `traverse` describes; a row in a zone
+    goes both ways with its path weight split (binary routings) or to the middle child
+    (hard_middle). The fast paths of `traverse` are tested equal to it.
+
+    Parameters
+    ----------
+    tree : TernaryTree
+        The fitted tree.
+    X : ndarray of shape (n_samples, n_features)
+        The rows to route.
+    routing : {"probabilistic", "deferred", "hard_middle"}
+        The routing (see `traverse`).
+
+    Returns
+    -------
+    proba : ndarray of float64, shape (n_samples, n_classes)
+        The blended class probabilities, each row summing to 1.
+    verdict : ndarray of int8, shape (n_samples,)
+        1 where the row is decided, 0 where it entered an uncertainty zone.
+
+    Examples
+    --------
+    A stump at θ = 0.5 with δ = 0.1: a row at 0.55 is in the zone, three quarters of the
+    way from its left edge, so it goes left with weight 0.25.
+
+    >>> import numpy as np
+    >>> from ternary.tree import TernaryTree, walk
+    >>> tree = TernaryTree(
+    ...     children_left=[1, -1, -1], children_right=[2, -1, -1], feature=[0, -2, -2],
+    ...     threshold=[0.5, -2, -2], delta=[0.1, 0, 0], value=[[3, 1], [1, 0], [0, 1]],
+    ...     n_node_samples=[4, 3, 1], impurity=[0.375, 0, 0],
+    ... )
+    >>> proba, verdict = walk(tree, np.array([[0.0], [0.55], [1.0]]), "probabilistic")
+    >>> proba.round(2).tolist(), verdict.tolist()
+    ([[1.0, 0.0], [0.25, 0.75], [0.0, 1.0]], [1, 0, 1])
+    """
     n = X.shape[0]
     proba = np.zeros((n, tree.n_classes))
     uncertain = np.zeros(n, dtype=bool)
