@@ -62,7 +62,22 @@ __all__ = [
 
 @dataclass(frozen=True)
 class Condition:
-    """One test ``x[feature] <= threshold`` or ``x[feature] > threshold`` (on float32 ``x``)."""
+    """One test ``x[feature] <= threshold`` or ``x[feature] > threshold`` (on float32 ``x``).
+
+    Each parameter is kept as the attribute of the same name.
+
+    Parameters
+    ----------
+    feature : int
+        Column index of the tested feature, in the model's feature order.
+    name : str
+        That feature's name, for the text of the rule.
+    op : {"<=", ">"}
+        The comparison.
+    threshold : float
+        The float64 bound the float32 value is compared with (θ−δ, θ+δ, or θ where
+        δ = 0).
+    """
 
     feature: int
     name: str
@@ -70,7 +85,18 @@ class Condition:
     threshold: float
 
     def holds(self, X32: np.ndarray) -> np.ndarray:
-        """Rows of a float32 array (features in model order) passing the test."""
+        """Test every row of a float32 array.
+
+        Parameters
+        ----------
+        X32 : ndarray of shape (n_samples, n_features), float32
+            The rows, features in model order (at least ``feature + 1`` columns).
+
+        Returns
+        -------
+        ndarray of shape (n_samples,), bool
+            True for the rows passing the test, the float32 values compared as float64.
+        """
         column = X32[:, self.feature].astype(np.float64)
         return column <= self.threshold if self.op == "<=" else column > self.threshold
 
@@ -101,7 +127,10 @@ def _num(value: float, digits: int = 6) -> str:
 class Rule:
     """A conjunction of conditions with its class and verdict.
 
-    Attributes
+    Made by `extract_rules` and `simplify_rules`; each parameter is kept as the
+    attribute of the same name.
+
+    Parameters
     ----------
     conditions : tuple of Condition
         At most one ``<=`` and one ``>`` per feature (the tightest on the path).
@@ -118,6 +147,8 @@ class Rule:
     node : int
         The leaf (or, for a zone rule, the split) of ``tree_`` the rule comes from.
     kind : {"leaf", "zone", "middle", "simplified"}
+        How the rule was made: a leaf's decided rule, a binary routing's zone rule, a
+        hard_middle leaf reached through a middle branch, or a simplified decided rule.
     """
 
     conditions: tuple[Condition, ...]
@@ -406,11 +437,28 @@ def _ordered(rules: list[Rule]) -> list[Rule]:
 
 
 def pessimistic_error(errors: float, n: float, cf: float = 0.25) -> float:
-    """C4.5's pessimistic error rate ``U_CF(E, N)``: the ``p`` with ``P(Bin(N, p) ≤ E) = CF``.
+    """Compute C4.5's pessimistic error rate ``U_CF(E, N)``.
 
-    The upper limit of the one-sided binomial (Clopper–Pearson) interval, computed as the
-    beta quantile ``Beta⁻¹(1 − CF; E + 1, N − E)``; 1 when ``E ≥ N`` (or ``N = 0``).
+    It is the ``p`` with ``P(Bin(N, p) ≤ E) = CF``: the upper limit of the one-sided
+    binomial (Clopper–Pearson) interval, computed as the beta quantile
+    ``Beta⁻¹(1 − CF; E + 1, N − E)``.
 
+    Parameters
+    ----------
+    errors : float
+        ``E``, the rows covered whose label is not the rule's class.
+    n : float
+        ``N``, the rows covered.
+    cf : float, default=0.25
+        C4.5's confidence level CF, in (0, 1); smaller is more pessimistic.
+
+    Returns
+    -------
+    float
+        The rate in [0, 1]; 1 when ``E ≥ N`` (or ``N = 0``).
+
+    Examples
+    --------
     >>> round(pessimistic_error(0, 6), 4)  # C4.5's U_0.25(0, 6)
     0.2063
     """
@@ -424,7 +472,7 @@ def pessimistic_error(errors: float, n: float, cf: float = 0.25) -> float:
 def simplify_rules(
     rules: list[Rule], X: ArrayLike, y: ArrayLike, *, cf: float = 0.25
 ) -> list[Rule]:
-    """C4.5's rule simplification of the decided rules; other rules are kept as they are.
+    """Simplify the decided rules as C4.5 does; other rules are kept as they are.
 
     For each decided rule (class ``c``), on the rows ``X``, ``y``: repeatedly drop the
     condition whose removal gives the lowest pessimistic error rate
@@ -432,9 +480,28 @@ def simplify_rules(
     rate does not exceed the rule's current one. Rules that become identical are merged.
     Support and accuracy are recounted on ``X``, ``y``.
 
+    Parameters
+    ----------
+    rules : list of Rule
+        Rules as `extract_rules` returns them.
+    X : array-like of shape (n_samples, n_features)
+        Rows to count on, the model's features in order (a DataFrame is read by
+        feature name); cast to float32 as the library does.
+    y : array-like of shape (n_samples,)
+        Their labels.
+    cf : float, default=0.25
+        The confidence level of `pessimistic_error`, in (0, 1).
+
     Returns
     -------
-    list of Rule, ordered by support; simplified rules have ``kind="simplified"``
+    list of Rule
+        Ordered by support (largest first); simplified rules have
+        ``kind="simplified"``, the others are returned unchanged.
+
+    Raises
+    ------
+    ValueError
+        For ``cf`` outside (0, 1), or an ``X`` that is not 2-D.
     """
     if not 0.0 < cf < 1.0:
         raise ValueError(f"cf must be in (0, 1) (C4.5 uses 0.25); got {cf!r}.")
@@ -517,10 +584,22 @@ def rule_summary(rules: list[Rule], X: ArrayLike, y: ArrayLike) -> dict:
     the class of the first such rule in list order. For the unsimplified rules (a partition)
     coverage is the decided share and accuracy the decided accuracy.
 
+    Parameters
+    ----------
+    rules : list of Rule
+        The rule set, in the order read as a decision list.
+    X : array-like of shape (n_samples, n_features)
+        Rows, the model's features in order (a DataFrame is read by feature name).
+    y : array-like of shape (n_samples,)
+        Their labels.
+
     Returns
     -------
-    dict with ``n_rules``, ``n_conditions`` (total), ``coverage`` and ``accuracy`` (NaN when
-    nothing is covered), and ``overlap`` (share of rows covered by more than one rule)
+    dict
+        ``n_rules`` (decided rules with a class), ``n_conditions`` (their total),
+        ``coverage`` (share of rows covered), ``accuracy`` (share of covered rows
+        predicted right; NaN when nothing is covered) and ``overlap`` (share of rows
+        covered by more than one rule); the shares are NaN for no rows.
     """
     y = np.asarray(y).astype(object)
     decided = [r for r in rules if r.verdict == 1 and r.prediction is not None]
