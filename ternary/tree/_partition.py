@@ -21,11 +21,28 @@ __all__ = ["impurity_importances", "iter_node_rows", "split_row_pairs", "stored_
 def iter_node_rows(
     tree: TernaryTree, X: np.ndarray, routing: str = "probabilistic"
 ) -> Iterator[tuple[int, np.ndarray]]:
-    """Yield ``(node, row_indices)`` for every node, with the training partition.
+    """Yield the rows of the training partition that reach each node.
 
     Binary routings partition like CART (``x ≤ θ`` left); hard-middle trees
     partition three ways (``x ≤ θ−δ``, ``x > θ+δ``, the rest to the middle).
     Nodes come in preorder; only the rows of pending siblings are kept alive.
+
+    Parameters
+    ----------
+    tree : TernaryTree
+        The fitted tree.
+    X : ndarray of shape (n_samples, n_features)
+        The rows to partition (the training rows, typically).
+    routing : {"probabilistic", "deferred", "hard_middle"}, default="probabilistic"
+        The routing; only "hard_middle" changes the partition (three ways at splits with
+        a middle child).
+
+    Yields
+    ------
+    node : int
+        A node id, every reachable node once, parents first.
+    rows : ndarray of intp
+        The indices into ``X`` of the rows reaching it, ascending.
     """
     stack = [(0, np.arange(X.shape[0]))]
     middle = routing == "hard_middle"
@@ -51,7 +68,7 @@ def iter_node_rows(
 def split_row_pairs(
     tree: TernaryTree, X: np.ndarray, rows: np.ndarray | None = None
 ) -> tuple[np.ndarray, np.ndarray]:
-    """Every ``(row, split node)`` pair of CART's training partition (``x ≤ θ`` left).
+    """List every ``(row, split node)`` pair of CART's training partition (``x ≤ θ`` left).
 
     The vectorised twin of `iter_node_rows` for the binary routings: the rows go down
     the tree level by level, and each split node they pass through is recorded, so a
@@ -61,14 +78,19 @@ def split_row_pairs(
 
     Parameters
     ----------
-    tree : TernaryTree (its children_left/right, feature and threshold are read)
+    tree : TernaryTree
+        The fitted tree; its children_left/right, feature and threshold are read.
     X : ndarray of shape (n_samples, n_features)
+        The rows to partition (the training rows, typically).
     rows : ndarray of int, optional
         The rows to route, ascending; default all of them.
 
     Returns
     -------
-    pair_rows, pair_nodes : ndarray of int, one entry per pair
+    pair_rows : ndarray of intp
+        The row of each pair, an index into ``X``.
+    pair_nodes : ndarray of intp
+        The split node the row passes through, one entry per pair; leaves are not listed.
     """
     rows = np.arange(X.shape[0]) if rows is None else np.asarray(rows, dtype=np.intp)
     node = np.zeros(rows.size, dtype=np.intp)
@@ -109,6 +131,29 @@ def impurity_importances(
     evidence region and a leaf that lost rows to a graft keeps its old one. The
     sum is divided by the root weight, then normalised to sum to 1; a tree that is
     a single leaf gives a vector of zeros, as in scikit-learn.
+
+    Parameters
+    ----------
+    tree : TernaryTree
+        The fitted tree.
+    X : ndarray of shape (n_samples, n_features)
+        The training rows.
+    y_codes : ndarray of int, shape (n_samples,)
+        Their classes encoded in ``[0, n_classes)``.
+    sample_weight : ndarray of float, shape (n_samples,)
+        Their weights.
+    criterion : {"gini", "entropy", "log_loss"}
+        The impurity (see `impurity`).
+    routing : {"probabilistic", "deferred", "hard_middle"}
+        The routing, which decides the partition (see `iter_node_rows`).
+    n_features : int
+        The length of the result.
+
+    Returns
+    -------
+    ndarray of float64, shape (n_features,)
+        The importance of each feature, summing to 1 (all zeros for a tree whose splits
+        decrease no impurity).
     """
     K = tree.n_classes
     W = np.zeros(tree.node_count)
@@ -130,11 +175,25 @@ def impurity_importances(
 
 
 def stored_importances(tree: TernaryTree, n_features: int) -> np.ndarray:
-    """scikit-learn's impurity importances, read from an ungrafted CART's stored arrays.
+    """Compute scikit-learn's impurity importances from an ungrafted CART's stored arrays.
 
     The same sum as `impurity_importances` (each split's ``W_n·i(n) − Σ_c W_c·i(c)``,
     divided by the root weight, then normalised to 1), but over the impurities and
-    weights CART stored while growing, which are exact for its own partition.
+    weights CART stored while growing, which are exact for its own partition. Only left
+    and right children are read, so it serves binary trees.
+
+    Parameters
+    ----------
+    tree : TernaryTree
+        A binary tree whose ``impurity`` and ``weighted_n_node_samples`` are those CART
+        stored (not grafted).
+    n_features : int
+        The length of the result.
+
+    Returns
+    -------
+    ndarray of float64, shape (n_features,)
+        The importance of each feature, summing to 1 (all zeros for a single leaf).
     """
     W, imp = tree.weighted_n_node_samples, tree.impurity
     split = np.flatnonzero(~tree.is_leaf)

@@ -179,7 +179,16 @@ def _compile():
 
 
 def split_kernel_available() -> bool:
-    """True when numba is importable and the split kernel compiled (or loaded from cache)."""
+    """Tell whether `best_split`'s compiled kernel is available.
+
+    The first call compiles the kernel (or loads it from numba's cache).
+
+    Returns
+    -------
+    bool
+        True when numba is importable and the split kernel compiled; False when
+        `best_split` with ``compiled=True`` always returns None.
+    """
     return _kernel() is not None
 
 
@@ -194,7 +203,7 @@ def best_split(
     *,
     compiled: bool = True,
 ):
-    """CART's best ``(feature, θ)`` on a node's rows, ``None`` if it allows no split.
+    """Find CART's best ``(feature, θ)`` on a node's rows, or None if it allows no split.
 
     Parameters
     ----------
@@ -205,8 +214,11 @@ def best_split(
     w : ndarray of float64, shape (n_rows,)
         Sample weights.
     n_classes : int
+        The number of classes, K.
     criterion : {"gini", "entropy", "log_loss"}
+        The impurity; "entropy" and "log_loss" are the same criterion.
     min_samples_leaf : int
+        The fewest rows either child may hold.
     min_weight_leaf : float
         The minimum weight of a child, as scikit-learn's splitter receives it.
     compiled : bool, default=True
@@ -215,7 +227,10 @@ def best_split(
     Returns
     -------
     tuple of (int, float) or None
-        None also when numba is unavailable (``compiled=True``): the caller then
+        The feature index and the threshold θ (``x ≤ θ`` goes left) of the best split;
+        None when no split is allowed (a pure node, too few rows or too little weight, or
+        every feature constant), when ``X`` is not a 2-d float32 array of at least two
+        rows, and also when numba is unavailable (``compiled=True``): the caller then
         keeps its scikit-learn path. Use `split_kernel_available` to tell them apart.
     """
     X = np.asarray(X)
