@@ -439,12 +439,18 @@ def bootstrap_best(
 
 
 def warm_up() -> bool:
-    """Compile (or load from the disk cache) every kernel now; True if numba is available.
+    """Compile (or load from the disk cache) every compiled kernel now.
 
     The kernels are compiled for their one signature the first time any of them is
     needed; an app calls this at start-up so that no user interaction waits for it.
     That includes the hard-middle split search and the margin pass, which live beside
     their callers (`ternary.tree.best_split`, `ternary.delta.kernels`).
+
+    Returns
+    -------
+    bool
+        True when numba is available and every kernel compiled; False when some kernel
+        is unavailable, and its callers then take their numpy or scikit-learn paths.
     """
     from ternary.delta.kernels import zone_kernels_available  # delta imports tree
     from ternary.tree._split import split_kernel_available
