@@ -129,7 +129,7 @@ def efficiency(decided_acc: float, baseline_acc: float, uncertain_rate: float) -
     Returns
     -------
     float
-        η, the accuracy gain per unit of flagging rate.
+        The accuracy gain η per unit of flagging rate; NaN for a rate of 0 or NaN.
 
     Examples
     --------

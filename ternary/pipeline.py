@@ -55,13 +55,21 @@ class TernaryPipeline(Pipeline):
     Parameters
     ----------
     steps : list of (str, estimator)
-        As for `~sklearn.pipeline.Pipeline`.
-    memory, transform_input, verbose
-        As for `~sklearn.pipeline.Pipeline`.
+        The transformers, then the model, each with its name, as for
+        `~sklearn.pipeline.Pipeline`.
+    transform_input : list of str, optional
+        Names of ``fit`` metadata (a validation set, say) that the steps transform
+        before the step that consumes it, as for `~sklearn.pipeline.Pipeline`
+        (needs metadata routing enabled).
+    memory : str or object with the joblib.Memory interface, optional
+        Where fitted transformers are cached, as for `~sklearn.pipeline.Pipeline`;
+        default no caching.
+    verbose : bool, default=False
+        Print the time each step's fit takes.
 
     See Also
     --------
-    make_pipeline : builds one from the steps, naming them.
+    make_pipeline : Build one from the steps, naming them.
     """
 
     def _rows(self, X):
@@ -77,26 +85,31 @@ class TernaryPipeline(Pipeline):
 
         Parameters
         ----------
-        X : raw rows, as the first step takes them
+        X : pandas.DataFrame or array-like of shape (n_rows, n_columns)
+            Raw rows, as the first step takes them.
 
         Returns
         -------
         ndarray of int8, shape (n_rows,)
+            1 for a decided row, 0 for a flagged one.
         """
         return self._final_estimator.predict_verdict(self._rows(X))
 
     @available_if(_final_has("predict_with_verdict"))
     def predict_with_verdict(self, X) -> tuple[np.ndarray, np.ndarray]:
-        """Predictions and verdicts from one pass of the rows.
+        """Predict the classes and the verdicts in one pass of the rows.
 
         Parameters
         ----------
-        X : raw rows
+        X : pandas.DataFrame or array-like of shape (n_rows, n_columns)
+            Raw rows, as the first step takes them.
 
         Returns
         -------
         prediction : ndarray of shape (n_rows,)
+            The predicted class per row, as ``predict`` gives it.
         verdict : ndarray of int8, shape (n_rows,)
+            1 for a decided row, 0 for a flagged one.
         """
         return self._final_estimator.predict_with_verdict(self._rows(X))
 
@@ -106,12 +119,15 @@ class TernaryPipeline(Pipeline):
 
         Parameters
         ----------
-        X : raw rows
+        X : pandas.DataFrame or array-like of shape (n_rows, n_columns)
+            Raw rows, as the first step takes them.
 
         Returns
         -------
         proba : ndarray of shape (n_rows, n_classes)
+            The class probabilities, as ``predict_proba`` gives them.
         verdict : ndarray of int8, shape (n_rows,)
+            1 for a decided row, 0 for a flagged one.
         """
         return self._final_estimator.predict_proba_verdict(self._rows(X))
 
@@ -121,11 +137,13 @@ class TernaryPipeline(Pipeline):
 
         Parameters
         ----------
-        X : raw rows
+        X : pandas.DataFrame or array-like of shape (n_rows, n_columns)
+            Raw rows, as the first step takes them.
 
         Returns
         -------
         ndarray of float, shape (n_rows,)
+            What the final step's ``predict_confidence`` gives for the encoded rows.
         """
         return self._final_estimator.predict_confidence(self._rows(X))
 
@@ -135,11 +153,13 @@ class TernaryPipeline(Pipeline):
 
         Parameters
         ----------
-        X : raw rows
+        X : pandas.DataFrame or array-like of shape (n_rows, n_columns)
+            Raw rows, as the first step takes them.
 
         Returns
         -------
         ndarray of float, shape (n_rows,)
+            What the final step's ``boundary_distance`` gives for the encoded rows.
         """
         return self._final_estimator.boundary_distance(self._rows(X))
 
@@ -185,12 +205,23 @@ def make_pipeline(*steps, memory=None, verbose: bool = False) -> TernaryPipeline
     ----------
     *steps : estimators
         Transformers, then the model.
-    memory, verbose
-        As for `sklearn.pipeline.make_pipeline`.
+    memory : str or object with the joblib.Memory interface, optional
+        Where fitted transformers are cached, as for `sklearn.pipeline.make_pipeline`;
+        default no caching.
+    verbose : bool, default=False
+        Print the time each step's fit takes.
 
     Returns
     -------
     TernaryPipeline
+        Its steps named by their lower-cased class names (numbered where a class
+        repeats); with transformers, set to hand on pandas DataFrames unless the
+        final step was fitted on an array without feature names.
+
+    Raises
+    ------
+    ValueError
+        When no step is given.
 
     Examples
     --------
@@ -218,8 +249,11 @@ def score(model, rows, *, chunk_size: int = 20_000, progress=None) -> pd.DataFra
 
     Parameters
     ----------
-    model : fitted TernaryPipeline (or any classifier with ``predict_proba``)
-    rows : DataFrame of raw rows (what the model's first step takes)
+    model : TernaryPipeline or classifier
+        A fitted pipeline, or any fitted classifier with ``classes_`` and
+        ``predict_proba``; its verdicts and confidences are used where it has them.
+    rows : pandas.DataFrame
+        Raw rows, as the model's first step takes them.
     chunk_size : int, default=20000
         Rows scored at a time (bounds the memory of the encoded rows).
     progress : callable ``(n_done)``, optional
