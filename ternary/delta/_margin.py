@@ -32,12 +32,38 @@ __all__ = ["METHOD", "delta_margin", "margin_deltas", "margin_support"]
 
 
 def margin_support(rows: NodeRows) -> dict:
-    """The rows that define the margin δ at this node, for explanation.
+    """Find the rows that define the margin δ at a node, for explanation.
 
-    Returns a dict with the majority classes ``class_left``/``class_right``,
-    the half-gap ``gap``, the nearest cross-class values ``nearest_left_class_right_of``
-    (first c_L row right of θ) and ``nearest_right_class_left_of`` (last c_R row
-    left of θ), None where absent, and the resulting ``delta``.
+    Parameters
+    ----------
+    rows : NodeRows
+        The training rows reaching the node, sorted on its split feature, with the
+        node's threshold θ*.
+
+    Returns
+    -------
+    dict
+        ``class_left`` and ``class_right``: the majority classes c_L and c_R (weighted
+        counts) of the rows ≤ θ* and > θ*; ``gap``: the half-gap
+        ``min(θ* − max(left), min(right) − θ*)``; ``nearest_left_class_right_of``: the
+        value of the first c_L row right of θ*, and ``nearest_right_class_left_of``: the
+        value of the last c_R row left of θ* (both None when c_L = c_R or no such row
+        exists); ``delta``: the raw δ, the smaller distance from θ* to those two values,
+        else the half-gap. When every row lies on one side of θ*, the classes and values
+        are None and ``gap`` and ``delta`` are 0.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from ternary.delta import NodeRows, margin_support
+    >>> rows = NodeRows.from_arrays(
+    ...     [8, 1, 7, 2, 6, 4], [1, 0, 0, 1, 1, 0], np.ones(6), threshold=5.0, n_classes=2
+    ... )
+    >>> support = margin_support(rows)
+    >>> support["nearest_left_class_right_of"], support["nearest_right_class_left_of"]
+    (7.0, 2.0)
+    >>> support["gap"], support["delta"]
+    (1.0, 2.0)
     """
     s, K, v, t = rows.split_index, rows.n_classes, rows.values, rows.threshold
     if s == 0 or s == rows.n:
@@ -102,7 +128,7 @@ def margin_deltas(
     n_classes: int,
     max_delta_fraction: float,
 ) -> np.ndarray:
-    """Every split's margin δ of a binary tree at once, clamped as `node_delta` clamps it.
+    """Compute every split's margin δ of a binary tree at once, clamped as `node_delta` does.
 
     The same numbers as calling ``node_delta(NodeRows.from_arrays(...), margin)`` node
     by node (`margin_support` above), bit for bit, but from one pass over all (row, split
@@ -112,6 +138,34 @@ def margin_deltas(
     `NodeRows` gives them), and each node's majority classes, gap and nearest
     cross-class rows are read off its sorted segment. A deep tree's thousands of nodes
     otherwise cost a Python call each. Nodes without pairs (leaves) get 0.
+
+    Parameters
+    ----------
+    pair_rows, pair_nodes : ndarray of int, shape (n_pairs,)
+        The (row, split node) pairs of the training partition, as `split_row_pairs`
+        returns them for the rows of positive weight.
+    n_nodes : int
+        The tree's node count, the length of the result.
+    feature : ndarray of int, shape (n_nodes,)
+        The feature each node splits on (``tree.feature``).
+    threshold : ndarray of float, shape (n_nodes,)
+        Each node's threshold θ* (``tree.threshold``).
+    X : ndarray of shape (n_samples, n_features)
+        The training rows.
+    y_codes : ndarray of int, shape (n_samples,)
+        Their classes encoded in ``[0, n_classes)``.
+    weights : ndarray of float, shape (n_samples,)
+        Their weights, which pick each side's majority class.
+    n_classes : int
+        The number of classes.
+    max_delta_fraction : float
+        The cap on δ as a fraction of the node's value range on its feature.
+
+    Returns
+    -------
+    ndarray of float64, shape (n_nodes,)
+        Each node's clamped δ (scale 1), in its feature's units; 0 at leaves and at
+        splits whose rows all fall on one side.
     """
     out = np.zeros(n_nodes)
     if not pair_rows.size:

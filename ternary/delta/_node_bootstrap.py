@@ -31,7 +31,7 @@ def bootstrap_thresholds(
     compiled: bool = True,
     chunk_cells: int = BOOTSTRAP_CHUNK_CELLS,
 ) -> np.ndarray:
-    """CART's best threshold on this column for each of B bootstrap resamples.
+    """Find CART's best threshold on the node's column for each of B bootstrap resamples.
 
     Resamples without a split of positive quality contribute nothing, so the
     result may be shorter than B. Draws use ``random_state`` (a
@@ -44,6 +44,40 @@ def bootstrap_thresholds(
     of a chunk at once. Both give the same thresholds (equal proxy scores aside,
     where rounding may pick another of the tied best splits). ``chunk_cells`` bounds
     the (resample, value, class) cells drawn at once; the chunks never change the stream.
+
+    Parameters
+    ----------
+    rows : NodeRows
+        The training rows reaching the node, sorted on its split feature.
+    criterion : {"gini", "entropy", "log_loss"}, default="gini"
+        The split criterion of Q.
+    n_bootstraps : int, default=20
+        The number of resamples B.
+    random_state : int, RandomState or None, default=None
+        The stream the resamples are drawn from; a RandomState is advanced in place.
+    min_samples_leaf : int, default=1
+        A resample's split must leave this many drawn rows on each side.
+    compiled : bool, default=True
+        False to use the numpy scan even when numba is available.
+    chunk_cells : int, default=BOOTSTRAP_CHUNK_CELLS
+        The most (resample, value, class) cells processed at once (memory, not results).
+
+    Returns
+    -------
+    ndarray of float64, shape (n_found,)
+        The best threshold of each resample that had a split of positive quality, in
+        draw order, in the feature's units; ``n_found ≤ B``, and empty when the node has
+        fewer than two rows or two distinct values.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from ternary.delta import NodeRows, bootstrap_thresholds
+    >>> rows = NodeRows.from_arrays(
+    ...     [8, 1, 7, 2, 6, 4], [1, 0, 0, 1, 1, 0], np.ones(6), threshold=5.0, n_classes=2
+    ... )
+    >>> bootstrap_thresholds(rows, n_bootstraps=5, random_state=0).tolist()
+    [3.5, 1.5, 1.5, 1.5, 5.0]
     """
     rng = (
         random_state
