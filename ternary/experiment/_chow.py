@@ -89,18 +89,32 @@ def chow_decided_accuracy(
     Parameters
     ----------
     y_true : array-like of shape (n_samples,)
+        The true labels.
     proba : array-like of shape (n_samples, n_classes)
-    n_flagged : int, how many rows to flag (0 … n_samples)
+        The classifier's class probabilities; a row's confidence is its largest one.
+    n_flagged : int
+        How many rows to flag, from 0 to ``n_samples``.
     classes : array-like of shape (n_classes,), optional
         Label of each proba column (an estimator's ``classes_``). By default
         ``0 … n_classes−1`` for integer labels in that range, else the sorted
         distinct labels of ``y_true``.
     ties : {"row_order", "mean"}, default="row_order"
+        How rows of equal confidence at the cut are flagged: in row order, or the
+        expectation over a random choice among them.
 
     Returns
     -------
-    float, NaN when every row is flagged.
+    float
+        The accuracy on the rows not flagged; NaN when every row is flagged.
 
+    Raises
+    ------
+    ValueError
+        For a ``proba`` of the wrong shape, ``n_flagged`` outside ``0 … n_samples``,
+        labels that do not match the columns, or an unknown ``ties``.
+
+    Examples
+    --------
     >>> chow_decided_accuracy([0, 1, 1], [[0.9, 0.1], [0.6, 0.4], [0.2, 0.8]], 1)
     1.0
     >>> chow_decided_accuracy([0, 1], [[0.6, 0.4], [0.6, 0.4]], 1, ties="mean")
@@ -125,7 +139,7 @@ def chow_curve(
     classes: ArrayLike | None = None,
     ties: str = "row_order",
 ) -> pd.DataFrame:
-    """CART's accuracy–coverage curve under Chow's reject rule.
+    """Compute a classifier's accuracy–coverage curve under Chow's reject rule.
 
     For each rate r the ``round(r · n)`` least confident rows are flagged and the
     accuracy on the others is reported (see `chow_decided_accuracy` for ties).
@@ -133,15 +147,36 @@ def chow_curve(
     Parameters
     ----------
     y_true : array-like of shape (n_samples,)
+        The true labels.
     proba : array-like of shape (n_samples, n_classes)
-    rates : array-like of floats in [0, 1], default 0, 0.01, …, 0.90
-    classes : array-like, optional, the label of each proba column
+        The classifier's (CART's, in the paper) class probabilities.
+    rates : array-like of float, optional
+        Rates to flag, each in [0, 1]; default 0, 0.01, …, 0.90.
+    classes : array-like of shape (n_classes,), optional
+        The label of each proba column, as for `chow_decided_accuracy`.
     ties : {"row_order", "mean"}, default="row_order"
+        How rows of equal confidence at the cut are flagged, as for
+        `chow_decided_accuracy`.
 
     Returns
     -------
-    pandas.DataFrame with columns ``uncertain_rate`` (the fraction actually
-    flagged, ``round(r · n) / n``) and ``decided_accuracy``.
+    pandas.DataFrame
+        One row per rate, with columns ``uncertain_rate`` (the fraction actually
+        flagged, ``round(r · n) / n``) and ``decided_accuracy`` (NaN where every
+        row is flagged).
+
+    Raises
+    ------
+    ValueError
+        For a rate outside [0, 1] or NaN, no rows, or what
+        `chow_decided_accuracy` refuses.
+
+    Examples
+    --------
+    >>> chow_curve([0, 1, 1, 0], [[0.9, 0.1], [0.6, 0.4], [0.2, 0.8], [0.7, 0.3]], [0, 0.25])
+       uncertain_rate  decided_accuracy
+    0            0.00              0.75
+    1            0.25              1.00
     """
     y_true, proba = _check_proba(y_true, proba)
     rates = _default_rates() if rates is None else np.asarray(rates, dtype=np.float64).ravel()

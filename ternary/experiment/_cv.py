@@ -292,15 +292,20 @@ def run_cv(
 
     Parameters
     ----------
-    X : array-like or DataFrame of shape (n_samples, n_features), numeric (NaN allowed)
-    y : array-like of shape (n_samples,), labels of any type
+    X : array-like or pandas.DataFrame of shape (n_samples, n_features)
+        The features, numeric (NaN allowed: imputed per fold); raw rows with
+        ``preprocessor``.
+    y : array-like of shape (n_samples,)
+        The labels, of any type; none missing.
     combos : list of dict, default `DEFAULT_COMBOS`
         Each dict holds `TernaryTreeClassifier` parameters, so any parameter can
         be swept, e.g. ``[{"delta_method": "quality_plateau", "epsilon": e} for e
         in (0.01, 0.05, 0.1)]``. Unset parameters take the values below, then
         the estimator's defaults (``graft="none"``).
     cv : int, default=5
+        The number of stratified folds, at least 2.
     max_depth : int or None, default=4
+        The depth of every tree (the paper's 4); None grows them fully.
     seed : int, default=42
         Seeds the folds and every tree.
     scale : bool, default=True
@@ -384,17 +389,48 @@ def chow_curve_cv(
     ties: str = "row_order",
     **tree_params: Any,
 ) -> pd.DataFrame:
-    """CART's Chow curve on the folds `run_cv` uses, averaged over the folds.
+    """Average CART's Chow curve over the folds `run_cv` uses.
 
     Each fold's CART (same folds, scaling, depth and seed as `run_cv`) gives a
     `chow_curve` at the same requested rates; the curves are averaged rate by
     rate, which is how `summarize` averages the combinations, so the combos'
     points and this curve are directly comparable.
 
+    Parameters
+    ----------
+    X : array-like of shape (n_samples, n_features)
+        The features, numeric (NaN allowed: imputed per fold).
+    y : array-like of shape (n_samples,)
+        The labels.
+    cv : int, default=5
+        The number of stratified folds, as for `run_cv`.
+    max_depth : int or None, default=4
+        CART's depth, as for `run_cv`.
+    seed : int, default=42
+        Seeds the folds and the trees, as for `run_cv`.
+    scale : bool, default=True
+        Standardise the features within each fold, as for `run_cv`.
+    rates : array-like of float, optional
+        Rates to flag, each in [0, 1]; default 0, 0.01, …, 0.90 (see `chow_curve`).
+    ties : {"row_order", "mean"}, default="row_order"
+        How rows of equal confidence at the cut are flagged (see
+        `chow_decided_accuracy`).
+    **tree_params
+        Further `TernaryTreeClassifier` parameters of the CART (it stays a plain
+        CART: no δ, grafting or pruning).
+
     Returns
     -------
-    pandas.DataFrame with columns ``uncertain_rate`` (mean flagged fraction),
-    ``decided_accuracy`` (mean over folds) and ``decided_accuracy_std``.
+    pandas.DataFrame
+        One row per rate, with columns ``uncertain_rate`` (mean flagged fraction),
+        ``decided_accuracy`` (mean over folds) and ``decided_accuracy_std`` (their
+        sample standard deviation).
+
+    Raises
+    ------
+    ValueError
+        As for `run_cv`: a class with fewer than ``cv`` rows, X not numeric, a bad
+        rate or parameter.
     """
     X, y = _as_arrays(X, y)
     folds = _stratified_folds(y, cv, seed)

@@ -146,7 +146,9 @@ def compare_to_baselines(
 
     Parameters
     ----------
-    results : DataFrame of `run_cv` or `run_suite` rows
+    results : pandas.DataFrame
+        Rows as `run_cv` or `run_suite` give them (one per combination and fold,
+        with a ``dataset`` column for several datasets), CART's combination among them.
     threshold : float, default=0.005
         The W/T/L margin (the paper's 0.5 points).
     chow_ties : {"row_order", "mean"}, default="row_order"

@@ -80,13 +80,23 @@ def run_suite(
         remote datasets are loaded only when their turn comes.
     out : str or path-like
         A results database (any name; ``.sqlite`` by convention) or a ``.csv`` file.
-    combos, cv, max_depth, seed, scale, **tree_params : as in `run_cv`
+    combos : list of dict, optional
+        The combinations, as for `run_cv` (default `DEFAULT_COMBOS`).
+    cv : int, default=5
+        The number of stratified folds, as for `run_cv`.
     n_jobs : int, default=1
-        joblib workers for the (combination, fold) fits of each dataset.
+        The number of joblib workers for the (combination, fold) fits of each dataset
+        (with ``scheduler="local"``, of Dask worker processes).
     progress : callable ``(done, total, message)``, optional
         Called after every finished row (and once at the start with the rows
         found in ``out``); ``total`` counts all (dataset, combination, fold)
         rows of the suite.
+    max_depth : int or None, default=4
+        The depth of every tree, as for `run_cv`.
+    seed : int, default=42
+        Seeds the folds and every tree, as for `run_cv`.
+    scale : bool, default=True
+        Standardise the features within each fold, as for `run_cv`.
     errors : {"raise", "skip"}, default="raise"
         With "skip" a dataset that cannot be loaded or cross-validated
         (``ValueError``, which includes ``ternary.data.DataError``, or
@@ -101,6 +111,9 @@ def run_suite(
         installed, the scheduler's machine included). Seeded runs give the same
         numbers on every scheduler. A cluster that cannot be reached or cannot
         run the fits raises `ClusterError`.
+    **tree_params
+        Further `TernaryTreeClassifier` parameters for every combination, as for
+        `run_cv`; stored in a database's protocol.
 
     Returns
     -------
@@ -111,6 +124,16 @@ def run_suite(
         datasets to their message; ``attrs["damaged"]`` lists the
         ``(line, reason)`` of every damaged row dropped from a CSV ``out``
         (always empty for a database, which keeps no half row).
+
+    Raises
+    ------
+    ValueError
+        For an ``errors`` that is not a choice, and (with ``errors="raise"``) for
+        a dataset that cannot be loaded or cross-validated.
+    ResultsFileError
+        When ``out`` cannot be read or written, or holds another protocol.
+    ClusterError
+        When the Dask cluster cannot be reached or cannot run the fits.
 
     Notes
     -----

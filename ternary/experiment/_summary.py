@@ -55,7 +55,7 @@ def _wilcoxon_greater(differences) -> float:
 def summarize(
     results: pd.DataFrame, bayes_error: float | None = None, threshold: float = 0.005
 ) -> pd.DataFrame:
-    """One row per combination, in the layout of the paper's tables.
+    """Summarise cross-validation rows, one row per combination, as the paper's tables do.
 
     Fold results are first averaged per (dataset, combination). With one
     dataset the ± std is over folds; with several (a ``dataset`` column with
@@ -66,7 +66,10 @@ def summarize(
 
     Parameters
     ----------
-    results : DataFrame from `run_cv` or `run_suite`
+    results : pandas.DataFrame
+        Rows as `run_cv` or `run_suite` give them (one per combination and fold,
+        with a ``dataset`` column for several datasets); without a ``combo``
+        column the combinations are named from the parameter columns.
     bayes_error : float, optional
         Bayes error of the (single) dataset, for the U/B ratio. By default a
         ``bayes_error`` column is used where present (U/B is then averaged over
@@ -78,21 +81,27 @@ def summarize(
 
     Returns
     -------
-    pandas.DataFrame sorted by decided accuracy (descending; the CART row is
-    kept), with ``combo``, the parameter columns, ``n_datasets`` (several
-    datasets), ``decided_accuracy``, ``decided_accuracy_std``,
-    ``uncertain_rate``, ``uncertain_pct``, ``accuracy``, ``decided_f1``,
-    ``cart_accuracy``, ``efficiency`` (η = (decided − CART accuracy) /
-    uncertain rate, NaN at rate 0), ``chow_decided_accuracy``,
-    ``gain_vs_chow`` (decided − Chow), ``chow_decided_accuracy_ties_mean``,
-    ``aurc`` and ``e_aurc`` (the combination ranking rows by its
-    ``predict_confidence``; lower is better), ``cart_aurc`` and ``cart_e_aurc``
-    (CART ranking them by its largest class probability, Chow's ranking),
-    ``aurc_gain_vs_chow`` (CART's AURC − the combination's: positive is better),
-    ``ub_ratio`` (when a Bayes error is known), ``fit_seconds``, ``n_leaves``, and with several
-    datasets ``wins``,
-    ``ties``, ``losses`` and ``wilcoxon_p`` (NaN with fewer than two non-zero
-    differences).
+    pandas.DataFrame
+        Sorted by decided accuracy (descending; the CART row is kept), with
+        ``combo``, the parameter columns, ``n_datasets`` (several datasets),
+        ``decided_accuracy``, ``decided_accuracy_std``, ``uncertain_rate``,
+        ``uncertain_pct``, ``accuracy``, ``decided_f1``, ``cart_accuracy``,
+        ``efficiency`` (η = (decided − CART accuracy) / uncertain rate, NaN at rate
+        0), ``chow_decided_accuracy``, ``gain_vs_chow`` (decided − Chow),
+        ``chow_decided_accuracy_ties_mean``, ``aurc`` and ``e_aurc`` (the
+        combination ranking rows by its ``predict_confidence``; lower is better),
+        ``cart_aurc`` and ``cart_e_aurc`` (CART ranking them by its largest class
+        probability, Chow's ranking), ``aurc_gain_vs_chow`` (CART's AURC − the
+        combination's: positive is better), ``ub_ratio`` (when a Bayes error is
+        known), ``fit_seconds``, ``n_leaves``, and with several datasets ``wins``,
+        ``ties``, ``losses`` and ``wilcoxon_p`` (NaN with fewer than two non-zero
+        differences). Columns whose inputs are absent are left out.
+
+    Raises
+    ------
+    ValueError
+        When ``results`` is empty or lacks ``decided_accuracy``, ``uncertain_rate``
+        or ``cart_accuracy``.
     """
     df, params, metrics = _prepared(results)
     multi = df["dataset"].nunique() > 1
