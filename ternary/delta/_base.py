@@ -158,10 +158,11 @@ class DeltaMethod:
     raw_delta : callable ``(rows, params, random_state) -> float``
         δ of one node before the clamp and the scale.
     every_split : callable or None
-        ``(tree, X, y_codes, weights, n_classes, params) -> ndarray`` of every split's
-        clamped δ of a binary tree at once (scale 1), equal to `raw_delta` node by node
-        followed by the clamp; only for methods that draw no random numbers, so the
-        stream of the others is left alone. None: the estimator asks node by node.
+        ``(tree, X, y_codes, weights, n_classes, params) -> ndarray or None`` of every
+        split's clamped δ of a binary tree at once (scale 1), equal to `raw_delta` node
+        by node followed by the clamp; only for methods that draw no random numbers, so
+        the stream of the others is left alone. None (the attribute, or the pass's
+        answer when its compiled kernels are unavailable): the estimator asks node by node.
     """
 
     name: str

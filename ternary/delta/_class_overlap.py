@@ -10,6 +10,7 @@ from __future__ import annotations
 import numpy as np
 
 from ternary.delta._base import DeltaMethod, NodeRows
+from ternary.delta.kernels import tree_zone_deltas
 
 __all__ = ["METHOD", "class_bands", "delta_class_overlap", "widest_overlap"]
 
@@ -74,5 +75,7 @@ def delta_class_overlap(rows: NodeRows, q=0.10) -> float:
 
 
 METHOD = DeltaMethod(
-    "class_overlap", lambda rows, params, random_state: delta_class_overlap(rows, params.q)
+    "class_overlap",
+    lambda rows, params, random_state: delta_class_overlap(rows, params.q),
+    every_split=tree_zone_deltas,
 )

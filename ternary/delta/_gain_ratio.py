@@ -9,6 +9,7 @@ from __future__ import annotations
 import numpy as np
 
 from ternary.delta._base import DeltaMethod, NodeRows, split_counts_at_threshold
+from ternary.delta.kernels import tree_zone_deltas
 from ternary.tree import split_quality
 
 __all__ = ["METHOD", "delta_gain_ratio", "gain_ratio_parts"]
@@ -61,4 +62,5 @@ def delta_gain_ratio(rows: NodeRows, criterion="gini", alpha=0.10) -> float:
 METHOD = DeltaMethod(
     "gain_ratio",
     lambda rows, params, random_state: delta_gain_ratio(rows, params.criterion, params.alpha),
+    every_split=tree_zone_deltas,
 )

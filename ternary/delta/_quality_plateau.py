@@ -11,6 +11,7 @@ from __future__ import annotations
 import numpy as np
 
 from ternary.delta._base import DeltaMethod, NodeRows, quality_curve
+from ternary.delta.kernels import tree_zone_deltas
 
 __all__ = ["METHOD", "delta_quality_plateau", "plateau_bounds"]
 
@@ -64,4 +65,5 @@ METHOD = DeltaMethod(
     lambda rows, params, random_state: delta_quality_plateau(
         rows, params.criterion, params.epsilon, params.min_samples_leaf
     ),
+    every_split=tree_zone_deltas,
 )

@@ -66,13 +66,16 @@ def split_deltas(
 ) -> np.ndarray:
     """Every split's δ of a binary tree, on CART's training partition (``x ≤ θ`` left).
 
-    A method with a whole-tree pass (`DeltaMethod.every_split`) answers at once; the
-    others are asked node by node in preorder, drawing from ``random_state`` in that
-    order (node_bootstrap), so a fresh fit and `ternary.rezone` draw alike.
+    A method with a whole-tree pass (`DeltaMethod.every_split`) answers at once (unless
+    the pass answers None: no numba); the others are asked node by node in preorder,
+    drawing from ``random_state`` in that order (node_bootstrap), so a fresh fit and
+    `ternary.rezone` draw alike.
     """
     method = REGISTRY[params.method]
     if method.every_split is not None:
-        return method.every_split(tree, X, y_codes, weights, n_classes, params)
+        every = method.every_split(tree, X, y_codes, weights, n_classes, params)
+        if every is not None:
+            return every
     delta = np.zeros(tree.node_count)
     for node, rows in iter_node_rows(tree, X):
         if tree.children_left[node] == LEAF:

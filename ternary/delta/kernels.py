@@ -18,10 +18,19 @@ functions return None and the caller keeps numpy.
 from __future__ import annotations
 
 import threading
+from typing import Any
 
 import numpy as np
 
-__all__ = ["margin_deltas_compiled", "zone_kernels_available"]
+from ternary.tree import split_qualities, split_row_pairs
+
+__all__ = [
+    "CURVE_METHODS",
+    "margin_deltas_compiled",
+    "tree_zone_deltas",
+    "zone_deltas_compiled",
+    "zone_kernels_available",
+]
 
 _LOCK = threading.Lock()
 _KERNELS: dict[str, object] = {}
@@ -113,11 +122,257 @@ def _margin_all(
         out[node] = min(max(raw, 0.0), cap)
 
 
+def _sort_pairs(pair_rows, pair_nodes, feature, X, start, count, rows_out, values_out):
+    """Each node's rows as `NodeRows` orders them: grouped by node, then sorted by value.
+
+    The pairs are grouped by a stable counting sort (a node's rows keep their given,
+    ascending order), then each node's segment is sorted stably by its feature's value,
+    cast to float64 as `NodeRows.from_arrays` casts it. Fills ``start``/``count`` (per
+    node) and ``rows_out``/``values_out`` (per pair, segment by segment).
+    """
+    n_nodes = start.shape[0]
+    n_pairs = pair_nodes.shape[0]
+    for node in range(n_nodes):
+        count[node] = 0
+    for i in range(n_pairs):
+        count[pair_nodes[i]] += 1
+    total = 0
+    for node in range(n_nodes):
+        start[node] = total
+        total += count[node]
+    fill = start.copy()
+    order = np.empty(n_pairs, dtype=np.intp)
+    for i in range(n_pairs):
+        order[fill[pair_nodes[i]]] = i
+        fill[pair_nodes[i]] += 1
+    for node in range(n_nodes):
+        m = count[node]
+        if m == 0:
+            continue
+        f = feature[node]
+        s = start[node]
+        values = np.empty(m)
+        for j in range(m):
+            values[j] = np.float64(X[pair_rows[order[s + j]], f])
+        by_value = np.argsort(values, kind="mergesort")
+        for j in range(m):
+            rows_out[s + j] = pair_rows[order[s + by_value[j]]]
+            values_out[s + j] = values[by_value[j]]
+
+
+def _plateau_candidates(
+    first, start, count, rows, values, y, w, n_classes, min_samples_leaf,
+    cand_thr, cand_left, cand_node, node_total, node_first, node_n,
+):  # fmt: skip
+    """`quality_curve`'s candidates of nodes ``first, first+1, ...`` while they fit.
+
+    For each node: the running weighted class counts over its sorted rows (a running
+    sum per class in row order, as ``np.cumsum`` forms it), a candidate after every row
+    whose value differs from the next one and that leaves ``min_samples_leaf`` rows on
+    each side, its threshold ``a/2 + b/2`` and the left counts there; the node's total
+    counts. Stops before a node whose candidates might overflow the buffers and returns
+    the first node not filled (``n_nodes`` when done); ``node_first``/``node_n`` say
+    where each filled node's candidates are.
+    """
+    n_nodes = start.shape[0]
+    capacity = cand_thr.shape[0]
+    cum = np.zeros(n_classes)
+    c = 0
+    node = first
+    while node < n_nodes:
+        m = count[node]
+        if m >= 2 and c + m - 1 > capacity:
+            break
+        node_first[node] = c
+        node_n[node] = 0
+        for k in range(n_classes):
+            cum[k] = 0.0
+        if m < 2:
+            node += 1
+            continue
+        s = start[node]
+        for j in range(m):
+            cum[y[rows[s + j]]] += w[rows[s + j]]
+            n_left = j + 1
+            if (
+                j < m - 1
+                and values[s + j] != values[s + j + 1]
+                and n_left >= min_samples_leaf
+                and m - n_left >= min_samples_leaf
+            ):
+                cand_thr[c] = values[s + j] / 2.0 + values[s + j + 1] / 2.0
+                for k in range(n_classes):
+                    cand_left[c, k] = cum[k]
+                cand_node[c] = node
+                c += 1
+        for k in range(n_classes):
+            node_total[node, k] = cum[k]
+        node_n[node] = c - node_first[node]
+        node += 1
+    return node
+
+
+def _plateau_reduce(
+    first, stop, node_first, node_n, cand_thr, quality, threshold, epsilon,
+    start, count, values, max_delta_fraction, out,
+):  # fmt: skip
+    """`delta_quality_plateau` of nodes ``first..stop-1``, clamped as `node_delta` does.
+
+    Q(θ*) at the first candidate nearest θ*; the plateau's ends are the smallest and
+    largest candidates with ``Q ≥ (1−ε)·Q(θ*)``; 0 with fewer than two candidates or
+    ``Q(θ*) ≤ 0``.
+    """
+    for node in range(first, stop):
+        out[node] = 0.0
+        n_cand = node_n[node]
+        if n_cand < 2:
+            continue
+        c0 = node_first[node]
+        t = threshold[node]
+        best = c0
+        best_distance = abs(cand_thr[c0] - t)
+        for c in range(c0 + 1, c0 + n_cand):
+            distance = abs(cand_thr[c] - t)
+            if distance < best_distance:
+                best = c
+                best_distance = distance
+        q_star = quality[best]
+        if q_star <= 0:
+            continue
+        bar = (1.0 - epsilon) * q_star
+        low = np.inf
+        high = -np.inf
+        for c in range(c0, c0 + n_cand):
+            if quality[c] >= bar:
+                low = min(low, cand_thr[c])
+                high = max(high, cand_thr[c])
+        raw = (high - low) / 2.0
+        m = count[node]
+        cap = max_delta_fraction * (values[start[node] + m - 1] - values[start[node]])
+        out[node] = min(max(raw, 0.0), cap)
+
+
+def _overlap_all(start, count, rows, values, y, n_classes, q_low, q_high, max_delta_fraction, out):
+    """`delta_class_overlap` of every node, clamped as `node_delta` does.
+
+    Each present class's values (ascending, as the node's sorted rows give them) get
+    the band ``[P_q, P_(1−q)]`` by numpy's linear percentile, step for step: virtual
+    index ``(n−1)·q``, its floor, ``a + (b−a)·γ`` below γ = 0.5 and ``b − (b−a)·(1−γ)``
+    from there, the last value at or past the end; one row gives ``[v, v]``. δ is half
+    the widest positive overlap over all pairs of present classes.
+    """
+    n_in = np.zeros(n_classes, dtype=np.intp)
+    offset = np.zeros(n_classes, dtype=np.intp)
+    fill = np.zeros(n_classes, dtype=np.intp)
+    lows = np.empty(n_classes)
+    highs = np.empty(n_classes)
+    for node in range(start.shape[0]):
+        out[node] = 0.0
+        m = count[node]
+        if m < 2:
+            continue
+        s = start[node]
+        for k in range(n_classes):
+            n_in[k] = 0
+        for j in range(m):
+            n_in[y[rows[s + j]]] += 1
+        total = 0
+        for k in range(n_classes):
+            offset[k] = total
+            fill[k] = total
+            total += n_in[k]
+        grouped = np.empty(m)
+        for j in range(m):
+            k = y[rows[s + j]]
+            grouped[fill[k]] = values[s + j]
+            fill[k] += 1
+        n_present = 0
+        for k in range(n_classes):
+            n = n_in[k]
+            if n == 0:
+                continue
+            o = offset[k]
+            for side in range(2):
+                band = grouped[o]
+                if n >= 2:
+                    virtual = np.float64(n - 1) * (q_low if side == 0 else q_high)
+                    if virtual >= n - 1:
+                        band = grouped[o + n - 1]
+                    elif virtual >= 0:
+                        below = np.floor(virtual)
+                        gamma = virtual - below
+                        a = grouped[o + np.intp(below)]
+                        b = grouped[o + np.intp(below) + 1]
+                        diff = b - a
+                        band = b - diff * (1.0 - gamma) if gamma >= 0.5 else a + diff * gamma
+                if side == 0:
+                    lows[n_present] = band
+                else:
+                    highs[n_present] = band
+            n_present += 1
+        if n_present < 2:
+            continue
+        widest = -np.inf
+        for i in range(n_present):
+            for j in range(n_present):
+                if i != j:
+                    width = min(highs[i], highs[j]) - max(lows[i], lows[j])
+                    if width > widest:
+                        widest = width
+        if widest <= 0:
+            continue
+        cap = max_delta_fraction * (values[s + m - 1] - values[s])
+        out[node] = min(max(widest / 2.0, 0.0), cap)
+
+
+def _threshold_counts(start, count, rows, values, y, w, threshold, left, total, value_range):
+    """Each node's weighted class counts left of θ* and in all, and its value range.
+
+    Summed per class in the node's sorted order (as ``np.bincount`` sums them); nodes
+    with fewer than two rows keep zeros.
+    """
+    n_classes = left.shape[1]
+    for node in range(start.shape[0]):
+        for k in range(n_classes):
+            left[node, k] = 0.0
+            total[node, k] = 0.0
+        value_range[node] = 0.0
+        m = count[node]
+        if m < 2:
+            continue
+        s = start[node]
+        t = threshold[node]
+        for j in range(m):
+            r = rows[s + j]
+            if values[s + j] <= t:
+                left[node, y[r]] += w[r]
+            total[node, y[r]] += w[r]
+        value_range[node] = values[s + m - 1] - values[s]
+
+
 _SIGNATURES = {
     "margin": "void(intp[::1], intp[::1], intp[::1], float64[::1], float32[:, :], intp[::1], "
     "float64[::1], intp, float64, float64[::1])",
+    "sort_pairs": "void(intp[::1], intp[::1], intp[::1], float32[:, :], intp[::1], intp[::1], "
+    "intp[::1], float64[::1])",
+    "plateau_candidates": "intp(intp, intp[::1], intp[::1], intp[::1], float64[::1], intp[::1], "
+    "float64[::1], intp, intp, float64[::1], float64[:, ::1], intp[::1], float64[:, ::1], "
+    "intp[::1], intp[::1])",
+    "plateau_reduce": "void(intp, intp, intp[::1], intp[::1], float64[::1], float64[::1], "
+    "float64[::1], float64, intp[::1], intp[::1], float64[::1], float64, float64[::1])",
+    "overlap": "void(intp[::1], intp[::1], intp[::1], float64[::1], intp[::1], intp, float64, "
+    "float64, float64, float64[::1])",
+    "threshold_counts": "void(intp[::1], intp[::1], intp[::1], float64[::1], intp[::1], "
+    "float64[::1], float64[::1], float64[:, ::1], float64[:, ::1], float64[::1])",
 }
-_FUNCTIONS = {"margin": _margin_all}
+_FUNCTIONS = {
+    "margin": _margin_all,
+    "sort_pairs": _sort_pairs,
+    "plateau_candidates": _plateau_candidates,
+    "plateau_reduce": _plateau_reduce,
+    "overlap": _overlap_all,
+    "threshold_counts": _threshold_counts,
+}
 
 
 def _compile():
@@ -195,3 +450,210 @@ def margin_deltas_compiled(
     except TypeError:  # input types the signature does not cover: numpy answers
         return None
     return out
+
+
+#: The δ methods of `zone_deltas_compiled`: their δ reads the node's sorted rows only.
+CURVE_METHODS = ("quality_plateau", "gain_ratio", "class_overlap")
+#: Candidate thresholds held at once by the quality-plateau pass (more nodes, more rounds).
+_CANDIDATE_BUFFER = 1 << 16
+
+
+def _plateau_pass(run, start, count, rows, values, y, w, threshold, n_classes, params):
+    # candidates of as many nodes as fit in the buffer, their Q in one numpy call, reduce
+    n_nodes = start.shape[0]
+    out = np.zeros(n_nodes)
+    capacity = max(_CANDIDATE_BUFFER, int(count.max(initial=0)))
+    cand_thr = np.empty(capacity)
+    cand_left = np.empty((capacity, n_classes))
+    cand_node = np.zeros(capacity, dtype=np.intp)
+    node_total = np.zeros((n_nodes, n_classes))
+    node_first = np.zeros(n_nodes, dtype=np.intp)
+    node_n = np.zeros(n_nodes, dtype=np.intp)
+    first = 0
+    while first < n_nodes:
+        stop = int(
+            run["plateau_candidates"](
+                first, start, count, rows, values, y, w, n_classes,
+                int(params.min_samples_leaf), cand_thr, cand_left, cand_node,
+                node_total, node_first, node_n,
+            )
+        )  # fmt: skip
+        n_cand = int(node_first[stop - 1] + node_n[stop - 1])
+        # Q by numpy's own ufuncs: the same floats as quality_curve (see the module notes)
+        quality = np.ascontiguousarray(
+            split_qualities(cand_left[:n_cand], node_total[cand_node[:n_cand]], params.criterion),
+            dtype=np.float64,
+        )
+        run["plateau_reduce"](
+            first, stop, node_first, node_n, cand_thr, quality, threshold,
+            float(params.epsilon), start, count, values,
+            float(params.max_delta_fraction), out,
+        )  # fmt: skip
+        first = stop
+    return out
+
+
+def _gain_ratio_pass(run, start, count, rows, values, y, w, threshold, n_classes, params):
+    # the counts at θ* in the kernel; the gain ratio by numpy, as gain_ratio_parts forms it
+    n_nodes = start.shape[0]
+    left = np.zeros((n_nodes, n_classes))
+    total = np.zeros((n_nodes, n_classes))
+    value_range = np.zeros(n_nodes)
+    run["threshold_counts"](start, count, rows, values, y, w, threshold, left, total, value_range)
+    out = np.zeros(n_nodes)
+    nodes = np.flatnonzero(count >= 2)
+    if not nodes.size:
+        return out
+    left, total, span = left[nodes], total[nodes], value_range[nodes]
+    w_left, w_total = left.sum(axis=1), total.sum(axis=1)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        frac = np.where(w_total > 0, w_left / w_total, 0.0)
+        inside = (frac > 0.0) & (frac < 1.0)
+        f = frac[inside]
+        h_split = np.zeros(nodes.size)
+        h_split[inside] = -(f * np.log2(f) + (1.0 - f) * np.log2(1.0 - f))
+        gain = split_qualities(left, total, params.criterion)
+        spread = params.alpha * span
+        raw = np.where(h_split > 0.0, spread / (1.0 + gain / h_split), spread)
+    out[nodes] = np.minimum(np.maximum(raw, 0.0), params.max_delta_fraction * span)
+    return out
+
+
+def _overlap_pass(run, start, count, rows, values, y, w, threshold, n_classes, params):
+    out = np.zeros(start.shape[0])
+    # np.percentile's quantiles: the percentages [100q, 100(1-q)] divided by 100
+    q_low = (100.0 * params.q) / 100.0
+    q_high = (100.0 * (1.0 - params.q)) / 100.0
+    run["overlap"](
+        start, count, rows, values, y, n_classes, q_low, q_high,
+        float(params.max_delta_fraction), out,
+    )  # fmt: skip
+    return out
+
+
+_PASSES = {
+    "quality_plateau": _plateau_pass,
+    "gain_ratio": _gain_ratio_pass,
+    "class_overlap": _overlap_pass,
+}
+
+
+def zone_deltas_compiled(
+    pair_rows: np.ndarray,
+    pair_nodes: np.ndarray,
+    n_nodes: int,
+    feature: np.ndarray,
+    threshold: np.ndarray,
+    X: np.ndarray,
+    y: np.ndarray,
+    w: np.ndarray,
+    n_classes: int,
+    params,
+    *,
+    compiled: bool = True,
+) -> np.ndarray | None:
+    """Every split's final δ for quality_plateau, gain_ratio or class_overlap, or None.
+
+    The same numbers, bit for bit, as `ternary.delta.node_delta` asked node by node on
+    ``NodeRows.from_arrays`` of each split's rows (tested with hypothesis): each node's
+    rows are sorted as `NodeRows` sorts them, and the compiled loops over them form the
+    same sums in the same order (running class counts, candidate midpoints ``a/2 + b/2``,
+    counts at θ*, numpy's linear percentile step for step). Q and the binary entropy are
+    left to numpy's ufuncs, called once for all candidates of the tree: numpy's sums over
+    the classes are pairwise and its ``log2`` may be a SIMD routine, neither of which a
+    compiled loop is sure to repeat to the last bit.
+
+    Parameters
+    ----------
+    pair_rows, pair_nodes : ndarray of int
+        Every (row, split node) pair of the training partition over the rows of positive
+        weight (`ternary.tree.split_row_pairs`), each node's rows ascending.
+    n_nodes : int
+        The tree's node count; nodes without pairs (leaves) get 0.
+    feature, threshold : ndarray
+        Each node's split feature and θ*.
+    X : ndarray of float32, shape (n_samples, n_features)
+        The training rows.
+    y : ndarray of int
+        Class codes in ``range(n_classes)``.
+    w : ndarray of float64
+        Row weights (positive for every row in ``pair_rows``).
+    n_classes : int
+        The number of classes.
+    params : DeltaParams
+        ``method`` (one of `CURVE_METHODS`), ``criterion``, ``epsilon``, ``alpha``,
+        ``q``, ``min_samples_leaf``, ``max_delta_fraction`` and ``delta_scale``.
+    compiled : bool, default=True
+        False runs the same loops uncompiled (for tests).
+
+    Returns
+    -------
+    ndarray of shape (n_nodes,) or None
+        Each node's δ, clamped and scaled as `node_delta` does; None when numba is
+        unavailable, ``X`` is not float32 or the inputs fall outside the compiled
+        signatures (``compiled=True`` only).
+    """
+    if params.method not in _PASSES:
+        raise ValueError(f"No compiled pass for delta_method {params.method!r}.")
+    if compiled and X.dtype != np.float32:
+        return None
+    run: Any = _kernels() if compiled else _FUNCTIONS
+    if run is None:
+        return None
+    n_pairs = np.asarray(pair_rows).shape[0]
+    start = np.zeros(int(n_nodes), dtype=np.intp)
+    count = np.zeros(int(n_nodes), dtype=np.intp)
+    rows = np.empty(n_pairs, dtype=np.intp)
+    values = np.empty(n_pairs)
+    y = np.ascontiguousarray(y, dtype=np.intp)
+    w = np.ascontiguousarray(w, dtype=np.float64)
+    threshold = np.ascontiguousarray(threshold, dtype=np.float64)
+    try:
+        run["sort_pairs"](
+            np.ascontiguousarray(pair_rows, dtype=np.intp),
+            np.ascontiguousarray(pair_nodes, dtype=np.intp),
+            np.ascontiguousarray(feature, dtype=np.intp),
+            X, start, count, rows, values,
+        )  # fmt: skip
+        out = _PASSES[params.method](
+            run, start, count, rows, values, y, w, threshold, int(n_classes), params
+        )
+    except TypeError:  # input types the signatures do not cover: node by node answers
+        if not compiled:
+            raise
+        return None
+    # the same product node_delta forms with the scale last
+    return out * params.delta_scale
+
+
+def tree_zone_deltas(tree, X, y_codes, weights, n_classes, params) -> np.ndarray | None:
+    """`zone_deltas_compiled` over a grown binary tree's training partition, or None.
+
+    Parameters
+    ----------
+    tree : TernaryTree
+        A binary tree (its children, feature and threshold are read).
+    X : ndarray of float32, shape (n_samples, n_features)
+        The training rows.
+    y_codes : ndarray of int
+        Class codes in ``range(n_classes)``.
+    weights : ndarray of float64
+        Row weights; rows of weight 0 are absent, as in `NodeRows`.
+    n_classes : int
+        The number of classes.
+    params : DeltaParams
+        The δ parameters; ``method`` one of `CURVE_METHODS`.
+
+    Returns
+    -------
+    ndarray of shape (tree.node_count,) or None
+        Every split's δ as `node_delta` gives it; None where the compiled pass cannot
+        run, so the caller asks node by node.
+    """
+    if X.dtype != np.float32 or _kernels() is None:
+        return None
+    pair_rows, pair_nodes = split_row_pairs(tree, X, np.flatnonzero(weights > 0))
+    return zone_deltas_compiled(
+        pair_rows, pair_nodes, tree.node_count, tree.feature, tree.threshold,
+        X, y_codes, weights, n_classes, params,
+    )  # fmt: skip

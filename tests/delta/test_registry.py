@@ -31,7 +31,13 @@ def test_the_vocabulary_is_the_registry():
     )
     assert all(REGISTRY[name].name == name for name in REGISTRY)
     # only methods that draw no random numbers may answer for the whole tree at once
-    assert {m for m, entry in REGISTRY.items() if entry.every_split} == {"margin", "none"}
+    assert {m for m, entry in REGISTRY.items() if entry.every_split} == {
+        "margin",
+        "quality_plateau",
+        "gain_ratio",
+        "class_overlap",
+        "none",
+    }
 
 
 def test_an_unknown_method_is_refused_by_name():
