@@ -27,6 +27,7 @@ from ternary.tree import split_qualities, split_row_pairs
 __all__ = [
     "CURVE_METHODS",
     "margin_deltas_compiled",
+    "node_delta_compiled",
     "tree_zone_deltas",
     "zone_deltas_compiled",
     "zone_kernels_available",
@@ -657,3 +658,49 @@ def tree_zone_deltas(tree, X, y_codes, weights, n_classes, params) -> np.ndarray
         pair_rows, pair_nodes, tree.node_count, tree.feature, tree.threshold,
         X, y_codes, weights, n_classes, params,
     )  # fmt: skip
+
+
+def node_delta_compiled(column, y, w, threshold: float, n_classes: int, params) -> float | None:
+    """One node's final δ from the compiled passes, or None where they cannot answer.
+
+    For a tree grown node by node (the hard-middle growth): the δ that
+    ``node_delta(NodeRows.from_arrays(column, y, w, threshold, n_classes), params)``
+    gives, bit for bit, for margin and the `CURVE_METHODS`.
+
+    Parameters
+    ----------
+    column : ndarray of float32, shape (m,)
+        The node's rows' values on its split feature, in row order.
+    y : ndarray of int, shape (m,)
+        Their class codes in ``range(n_classes)``.
+    w : ndarray of float64, shape (m,)
+        Their weights; rows of weight 0 are absent.
+    threshold : float
+        The split threshold θ*.
+    n_classes : int
+        The number of classes.
+    params : DeltaParams
+        The δ parameters.
+
+    Returns
+    -------
+    float or None
+        The clamped, scaled δ; None for node_bootstrap and "none", without numba, or
+        when ``column`` is not float32.
+    """
+    column = np.asarray(column)
+    if params.method not in (*CURVE_METHODS, "margin") or column.dtype != np.float32:
+        return None
+    w = np.ascontiguousarray(w, dtype=np.float64)
+    rows = np.flatnonzero(w > 0)
+    nodes = np.zeros(rows.size, dtype=np.intp)
+    feature = np.zeros(1, dtype=np.intp)
+    theta = np.array([threshold], dtype=np.float64)
+    X = column.reshape(-1, 1)
+    if params.method == "margin":
+        out = margin_deltas_compiled(
+            rows, nodes, 1, feature, theta, X, y, w, n_classes, params.max_delta_fraction
+        )
+        return None if out is None else float(out[0] * params.delta_scale)
+    out = zone_deltas_compiled(rows, nodes, 1, feature, theta, X, y, w, n_classes, params)
+    return None if out is None else float(out[0])

@@ -9,6 +9,7 @@ from ternary import TernaryTreeClassifier
 from ternary.delta import DeltaParams, NodeRows, node_delta, split_deltas
 from ternary.delta.kernels import (
     CURVE_METHODS,
+    node_delta_compiled,
     tree_zone_deltas,
     zone_deltas_compiled,
     zone_kernels_available,
@@ -133,3 +134,37 @@ def test_small_candidate_buffers_give_the_same_zones(monkeypatch):
     args = (pair_rows, pair_nodes, tree.node_count, tree.feature, tree.threshold, X, y, w)
     np.testing.assert_array_equal(zone_deltas_compiled(*args, 4, params, compiled=False), want)
     assert (want > 0).any()
+
+
+@needs_numba
+@settings(max_examples=60, deadline=None)
+@given(
+    seed=st.integers(0, 10_000),
+    n=st.integers(0, 40),
+    n_classes=st.integers(2, 9),
+    ties=st.sampled_from(["none", "rounded", "levels"]),
+    weighting=st.sampled_from(["none", "counts", "real"]),
+    method=st.sampled_from([*CURVE_METHODS, "margin"]),
+    criterion=st.sampled_from(["gini", "entropy"]),
+    at=st.floats(0.0, 1.0),
+    epsilon=st.sampled_from([0.0, 0.05, 0.5]),
+    q=st.sampled_from([0.0, 0.1, 0.5]),
+    scale=st.sampled_from([0.5, 1.0]),
+)
+def test_one_node_compiled_equals_node_delta(
+    seed, n, n_classes, ties, weighting, method, criterion, at, epsilon, q, scale
+):
+    # the hard-middle growth's call: one node's rows, any threshold between their values
+    X, y, w = _data(seed, max(n, n_classes), n_classes, ties, weighting)
+    X, y, w = X[:n], y[:n], w[:n]
+    column = X[:, 0]
+    threshold = float(np.quantile(column, at)) if n else 0.0
+    params = DeltaParams(
+        method=method, criterion=criterion, epsilon=epsilon, q=q, alpha=0.3,
+        min_samples_leaf=2, max_delta_fraction=0.4, delta_scale=scale,
+    )  # fmt: skip
+    want = node_delta(NodeRows.from_arrays(column, y, w, threshold, n_classes), params)
+    got = node_delta_compiled(column, y, w, threshold, n_classes, params)
+    assert got == want
+    as64 = column.astype(np.float64)
+    assert node_delta_compiled(as64, y, w, threshold, n_classes, params) is None
