@@ -38,6 +38,7 @@ __all__ = [
     "Cancelled",
     "bounded",
     "cancellable",
+    "cases_seconds",
     "fit_seconds",
     "grafting_seconds",
     "regions_seconds",
@@ -112,6 +113,19 @@ def regions_seconds(spec: FitSpec, n_rows: int, n_features: int) -> float:
 def tree_seconds(spec: FitSpec, n_rows: int, n_features: int) -> float:
     """The tree page: one fit (its diagram and panels cost little beside it)."""
     return fit_seconds(spec, n_rows, n_features)
+
+
+def cases_seconds(params: Mapping[str, Any], n_rows: int, n_features: int, folds: int) -> float:
+    """The Your data page: a model per fold on the other folds' rows, then one on every row.
+
+    ``params`` are the sidebar's model settings (a forest when they hold
+    ``n_estimators``); the cleaning refitted per fold costs little beside the fits.
+    """
+    k = max(int(folds), 2)
+    trees = int(params.get("n_estimators", 1))
+    per_fold = tree_fit_seconds(params, n_rows * (1.0 - 1.0 / k), n_features)
+    full = tree_fit_seconds(params, n_rows, n_features)
+    return _C_CV_RUN + trees * (k * per_fold + full)
 
 
 def grafting_seconds(cart: FitSpec, grafted: FitSpec, n_rows: int, n_features: int) -> float:

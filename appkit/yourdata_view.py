@@ -10,7 +10,7 @@ import pandas as pd
 import streamlit as st
 
 import viz
-from appkit import coverage, export, why, yourdata
+from appkit import cost, export, why, yourdata
 from appkit.guard import plain
 from appkit.model import is_forest, model_params
 from appkit.regions import member_for_story
@@ -19,7 +19,7 @@ from ternary.data import Dataset
 __all__ = ["cases_section", "export_section", "score_section"]
 
 #: the cases are computed on arrival when the estimate is at most this (else a button)
-ON_ARRIVAL_SECONDS = coverage.AUTO_RUN_SECONDS
+ON_ARRIVAL_SECONDS = cost.AUTO_RUN_SECONDS
 
 
 def _pct(x: float) -> str:
@@ -55,6 +55,10 @@ def _parsed_rows(ds: Dataset) -> int:
 def cases_section(ds: Dataset, key: tuple):
     """Out-of-fold answers for every row: metrics, the cases table, its download, a row's why.
 
+    Above the on-arrival budget (`cost.cases_seconds` against `cost.AUTO_RUN_SECONDS`)
+    the page shows the estimate and a button and stops there (`cost.bounded`); the
+    fits run in a worker that stops when the run is rerun or the tab closes.
+
     Returns the full pipeline (fitted on every row), or None when nothing could be computed.
     """
     params = model_params()
@@ -67,20 +71,18 @@ def cases_section(ds: Dataset, key: tuple):
         "cleaning (imputation values, levels) learned on those folds too), so no row is "
         "judged by a model that saw it."
     )
-    estimate = coverage.estimate_seconds(ds.n_samples, ds.n_features, yourdata.FOLDS, n_combos=1)
-    done = st.session_state.get("cases_requested") == ckey
-    if estimate > ON_ARRIVAL_SECONDS and not done:
-        st.info(f"About {estimate:.0f} s for {ds.n_samples:,} rows × {ds.n_features} features.")
-        if not st.button("Answer every row", type="primary", key="cases_button"):
-            return None
-        st.session_state["cases_requested"] = ckey
+    estimate = cost.cases_seconds(params, ds.n_samples, ds.n_features, yourdata.FOLDS)
+
+    def answer():
+        return yourdata.cached_cases(ds, ckey), yourdata.full_pipeline(ds, key, params)
+
     try:
-        with st.spinner("Answering every row out of fold…"):
-            cases = yourdata.cached_cases(ds, ckey)
+        cases, pipe = cost.bounded(
+            estimate, ckey, answer, what="answer every row out of fold", label="Answer every row"
+        )
     except ValueError as exc:
         st.warning(plain(exc), icon="⚠️")
         return None
-    pipe = yourdata.full_pipeline(ds, key, params)
     table = yourdata.cases_table(ds, cases, _file_lines(ds, key))
     _metrics(cases, ds)
     _cases_table(ds, table, pipe)
