@@ -6,6 +6,13 @@ cannot come from scikit-learn's builder. It is grown node by node here, each nod
 split chosen by CART's split search on the rows that reach it (one compiled call,
 `ternary.tree.best_split`, or a depth-1 CART without numba; the same seeds drawn in the
 same order either way), its δ by the estimator's δ method.
+
+With numba the growth sorts each feature once, at the root, and hands every child its
+rows already sorted (`ternary.tree.growth`): the split search scans them, the δ method
+gets them as its `NodeRows` without sorting, and one compiled call splits a node's
+rows three ways and counts each child's classes. The nodes, seeds, δ draws and floats
+are those of the node-by-node growth with `ternary.tree.best_split` (which sorts the
+node's rows itself); without numba that growth runs, with the stump.
 """
 
 from __future__ import annotations
@@ -14,9 +21,20 @@ import numpy as np
 from sklearn.tree import DecisionTreeClassifier
 
 from ternary.delta import NodeRows, node_delta
-from ternary.tree import TernaryTree, TreeBuilder, best_split, split_kernel_available
+from ternary.tree import (
+    LEAF,
+    UNDEFINED,
+    TernaryTree,
+    TreeBuilder,
+    best_split,
+    impurity,
+    split_kernel_available,
+)
+from ternary.tree.growth import best_split_sorted, kernels_available, partition, presort
 
 __all__ = ["grow_hard_middle"]
+
+_SEED_MAX = int(np.iinfo(np.int32).max)  # each node's stump seed is drawn below it
 
 
 def grow_hard_middle(estimator, X, y_enc, weights, params, rng) -> TernaryTree:
@@ -36,6 +54,8 @@ def grow_hard_middle(estimator, X, y_enc, weights, params, rng) -> TernaryTree:
     -------
     TernaryTree, node ids in preorder
     """
+    if _compiled_search(estimator) and X.dtype == np.float32 and kernels_available():
+        return _grow_sorted(estimator, X, y_enc, weights, params, rng)
     builder = TreeBuilder(estimator.n_classes_)
     min_weight_leaf = estimator.min_weight_fraction_leaf * weights.sum()
 
@@ -125,7 +145,7 @@ def _best_split(estimator, X, y_enc, weights, rows, depth, rng, min_weight_leaf)
     feature order visits first); else the stump. The stump's seed is drawn either way,
     so the δ draws that follow from the same stream do not shift.
     """
-    seed = rng.randint(np.iinfo(np.int32).max)  # drawn first, so node seeds never shift
+    seed = rng.randint(_SEED_MAX)  # drawn first, so node seeds never shift
     if estimator.max_depth is not None and depth >= estimator.max_depth:
         return None
     # zero-weight rows are absent rows: they must not place thresholds
@@ -164,3 +184,134 @@ def _best_split(estimator, X, y_enc, weights, rows, depth, rng, min_weight_leaf)
     if stump.tree_.node_count < 3:
         return None
     return int(stump.tree_.feature[0]), float(stump.tree_.threshold[0])
+
+
+class _Nodes:
+    """The per-node lists of a growing tree, in preorder; `tree` makes the `TernaryTree`."""
+
+    def __init__(self, n_classes: int) -> None:
+        self.n_classes = n_classes
+        self.counts: list[np.ndarray] = []
+        self.n_rows: list[int] = []
+        self.weight: list[float] = []
+        self.feature: list[int] = []
+        self.threshold: list[float] = []
+        self.delta: list[float] = []
+        self.children: dict[str, list[int]] = {
+            "children_left": [],
+            "children_right": [],
+            "children_middle": [],
+        }
+
+    def add(self, counts: np.ndarray, n_rows: int, weight: float) -> int:
+        self.counts.append(counts)
+        self.n_rows.append(n_rows)
+        self.weight.append(weight)
+        self.feature.append(UNDEFINED)
+        self.threshold.append(float(UNDEFINED))
+        self.delta.append(0.0)
+        for slot in self.children.values():
+            slot.append(LEAF)
+        return len(self.n_rows) - 1
+
+    def tree(self, criterion: str) -> TernaryTree:
+        # the impurities of all nodes at once: the same floats as one node at a time
+        value = np.array(self.counts, dtype=np.float64).reshape(-1, self.n_classes)
+        return TernaryTree(
+            **{slot: np.array(ids) for slot, ids in self.children.items()},
+            feature=np.array(self.feature),
+            threshold=np.array(self.threshold),
+            delta=np.array(self.delta),
+            value=value,
+            n_node_samples=np.array(self.n_rows),
+            weighted_n_node_samples=np.array(self.weight),
+            impurity=impurity(value, criterion),
+            grafted=np.zeros(len(self.n_rows), dtype=bool),
+        )
+
+
+def _grow_sorted(estimator, X, y_enc, weights, params, rng) -> TernaryTree:
+    """`grow_hard_middle` over rows sorted once (`ternary.tree.growth`): the same tree."""
+    K = estimator.n_classes_
+    min_weight_leaf = estimator.min_weight_fraction_leaf * weights.sum()
+    # the kernels take C-ordered, writable arrays (a read-only memmap is copied)
+    X, y, w = (
+        a if a.flags.writeable else a.copy()
+        for a in (
+            np.ascontiguousarray(X),
+            np.ascontiguousarray(y_enc, dtype=np.intp),
+            np.ascontiguousarray(weights, dtype=np.float64),
+        )
+    )
+    max_depth = estimator.max_depth
+    nodes = _Nodes(K)
+    rows = np.arange(X.shape[0], dtype=np.intp)
+    nodes.add(np.bincount(y, weights=w, minlength=K), rows.size, float(w.sum()))
+    stack: list[tuple[int, np.ndarray, np.ndarray | None, int]] = [
+        (0, rows, presort(X, np.flatnonzero(w > 0)), 0)
+    ]
+    label = np.empty(X.shape[0], dtype=np.int8)
+    while stack:
+        node, rows, order, depth = stack.pop()
+        split = _sorted_split(
+            estimator, X, y, w, rows, order, depth, rng, min_weight_leaf, nodes, node
+        )
+        if split is None:
+            continue
+        f, t = split
+        assert order is not None  # only children past the depth limit go without one
+        by_f = order[f]  # the node's rows sorted on f: its NodeRows without a sort
+        d = node_delta(NodeRows(X[by_f, f].astype(np.float64), y[by_f], w[by_f], t, K), params, rng)
+        low, high = (t, t) if d <= 0.0 else (t - d, t + d)
+        fill = max_depth is None or depth + 1 < max_depth  # children below the limit split
+        child_rows, child_order, counts = partition(
+            X, y, w, rows, order, f, low, high, K, fill_order=fill, label=label
+        )
+        weight = [float(w[r].sum()) for r in child_rows]
+        if (
+            min(child_rows[0].size, child_rows[1].size) < estimator.min_samples_leaf
+            or min(weight[0], weight[1]) < min_weight_leaf
+        ):
+            continue  # the node stays a leaf
+        nodes.feature[node], nodes.threshold[node], nodes.delta[node] = int(f), float(t), float(d)
+        pending: list[tuple[int, np.ndarray, np.ndarray | None, int]] = []
+        for c, slot in enumerate(("children_left", "children_right", "children_middle")):
+            if c == 2 and not d > 0.0:
+                break
+            r = child_rows[c]
+            # an empty middle zone predicts like its parent
+            child = nodes.add(nodes.counts[node] if not r.size else counts[c], r.size, weight[c])
+            nodes.children[slot][node] = child
+            if c < 2 or r.size >= estimator.min_samples_middle:
+                pending.append(
+                    (child, r, None if child_order is None else child_order[c], depth + 1)
+                )
+        stack.extend(reversed(pending))  # preorder ids: children created now, grown left-first
+    return nodes.tree(params.criterion)
+
+
+def _sorted_split(estimator, X, y, w, rows, order, depth, rng, min_weight_leaf, nodes, node):
+    """`_best_split` for a node with sorted rows: the same checks, seed and split."""
+    rng.randint(_SEED_MAX)  # the stump's seed, drawn as `_best_split` draws it
+    if estimator.max_depth is not None and depth >= estimator.max_depth:
+        return None
+    m = order.shape[1]  # the rows of positive weight
+    if m < estimator.min_samples_split or m < 2 * estimator.min_samples_leaf:
+        return None
+    # classes of positive count are the classes among the positive-weight rows
+    if np.count_nonzero(nodes.counts[node] > 0) < 2:
+        return None
+    node_weight = nodes.weight[node] if m == rows.size else w[rows[w[rows] > 0]].sum()
+    # scikit-learn's splitter receives min_weight_fraction_leaf · (the stump's weight sum)
+    min_weight_fraction = min(0.5, min_weight_leaf / node_weight)
+    return best_split_sorted(
+        X,
+        y,
+        w,
+        rows,
+        order,
+        estimator.n_classes_,
+        estimator.criterion,
+        estimator.min_samples_leaf,
+        min_weight_fraction * node_weight,
+    )

@@ -1,0 +1,488 @@
+"""Compiled steps of the hard-middle growth: rows sorted once, split search, three-way partition.
+
+The hard-middle growth (``routing="hard_middle"``) grows its own tree node by node.
+Searching a node's best split with `ternary.tree.best_split` sorts every feature of the
+node's rows again; here each feature is sorted once, at the root (`presort`), and every
+split hands its children their rows already sorted: walking a node's sorted row list
+and keeping the rows of one child keeps them sorted (a stable partition), so no node
+below the root sorts again (`partition`). A node's search then scans the sorted lists
+(`best_split_sorted`): the same scan as `ternary.tree.best_split` over the same rows in
+the same order, hence the same floats and the same split.
+
+Orders are exact, not just sorted: rows of equal value stay in ascending row order,
+which is what a stable sort of the node's rows (taken in ascending row order) gives,
+so a child's list equals the list a fresh stable sort of its rows would give. Only rows
+of positive weight are in the sorted lists (zero-weight rows place no threshold); a
+node's full row list (ascending, zero weights included) is kept beside them.
+
+`partition` also returns each child's weighted class counts, summed in ascending row
+order as ``numpy.bincount`` sums them. The zone is half-open, ``θ−δ < x ≤ θ+δ``, and
+the comparisons are made in float32 with the bounds rounded to float32, as numpy
+compares a float32 column with a Python float.
+
+numba is optional: `kernels_available` says whether the compiled kernels loaded (they
+compile with `ternary.tree.split_kernel_available`, so `ternary.tree.warm_up` pays for
+them); each function takes ``compiled=False`` to run the same plain-Python source
+uncompiled, and `partition_numpy` is the partition in numpy, the reference the
+compiled one is tested against.
+"""
+
+from __future__ import annotations
+
+import math
+import threading
+
+import numpy as np
+
+__all__ = [
+    "best_split_sorted",
+    "kernels_available",
+    "partition",
+    "partition_numpy",
+    "presort",
+]
+
+FEATURE_THRESHOLD = 1e-7  # scikit-learn's: values closer than this are one value
+_EPSILON = float(np.finfo(np.float64).eps)
+
+_LOCK = threading.Lock()
+_KERNEL: dict[str, object] = {}  # "growth": dict of the compiled kernels, or None
+
+
+def _presort_rows(X, rows, order):
+    """``order[f]`` ← ``rows`` sorted stably by ``X[rows, f]`` (float32 comparisons)."""
+    m = rows.shape[0]
+    column = np.empty(m, dtype=np.float32)
+    for f in range(X.shape[1]):
+        for i in range(m):
+            column[i] = X[rows[i], f]
+        idx = np.argsort(column, kind="mergesort")
+        for i in range(m):
+            order[f, i] = rows[idx[i]]
+
+
+def _split_sorted(X, y, w, rows, order, n_classes, gini, min_samples_leaf, min_weight_leaf, out):
+    """Best ``(feature, θ)`` over the presorted rows, feature -1 when none; θ in ``out[0]``.
+
+    ``best_split``'s scan (`ternary.tree._split`) with the sort taken from ``order``:
+    class totals summed over ``rows`` (ascending; zero weights add 0.0), candidates and
+    moves over ``order[f]`` (the positive-weight rows sorted by feature ``f``).
+    """
+    n_features, m = order.shape
+    total = np.zeros(n_classes)
+    w_node = 0.0
+    for i in range(rows.shape[0]):
+        r = rows[i]
+        total[y[r]] += w[r]
+        w_node += w[r]
+    out[0] = 0.0
+    node_impurity = 0.0
+    if gini:
+        sq = 0.0
+        for k in range(n_classes):
+            sq += total[k] * total[k]
+        node_impurity = 1.0 - sq / (w_node * w_node)
+    else:
+        for k in range(n_classes):
+            c = total[k]
+            if c > 0.0:
+                c /= w_node
+                node_impurity -= c * math.log(c)
+    if w_node < 2.0 * min_weight_leaf or node_impurity <= _EPSILON:
+        return -1
+    left = np.empty(n_classes)
+    right = np.empty(n_classes)
+    v = np.empty(m)
+    best = -np.inf
+    best_feature = -1
+    for f in range(n_features):
+        for i in range(m):
+            v[i] = X[order[f, i], f]  # float32 held as float64, exactly
+        if v[m - 1] <= v[0] + FEATURE_THRESHOLD:
+            continue  # constant
+        for k in range(n_classes):
+            left[k] = 0.0
+        w_left = 0.0
+        pos = 0
+        p = 0
+        while p < m:
+            while p + 1 < m and v[p + 1] <= v[p] + FEATURE_THRESHOLD:
+                p += 1
+            p_prev = p
+            p += 1
+            if p >= m:
+                break
+            if p < min_samples_leaf or m - p < min_samples_leaf:
+                continue
+            if p - pos <= m - p:
+                for q in range(pos, p):
+                    r = order[f, q]
+                    left[y[r]] += w[r]
+                    w_left += w[r]
+            else:  # from the node's end back, as scikit-learn's reverse_reset does
+                for k in range(n_classes):
+                    left[k] = total[k]
+                w_left = w_node
+                for q in range(m - 1, p - 1, -1):
+                    r = order[f, q]
+                    left[y[r]] -= w[r]
+                    w_left -= w[r]
+            pos = p
+            w_right = w_node - w_left
+            if w_left < min_weight_leaf or w_right < min_weight_leaf:
+                continue
+            for k in range(n_classes):
+                right[k] = total[k] - left[k]
+            # scikit-learn's children impurities, in its order of operations
+            imp_left = 0.0
+            imp_right = 0.0
+            if gini:
+                sq_left = 0.0
+                sq_right = 0.0
+                for k in range(n_classes):
+                    sq_left += left[k] * left[k]
+                    sq_right += right[k] * right[k]
+                imp_left = 1.0 - sq_left / (w_left * w_left)
+                imp_right = 1.0 - sq_right / (w_right * w_right)
+            else:
+                for k in range(n_classes):
+                    c = left[k]
+                    if c > 0.0:
+                        c /= w_left
+                        imp_left -= c * math.log(c)
+                    c = right[k]
+                    if c > 0.0:
+                        c /= w_right
+                        imp_right -= c * math.log(c)
+            proxy = -w_right * imp_right - w_left * imp_left
+            if proxy > best:
+                best = proxy
+                best_feature = f
+                out[0] = v[p_prev] / 2.0 + v[p] / 2.0
+    return best_feature
+
+
+def _partition_rows(
+    X, y, w, rows, order, f, low, high, fill_order, label, out_rows, out_order, sizes, counts
+):
+    """Three-way partition of a node's rows and sorted lists; see `partition`."""
+    for c in range(3):
+        sizes[c] = 0
+        sizes[3 + c] = 0
+    for c in range(counts.shape[0]):
+        for k in range(counts.shape[1]):
+            counts[c, k] = 0.0
+    for i in range(rows.shape[0]):
+        r = rows[i]
+        x = X[r, f]
+        c = 0 if x <= low else (1 if x > high else 2)
+        label[r] = c
+        sizes[c] += 1
+        if w[r] > 0.0:
+            sizes[3 + c] += 1
+        counts[c, y[r]] += w[r]
+    start = np.empty(3, dtype=np.intp)
+    start[0] = 0
+    start[1] = sizes[0]
+    start[2] = sizes[0] + sizes[1]
+    for i in range(rows.shape[0]):
+        r = rows[i]
+        c = label[r]
+        out_rows[start[c]] = r
+        start[c] += 1
+    if not fill_order:
+        return
+    for g in range(order.shape[0]):
+        start[0] = 0
+        start[1] = sizes[3]
+        start[2] = sizes[3] + sizes[4]
+        for i in range(order.shape[1]):
+            r = order[g, i]
+            c = label[r]
+            out_order[g, start[c]] = r
+            start[c] += 1
+
+
+_SIGNATURES = {
+    "presort": "void(float32[:, ::1], intp[::1], intp[:, ::1])",
+    "split": (
+        "intp(float32[:, ::1], intp[::1], float64[::1], intp[::1], intp[:, :], intp, boolean,"
+        " intp, float64, float64[::1])"
+    ),
+    "partition": (
+        "void(float32[:, ::1], intp[::1], float64[::1], intp[::1], intp[:, :], intp, float32,"
+        " float32, boolean, int8[::1], intp[::1], intp[:, ::1], intp[::1], float64[:, ::1])"
+    ),
+}
+_PYTHON = {"presort": _presort_rows, "split": _split_sorted, "partition": _partition_rows}
+
+
+def _compiled() -> dict | None:
+    if "growth" not in _KERNEL:
+        with _LOCK:
+            if "growth" not in _KERNEL:
+                _KERNEL["growth"] = _compile()
+    return _KERNEL["growth"]  # type: ignore[return-value]
+
+
+def _compile() -> dict | None:
+    try:
+        import numba
+    except Exception:  # noqa: BLE001 - numba missing or broken: the caller keeps numpy
+        return None
+    for cache in (True, False):
+        try:
+            return {
+                name: numba.njit(signature, cache=cache, nogil=True)(_PYTHON[name])
+                for name, signature in _SIGNATURES.items()
+            }
+        except Exception:  # noqa: BLE001 - e.g. no writable cache directory: retry uncached
+            continue
+    return None
+
+
+def kernels_available() -> bool:
+    """Whether the compiled growth kernels loaded (numba importable, kernels compiled).
+
+    Returns
+    -------
+    bool
+        True when `presort`, `best_split_sorted` and `partition` run compiled.
+    """
+    return _compiled() is not None
+
+
+def _kernel(name: str, compiled: bool):
+    if not compiled:
+        return _PYTHON[name]
+    kernels = _compiled()
+    return None if kernels is None else kernels[name]
+
+
+def presort(X: np.ndarray, rows: np.ndarray, *, compiled: bool = True) -> np.ndarray:
+    """Each feature's rows sorted stably by value: the root's sorted lists.
+
+    Parameters
+    ----------
+    X : ndarray of float32, shape (n_samples, n_features), C-contiguous
+        All training rows.
+    rows : ndarray of intp, shape (m,)
+        The rows to sort, ascending (the positive-weight rows).
+    compiled : bool, default=True
+        False runs the plain-Python source uncompiled (slow; for tests).
+
+    Returns
+    -------
+    ndarray of intp, shape (n_features, m)
+        Row ``f`` holds ``rows`` ordered by ``X[rows, f]``, ties in ascending row order.
+        Without numba, numpy's stable sort gives the same lists.
+    """
+    rows = np.ascontiguousarray(rows, dtype=np.intp)
+    kernel = _kernel("presort", compiled)
+    if kernel is None:
+        return np.ascontiguousarray(rows[np.argsort(X[rows], axis=0, kind="stable").T])
+    order = np.empty((X.shape[1], rows.shape[0]), dtype=np.intp)
+    kernel(X, rows, order)
+    return order
+
+
+def best_split_sorted(
+    X: np.ndarray,
+    y: np.ndarray,
+    w: np.ndarray,
+    rows: np.ndarray,
+    order: np.ndarray,
+    n_classes: int,
+    criterion: str,
+    min_samples_leaf: int,
+    min_weight_leaf: float,
+    *,
+    compiled: bool = True,
+):
+    """`ternary.tree.best_split` of a node whose rows come sorted (`presort`, `partition`).
+
+    Parameters
+    ----------
+    X : ndarray of float32, shape (n_samples, n_features), C-contiguous
+        All training rows (the node's are picked by ``rows`` and ``order``).
+    y : ndarray of intp, shape (n_samples,)
+        Encoded classes in ``[0, n_classes)``.
+    w : ndarray of float64, shape (n_samples,)
+        Sample weights.
+    rows : ndarray of intp
+        The node's rows, ascending (zero-weight rows may be included: they add nothing).
+    order : ndarray of intp, shape (n_features, m)
+        The node's positive-weight rows sorted by each feature.
+    n_classes : int
+        The number of classes.
+    criterion : {"gini", "entropy", "log_loss"}
+        The impurity.
+    min_samples_leaf : int
+        The fewest positive-weight rows on either side.
+    min_weight_leaf : float
+        The minimum weight of a child, as scikit-learn's splitter receives it.
+    compiled : bool, default=True
+        False runs the plain-Python source uncompiled (slow; for tests).
+
+    Returns
+    -------
+    tuple of (int, float) or None
+        The split, equal to ``best_split(X[r], y[r], w[r], ...)`` with ``r`` the node's
+        positive-weight rows ascending; None if the rows allow no split, or without numba
+        (``compiled=True``): then the caller keeps its own search.
+    """
+    kernel = _kernel("split", compiled)
+    if kernel is None or order.shape[1] < 2:
+        return None
+    out = np.zeros(1)
+    feature = kernel(
+        X,
+        y,
+        w,
+        rows,
+        order,
+        int(n_classes),
+        criterion == "gini",
+        int(min_samples_leaf),
+        float(min_weight_leaf),
+        out,
+    )
+    if feature < 0:
+        return None
+    return int(feature), float(out[0])
+
+
+def partition(
+    X: np.ndarray,
+    y: np.ndarray,
+    w: np.ndarray,
+    rows: np.ndarray,
+    order: np.ndarray,
+    feature: int,
+    low: float,
+    high: float,
+    n_classes: int,
+    *,
+    fill_order: bool = True,
+    label: np.ndarray | None = None,
+    compiled: bool = True,
+):
+    """Split a node's rows three ways: ``x ≤ low`` left, ``x > high`` right, the rest middle.
+
+    With ``low == high == θ`` it is CART's two-way split (the middle stays empty); with
+    ``low = θ−δ``, ``high = θ+δ`` the hard-middle one. Both bounds are rounded to float32
+    first and compared with the float32 column, as numpy compares ``X[rows, f] <= θ−δ``
+    for Python floats.
+
+    Parameters
+    ----------
+    X : ndarray of float32, shape (n_samples, n_features), C-contiguous
+        All training rows.
+    y : ndarray of intp, shape (n_samples,)
+        Encoded classes.
+    w : ndarray of float64, shape (n_samples,)
+        Sample weights.
+    rows : ndarray of intp
+        The node's rows, ascending, zero-weight rows included.
+    order : ndarray of intp, shape (n_features, m)
+        The node's positive-weight rows sorted by each feature.
+    feature : int
+        The split feature.
+    low, high : float
+        The bounds (``low ≤ high``).
+    n_classes : int
+        The number of classes.
+    fill_order : bool, default=True
+        False skips the children's sorted lists (children that will not be split).
+    label : ndarray of int8, shape (n_samples,), optional
+        Scratch space, reused between calls to save an allocation.
+    compiled : bool, default=True
+        False runs the plain-Python source uncompiled (slow; for tests).
+
+    Returns
+    -------
+    child_rows : list of 3 ndarrays of intp
+        Left, right and middle rows, each ascending.
+    child_order : list of 3 ndarrays of intp, shape (n_features, m_c), or None
+        Each child's sorted lists (views); None when not ``fill_order``.
+    counts : ndarray of float64, shape (3, n_classes)
+        Each child's weighted class counts, summed in ascending row order (the sums
+        ``numpy.bincount`` gives).
+    Without numba (``compiled=True``) `partition_numpy` answers.
+    """
+    kernel = _kernel("partition", compiled)
+    low32, high32 = np.float32(low), np.float32(high)
+    if kernel is None:
+        return partition_numpy(X, y, w, rows, order, feature, low, high, n_classes, fill_order)
+    if label is None:
+        label = np.empty(X.shape[0], dtype=np.int8)
+    out_rows = np.empty(rows.shape[0], dtype=np.intp)
+    out_order = np.empty(order.shape if fill_order else (0, 0), dtype=np.intp)
+    sizes = np.empty(6, dtype=np.intp)
+    counts = np.empty((3, int(n_classes)))
+    kernel(
+        X,
+        y,
+        w,
+        rows,
+        order,
+        int(feature),
+        low32,
+        high32,
+        fill_order,
+        label,
+        out_rows,
+        out_order,
+        sizes,
+        counts,
+    )
+    a, b = int(sizes[0]), int(sizes[0] + sizes[1])
+    child_rows = [out_rows[:a], out_rows[a:b], out_rows[b:]]
+    child_order = None
+    if fill_order:
+        a, b = int(sizes[3]), int(sizes[3] + sizes[4])
+        child_order = [out_order[:, :a], out_order[:, a:b], out_order[:, b:]]
+    return child_rows, child_order, counts
+
+
+def partition_numpy(
+    X: np.ndarray,
+    y: np.ndarray,
+    w: np.ndarray,
+    rows: np.ndarray,
+    order: np.ndarray,
+    feature: int,
+    low: float,
+    high: float,
+    n_classes: int,
+    fill_order: bool = True,
+):
+    """`partition` in numpy: boolean masks, fancy indexing and ``bincount``.
+
+    Parameters
+    ----------
+    X, y, w, rows, order, feature, low, high, n_classes, fill_order
+        As for `partition`.
+
+    Returns
+    -------
+    child_rows, child_order, counts
+        As for `partition`, equal to it element for element.
+    """
+    x = X[rows, feature]
+    go_left, go_right = x <= np.float32(low), x > np.float32(high)
+    child_rows = [rows[go_left], rows[go_right], rows[~(go_left | go_right)]]
+    counts = np.array(
+        [np.bincount(y[r], weights=w[r], minlength=n_classes) for r in child_rows],
+        dtype=np.float64,
+    ).reshape(3, n_classes)
+    child_order = None
+    if fill_order:
+        x = X[order, feature]  # each sorted list's values on the split feature
+        left, right = x <= np.float32(low), x > np.float32(high)
+        middle = ~(left | right)
+        child_order = [
+            np.ascontiguousarray(order[side].reshape(order.shape[0], -1))
+            for side in (left, right, middle)
+        ]
+    return child_rows, child_order, counts
