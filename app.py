@@ -3,28 +3,23 @@
 Declares the pages once with ``st.navigation``, draws the dataset picker every
 page shares, and holds the Home page.
 
-Only Streamlit is imported before the navigation and the Home page's opening
-text are drawn: the first run in a fresh server imports pandas, scikit-learn
-and plotly (one to two seconds), and the reader is already reading by then.
+Started by ``streamlit run app.py``, the file plays two parts: imported, it is
+the server (``st.App``, whose start-up hook runs `appkit.warmup` before the
+first visitor arrives); run as ``__main__``, it is the page script. Only
+Streamlit is imported before the navigation and the Home page's opening text
+are drawn.
 """
 
 import streamlit as st
 
-st.set_page_config(
-    page_title="ternary — decision trees that say where they are unsure",
-    page_icon=":material/account_tree:",
-    layout="wide",
-    # a projected lecture starts with the whole width for the figure
-    initial_sidebar_state="collapsed" if st.query_params.get("present") else "auto",
-)
-
 #: every visit: tree diagrams at their natural size (scrolling sideways when wider than the
-#: page, never shrunk), and metric labels that wrap instead of ending in "…"
+#: page, never shrunk), and metric and navigation labels that wrap instead of ending in "…"
 BASE_CSS = """
 <style>
 [data-testid="stGraphVizChart"] { overflow-x: auto; }
 [data-testid="stGraphVizChart"] > svg { max-width: none !important; }
-[data-testid="stMetricLabel"], [data-testid="stMetricLabel"] * {
+[data-testid="stMetricLabel"], [data-testid="stMetricLabel"] *,
+[data-testid="stSidebarNav"] a .stMarkdownEllipsis, [data-testid="stSidebarNav"] a p {
   white-space: normal !important; overflow: visible !important; text-overflow: clip !important;
 }
 </style>
@@ -41,7 +36,7 @@ html, body, [data-testid="stAppViewContainer"] { font-size: 20px; }
 [data-testid="stMetricLabel"] p { font-size: 1rem !important; line-height: 1.25; }
 h1 { font-size: 3rem !important; }
 h2, h3 { font-size: 1.6rem !important; }
-[data-testid="stSidebarNav"] span { font-size: 0.8rem; }
+[data-testid="stSidebarNav"] p { font-size: 1rem !important; line-height: 1.3; }
 </style>
 """
 
@@ -141,25 +136,43 @@ def copy_link(slot) -> None:
         st.code(base + ("?" + query if query else ""), language=None, wrap_lines=True)
 
 
-PAGES = {
-    "home": st.Page(home, title="Home", icon=":material/home:", default=True),
-    "regions": st.Page(
-        "app_pages/1_decision_regions.py", title="Decision regions", icon=":material/map:"
-    ),
-    "tree": st.Page(
-        "app_pages/2_tree_diagram.py", title="Tree diagram", icon=":material/account_tree:"
-    ),
-    "coverage": st.Page(
-        "app_pages/3_accuracy_coverage.py",
-        title="Accuracy vs. coverage",
-        icon=":material/scatter_plot:",
-    ),
-    "grafting": st.Page("app_pages/4_grafting.py", title="Grafting", icon=":material/call_split:"),
-    "data": st.Page("app_pages/5_your_data.py", title="Your data", icon=":material/upload_file:"),
-}
+#: the pages by name, declared by `main` on every run (`st.Page` wants a running script)
+PAGES: dict = {}
+
+
+def declare_pages() -> dict:
+    """Every page of the app by short name, Home first."""
+    return {
+        "home": st.Page(home, title="Home", icon=":material/home:", default=True),
+        "regions": st.Page(
+            "app_pages/1_decision_regions.py", title="Decision regions", icon=":material/map:"
+        ),
+        "tree": st.Page(
+            "app_pages/2_tree_diagram.py", title="Tree diagram", icon=":material/account_tree:"
+        ),
+        "coverage": st.Page(
+            "app_pages/3_accuracy_coverage.py",
+            title="Accuracy vs. coverage",
+            icon=":material/scatter_plot:",
+        ),
+        "grafting": st.Page(
+            "app_pages/4_grafting.py", title="Grafting", icon=":material/call_split:"
+        ),
+        "data": st.Page(
+            "app_pages/5_your_data.py", title="Your data", icon=":material/upload_file:"
+        ),
+    }
 
 
 def main() -> None:
+    st.set_page_config(
+        page_title="ternary — decision trees that say where they are unsure",
+        page_icon=":material/account_tree:",
+        layout="wide",
+        # a projected lecture starts with the whole width for the figure
+        initial_sidebar_state="collapsed" if st.query_params.get("present") else "auto",
+    )
+    PAGES.update(declare_pages())
     page = st.navigation(list(PAGES.values()))
     if page.title == PAGES["home"].title:
         intro()
@@ -188,8 +201,15 @@ def main() -> None:
     finally:  # a page that stops early (st.stop) still leaves its setting in the address
         links.sync()
         copy_link(link_slot)
-    # after the page is on screen, so the two compete for no CPU on a fresh server
+    # a no-op once the server's start-up hook below started it (AppTest has no such hook)
     warmup.start()
 
 
-main()
+if __name__ == "__main__":  # Streamlit runs this file as its script, once per page run
+    main()
+else:
+    # `streamlit run app.py` first imports this file, finds this st.App and serves it: its
+    # start-up hook pays the imports, the compile and the default figures before any visitor
+    from appkit import warmup as _warmup
+
+    app = st.App(__file__, lifespan=_warmup.lifespan)

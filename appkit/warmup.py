@@ -1,23 +1,35 @@
-"""Pay the one-off costs of a fresh server before the first click asks for them.
+"""Pay the one-off costs of a fresh server before the first visitor asks for them.
 
-Run once per server process, in a background thread started after the first
-page is on screen: the imports the model pages need (plotly, the figure
-builders), the compiled prediction kernel's first compile when the library has
-one (`ternary.tree.warm_up`), the default Decision-regions setting, the
-default tree diagram and the accuracy-coverage page's default cross-validation,
-so the first visit of each page finds its fits and figures cached.
+Run once per server process, in a background thread: the imports the model
+pages need (pandas, scikit-learn, plotly, the figure builders), the compiled
+kernels (`ternary.tree.warm_up`: compiled once, then loaded from numba's disk
+cache by every later server), the default Decision-regions setting, the default
+tree diagram and the accuracy-coverage page's default cross-validation, so the
+first visit of each page finds its fits and figures cached.
+
+`streamlit run app.py` starts it with the server: app.py, imported by Streamlit
+as its ASGI app (``st.App``), hands `lifespan` over as the start-up hook. A page
+run calls `start` too (a no-op once started), for the ways of serving the script
+that have no start-up hook (``AppTest``). A visitor who arrives while it runs
+waits for the figure being computed rather than computing it a second time
+(Streamlit's caches compute each key once).
 """
 
 from __future__ import annotations
 
+import contextlib
 import logging
+import sys
 import threading
+import time
 
-import streamlit as st
-
-__all__ = ["start", "warm_up"]
+__all__ = ["lifespan", "start", "warm_up"]
 
 _log = logging.getLogger(__name__)
+_lock = threading.Lock()
+_thread: threading.Thread | None = None
+#: the line the server prints when the warm-up is done (a test waits for it)
+DONE = "ternary app: warm-up done"
 
 
 def warm_up() -> None:
@@ -64,15 +76,33 @@ def _warm_other_pages(ds, key, spec) -> None:
 
 
 def _run() -> None:
+    began = time.perf_counter()
     try:
         warm_up()
     except Exception:  # noqa: BLE001 - a failed warm-up only means a slower first click
         _log.warning("warm-up failed; the first interaction will be slower", exc_info=True)
+        return
+    seconds = time.perf_counter() - began
+    print(f"{DONE} in {seconds:.1f} s (imports, kernels, default figures)", file=sys.stderr)
+    sys.stderr.flush()
 
 
-@st.cache_resource(show_spinner=False)
 def start() -> threading.Thread:
-    """Start `warm_up` in a daemon thread, once per server process."""
-    thread = threading.Thread(target=_run, name="ternary-warm-up", daemon=True)
-    thread.start()
-    return thread
+    """Start `warm_up` in a daemon thread, once per server process; that thread."""
+    global _thread
+    with _lock:
+        if _thread is None:
+            _thread = threading.Thread(target=_run, name="ternary-warm-up", daemon=True)
+            _thread.start()
+        return _thread
+
+
+@contextlib.asynccontextmanager
+async def lifespan(_app):
+    """The server's start-up hook (``st.App(..., lifespan=lifespan)``): start the warm-up.
+
+    It runs beside the server, which answers at once; nothing to do at shutdown
+    (the thread is a daemon).
+    """
+    start()
+    yield
