@@ -239,10 +239,10 @@ with page_guard("running the cross-validation"):
             st.subheader("Summary")
             st.caption(
                 "Means over the folds (± std of decided accuracy). η = (decided accuracy "
-                "− CART accuracy) / uncertain rate; gain_vs_chow = decided accuracy "
+                "− CART accuracy) / uncertain share; gain vs Chow = decided accuracy "
                 "minus CART's when it flags as many rows by its own confidence."
             )
-            st.dataframe(summary.round(4), hide_index=True, width="stretch")
+            st.dataframe(present.headers(summary.round(4)), hide_index=True, width="stretch")
             st.subheader("Wins, ties and losses over the folds")
             st.caption(
                 "Per combination: folds where its decided accuracy beats the reference by more "
@@ -362,7 +362,9 @@ with page_guard("running the cross-validation"):
             # in the order of the swept value, as the sweep was asked for
             order = [r_param] if r_param in sweep_summary else []
             st.dataframe(
-                sweep_summary.sort_values(order).round(4) if order else sweep_summary.round(4),
+                present.headers(
+                    sweep_summary.sort_values(order).round(4) if order else sweep_summary.round(4)
+                ),
                 hide_index=True,
                 width="stretch",
             )

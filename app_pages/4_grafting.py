@@ -129,8 +129,12 @@ with page_guard("grafting the tree"):
             "a larger α, a deeper tree or a noisier dataset."
         )
     else:
-        st.caption("One row per graft: where it was added and the evidence for it.")
-        st.dataframe(report, hide_index=True, width="stretch")
+        st.caption(
+            "One row per graft: the leaf it was added under, the ancestor whose region gave "
+            "the evidence, the cut, the class it predicts, both Laplace accuracies and the "
+            "binomial test's p-value. The CSV keeps the library's column names."
+        )
+        st.dataframe(present.headers(report), hide_index=True, width="stretch")
         st.download_button(
             "Download graft report (CSV)",
             report.to_csv(index=False).encode(),

@@ -6,7 +6,7 @@ import streamlit as st
 
 import viz
 
-__all__ = ["figure", "readable"]
+__all__ = ["HEADERS", "figure", "headers", "readable"]
 
 
 def figure(fig):
@@ -24,3 +24,53 @@ def readable(table):
     """
     shown = table.rename(columns=lambda c: str(c).replace("_", " ")).astype(object)
     return shown.where(shown.notna(), "")
+
+
+#: what a table's machine column names read as on screen. Downloads keep the machine names
+#: (they match the library's own tables and stay easy to script against)
+HEADERS = {
+    # the graft report (`ternary.graft.GRAFT_REPORT_COLUMNS`, plus the class's label)
+    "leaf": "leaf grafted (node)",
+    "ancestor": "evidence from (node)",
+    "feature": "feature #",
+    "feature_name": "feature",
+    "cut": "cut at",
+    "side": "side",
+    "class": "class code",
+    "class_label": "new class",
+    "laplace_cut": "Laplace accuracy, graft",
+    "laplace_leaf": "Laplace accuracy, leaf",
+    "p_value": "p-value",
+    "new_split": "new split (node)",
+    "new_leaf": "new leaf (node)",
+    "n_region": "rows in region (T)",
+    "n_class": "of the new class (P)",
+    # the accuracy-coverage summary and sweep (`ternary.experiment.summarize`)
+    "combo": "combination",
+    "delta_method": "δ method",
+    "routing": "routing",
+    "graft": "grafted",
+    "decided_accuracy": "decided accuracy",
+    "decided_accuracy_std": "± std",
+    "uncertain_rate": "uncertain share",
+    "uncertain_pct": "uncertain %",
+    "accuracy": "accuracy, all rows",
+    "decided_f1": "decided F1",
+    "cart_accuracy": "CART accuracy",
+    "efficiency": "η",
+    "chow_decided_accuracy": "Chow, same share flagged",
+    "gain_vs_chow": "gain vs Chow",
+    "chow_decided_accuracy_ties_mean": "Chow, ties averaged",
+    "aurc": "AURC",
+    "e_aurc": "E-AURC",
+    "cart_aurc": "CART AURC",
+    "cart_e_aurc": "CART E-AURC",
+    "aurc_gain_vs_chow": "AURC gain vs Chow",
+    "fit_seconds": "fit seconds",
+    "n_leaves": "leaves",
+}
+
+
+def headers(table):
+    """``table`` with the headers a reader sees (`HEADERS`; else underscores made spaces)."""
+    return table.rename(columns=lambda c: HEADERS.get(str(c), str(c).replace("_", " ")))

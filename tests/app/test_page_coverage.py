@@ -24,8 +24,10 @@ def test_coverage_page_draws_on_arrival_and_runs_a_sweep():
     at.slider(key="cv_folds").set_value(3).run()
     assert_clean(at)
     summary = at.dataframe[0].value
+    # readable headers on screen (the CSV download keeps the machine names)
+    assert not [c for c in summary.columns if "_" in c], list(summary.columns)
     # the paper's 11 combinations: 5 δ methods × 2 routings, plus CART
-    assert sorted(summary["combo"]) == sorted(combo_label(c) for c in DEFAULT_COMBOS)
+    assert sorted(summary["combination"]) == sorted(combo_label(c) for c in DEFAULT_COMBOS)
     assert len(at.get("download_button")) == 2
     # the AURC table: CART's Chow ranking and every zone method, E-AURC ≤ AURC
     aurc = at.dataframe[2].value  # [1]: W/T/L over the folds
@@ -39,9 +41,9 @@ def test_coverage_page_draws_on_arrival_and_runs_a_sweep():
     assert_clean(at)
     assert len(at.get("plotly_chart")) == 3
     sweep = at.dataframe[3].value
-    np.testing.assert_allclose(sorted(sweep["delta_scale"]), np.linspace(0.0, 2.0, 5))
+    np.testing.assert_allclose(sorted(sweep["delta scale"]), np.linspace(0.0, 2.0, 5))
     # δ scale 0 turns the zones off: nothing is flagged
-    assert sweep.loc[sweep["delta_scale"] == 0.0, "uncertain_rate"].item() == 0.0
+    assert sweep.loc[sweep["delta scale"] == 0.0, "uncertain share"].item() == 0.0
 
 
 def test_slow_data_waits_for_a_button_that_states_the_estimate(monkeypatch):

@@ -22,7 +22,7 @@ def test_the_page_shows_win_tie_loss_over_folds_and_says_the_test_is_weak():
         counts = wtl[column].str.split("/", expand=True).astype(int)
         assert (counts.sum(axis=1) == 4).all()  # every fold is a win, a tie or a loss
     # a combination that flags nothing ties CART and Chow on every fold
-    quiet = summary.loc[summary["uncertain_rate"] == 0, "combo"]
+    quiet = summary.loc[summary["uncertain share"] == 0, "combination"]
     for combo in set(quiet) & combos:
         row = wtl.set_index("combination").loc[combo]
         assert row["W/T/L vs CART (all rows)"] == row["W/T/L vs Chow (same flag rate)"] == "0/4/0"
