@@ -16,10 +16,24 @@ __all__ = ["METHOD", "class_bands", "delta_class_overlap", "widest_overlap"]
 
 
 def class_bands(rows: NodeRows, q=0.10):
-    """Each present class's band ``[P_q, P_(1−q)]`` of the node's column.
+    """Compute each present class's percentile band ``[P_q, P_(1−q)]`` of the node's column.
 
-    Returns ``(classes, lows, highs)``; a class with a single row has the
-    degenerate band ``[v, v]``.
+    Percentiles are numpy's linear ones over the class's values, unweighted; a class
+    with a single row has the degenerate band ``[v, v]``.
+
+    Parameters
+    ----------
+    rows : NodeRows
+        The training rows reaching the node, sorted on its split feature.
+    q : float in [0, 0.5], default=0.1
+        The band's lower percentile, as a fraction.
+
+    Returns
+    -------
+    classes : ndarray of intp, shape (n_present,)
+        The class codes present at the node, ascending.
+    lows, highs : ndarray of float64, shape (n_present,)
+        Each class's ``P_q`` and ``P_(1−q)``, in the feature's units.
     """
     classes, lows, highs = [], [], []
     for k in np.unique(rows.y):
@@ -35,11 +49,34 @@ def class_bands(rows: NodeRows, q=0.10):
 
 
 def widest_overlap(rows: NodeRows, q=0.10):
-    """The pair of classes whose percentile bands overlap most, and that overlap.
+    """Find the pair of classes whose percentile bands overlap most, and that overlap.
 
-    Returns ``(pair, low, high)``: ``pair`` the two class codes (smaller first) and
-    ``[low, high]`` their common band, or ``(None, None, None)`` when fewer than two
-    classes are present or no two bands overlap by a positive width.
+    Parameters
+    ----------
+    rows : NodeRows
+        The training rows reaching the node, sorted on its split feature.
+    q : float in [0, 0.5], default=0.1
+        The bands' lower percentile (see `class_bands`).
+
+    Returns
+    -------
+    pair : tuple of (int, int) or None
+        The two class codes, smaller first; None when fewer than two classes are present
+        or no two bands overlap by a positive width (then ``low`` and ``high`` are None
+        too).
+    low, high : float or None
+        The ends of their common band ``[low, high]``; class_overlap's raw δ is
+        ``(high − low)/2``.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from ternary.delta import NodeRows, widest_overlap
+    >>> rows = NodeRows.from_arrays(
+    ...     [8, 1, 7, 2, 6, 4], [1, 0, 0, 1, 1, 0], np.ones(6), threshold=5.0, n_classes=2
+    ... )
+    >>> widest_overlap(rows, q=0.0)
+    ((0, 1), 2.0, 7.0)
     """
     classes, lows, highs = class_bands(rows, q)
     if classes.size < 2:

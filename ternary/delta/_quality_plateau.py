@@ -17,11 +17,38 @@ __all__ = ["METHOD", "delta_quality_plateau", "plateau_bounds"]
 
 
 def plateau_bounds(thresholds, quality, threshold, epsilon=0.05):
-    """Q(θ*) and the plateau ``[θlo, θhi]`` of a quality curve.
+    """Find Q(θ*) and the plateau ``[θlo, θhi]`` of a quality curve.
 
     Q(θ*) is read at the candidate nearest θ*; θlo/θhi are the smallest/largest
-    candidates with ``Q ≥ (1−ε)·Q(θ*)``. Returns ``(q_star, theta_lo, theta_hi)``:
-    NaN without candidates, and ``None`` bounds when Q(θ*) ≤ 0.
+    candidates with ``Q ≥ (1−ε)·Q(θ*)`` (not necessarily a contiguous run).
+
+    Parameters
+    ----------
+    thresholds : ndarray of float, shape (n_candidates,)
+        The candidate thresholds, as `quality_curve` returns them.
+    quality : ndarray of float, shape (n_candidates,)
+        Q at each candidate.
+    threshold : float
+        The node's threshold θ*.
+    epsilon : float in [0, 1], default=0.05
+        The tolerance ε.
+
+    Returns
+    -------
+    q_star : float
+        Q(θ*); NaN when there are no candidates.
+    theta_lo, theta_hi : float or None
+        The plateau's ends, in the feature's units; None when there are no candidates or
+        Q(θ*) ≤ 0. quality_plateau's raw δ is ``(theta_hi − theta_lo)/2``.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from ternary.delta import plateau_bounds
+    >>> thresholds = np.array([1.5, 3.0, 5.0, 6.5, 7.5])
+    >>> quality = np.array([0.1, 0.0, 0.08, 0.0, 0.1])
+    >>> plateau_bounds(thresholds, quality, threshold=5.0, epsilon=0.05)
+    (0.08, 1.5, 7.5)
     """
     if thresholds.size == 0:
         return float("nan"), None, None
