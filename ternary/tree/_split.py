@@ -181,7 +181,9 @@ def _compile():
 def split_kernel_available() -> bool:
     """Tell whether `best_split`'s compiled kernel is available.
 
-    The first call compiles the kernel (or loads it from numba's cache).
+    The first call compiles the kernel (or loads it from numba's cache), and with it
+    the kernels of the growth over sorted rows (`ternary.tree.growth`), which the
+    hard-middle growth uses in its place, so that `ternary.tree.warm_up` loads both.
 
     Returns
     -------
@@ -189,6 +191,9 @@ def split_kernel_available() -> bool:
         True when numba is importable and the split kernel compiled; False when
         `best_split` with ``compiled=True`` always returns None.
     """
+    from ternary.tree.growth import kernels_available  # growth's kernels, warmed together
+
+    kernels_available()
     return _kernel() is not None
 
 
