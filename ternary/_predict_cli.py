@@ -136,6 +136,8 @@ def run(
     table = pd.concat([rows, outputs], axis=1)
     try:
         table.to_csv(out_path, index=False)
+    except BrokenPipeError:  # --out /dev/stdout and its reader left (see ternary.cli)
+        raise
     except OSError as exc:
         raise _Failure(f"Could not write {out_path!r}: {exc.strerror or exc}.") from exc
     return len(table)

@@ -6,16 +6,25 @@ report`` turns a results file into the paper's tables. The subcommand's module i
 only when it is chosen, so ``ternary --help`` answers at once; each subcommand has its own
 ``--help``. A subcommand is a ``main(argv, *, prog=None) -> int`` function (``prog`` is
 optional: it names the command in the usage line).
+
+Output piped into a reader that stops early (``ternary run --help | head -1``) ends the
+command quietly, as it ends a Unix tool: no traceback, exit status 141 (128 + SIGPIPE, what
+the shell reports for a tool the broken pipe killed), whatever the subcommand was doing.
 """
 
 from __future__ import annotations
 
 import importlib
 import inspect
+import os
 import sys
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 __all__ = ["COMMANDS", "main"]
+
+# The exit status after the reader of stdout went away: 128 + SIGPIPE (13), as the shell
+# reports a process the signal ended (``cat big | head`` gives it for ``cat``).
+_BROKEN_PIPE_STATUS = 141
 
 #: subcommand -> (module, function, one-line description)
 COMMANDS: dict[str, tuple[str, str, str]] = {
@@ -79,6 +88,39 @@ def _call(name: str, argv: list[str]) -> int:
     return int(function(argv) or 0)
 
 
+def _guarded(run: Callable[[], int]) -> int:
+    """``run()`` (a whole command), ended quietly with status 141 if stdout's reader goes.
+
+    Python ignores SIGPIPE, so a write to a pipe whose reader has exited raises
+    BrokenPipeError, at the write or at a later flush. It ends the command here: stdout
+    is pointed at the null device, so the interpreter's own flush at exit has nowhere
+    left to fail, and no traceback is printed. Output still buffered at a ``SystemExit``
+    (argparse's ``--help``) is flushed here for the same reason.
+    """
+    try:
+        try:
+            status = run()
+        except SystemExit:
+            _flush_stdout()
+            raise
+        _flush_stdout()
+        return status
+    except BrokenPipeError:
+        try:
+            fd = sys.stdout.fileno()
+        except (AttributeError, OSError, ValueError):  # no file descriptor behind stdout
+            return _BROKEN_PIPE_STATUS
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, fd)
+        os.close(devnull)
+        return _BROKEN_PIPE_STATUS
+
+
+def _flush_stdout() -> None:
+    if sys.stdout is not None:
+        sys.stdout.flush()
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     """Run the ``ternary`` command.
 
@@ -92,7 +134,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     int
         The exit status: the subcommand's own, 0 for ``--help`` and ``--version``, 2 for
         a usage error or a missing optional package (the message names the package and
-        the extra that installs it).
+        the extra that installs it), 141 (128 + SIGPIPE, with no traceback) when the
+        reader of stdout stopped reading, as in ``ternary run --help | head -1``.
 
     Examples
     --------
@@ -101,6 +144,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     True
     """
     args = list(sys.argv[1:] if argv is None else argv)
+    return _guarded(lambda: _dispatch(args))
+
+
+def _dispatch(args: list[str]) -> int:
     if not args or args[0] in ("-h", "--help"):
         print(_usage(), file=sys.stdout if args else sys.stderr)
         return 0 if args else 2

@@ -524,6 +524,8 @@ def main(argv: list[str] | None = None, *, prog: str | None = None) -> int:
             Path(args.output).write_text(text, encoding="utf-8")
         else:
             sys.stdout.write(text)
+    except BrokenPipeError:  # stdout's reader left: not an input problem (see ternary.cli)
+        raise
     except (ValueError, ImportError, OSError) as exc:  # ResultsFileError is a ValueError
         print(f"error: {exc}", file=sys.stderr)
         return 2

@@ -1,5 +1,7 @@
-"""The ``ternary`` command: dispatch, laziness, and missing optional packages."""
+"""The ``ternary`` command: dispatch, laziness, missing optional packages, closed pipes."""
 
+import io
+import os
 import subprocess
 import sys
 import textwrap
@@ -150,3 +152,48 @@ def test_run_without_tqdm_goes_on_and_says_how(monkeypatch, tmp_path, capsys):
     err = capsys.readouterr().err
     assert status == 0, err
     assert err.count("pip install 'ternary[cli]'") == 1
+
+
+# The console script pip writes runs exactly this (test_metadata holds the entry point
+# to ternary.cli:main); the installed script itself may be stale in a development venv.
+CONSOLE_ENTRY = [sys.executable, "-c", "import sys; from ternary.cli import main; sys.exit(main())"]
+
+
+@pytest.mark.parametrize(
+    "command",
+    [[*CONSOLE_ENTRY, "--help"], [sys.executable, "-m", "ternary", "--version"]],
+    ids=["console-entry", "python-m"],
+)
+def test_a_reader_that_stopped_reading_ends_the_command_quietly(command):
+    """``ternary --help | true``: no BrokenPipeError traceback, exit status 141."""
+    read, write = os.pipe()
+    os.close(read)  # the reader has already gone: every write to stdout meets EPIPE
+    try:
+        done = subprocess.run(command, cwd=REPO, stdout=write, stderr=subprocess.PIPE, text=True)
+    finally:
+        os.close(write)
+    assert "Traceback" not in done.stderr and "BrokenPipeError" not in done.stderr, done.stderr
+    assert done.returncode == 141  # 128 + SIGPIPE, as the shell reports `cat big | head`
+
+
+class _ClosedPipe(io.StringIO):
+    """A stdout whose reader has gone: every write fails as a broken pipe does."""
+
+    def write(self, text):
+        raise BrokenPipeError(32, "Broken pipe")
+
+
+def test_a_subcommand_writing_into_a_closed_pipe_exits_141(register, monkeypatch, capsys):
+    name = register(
+        "table",
+        """
+        import sys
+        def main(argv=None, *, prog=None):
+            for i in range(100_000):
+                sys.stdout.write(f"row {i}\\n")
+            return 0
+        """,
+    )
+    monkeypatch.setattr(sys, "stdout", _ClosedPipe())
+    assert main([name]) == 141
+    assert capsys.readouterr().err == ""
