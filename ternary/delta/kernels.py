@@ -459,6 +459,43 @@ CURVE_METHODS = ("quality_plateau", "gain_ratio", "class_overlap")
 _CANDIDATE_BUFFER = 1 << 16
 
 
+def _class_sums(a):
+    # numpy's sum over the last axis of fewer than 8 classes adds them left to right
+    total = a[:, 0].copy()
+    for k in range(1, a.shape[1]):
+        total += a[:, k]
+    return 0.0 + total
+
+
+def _impurities(counts, criterion):
+    total = _class_sums(counts)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        p = counts / total[:, None]
+        if criterion == "gini":
+            imp = 1.0 - _class_sums(p * p)
+        else:
+            logp = np.where(p > 0, np.log2(np.where(p > 0, p, 1.0)), 0.0)
+            imp = -_class_sums(p * logp)
+    return np.where(total > 0, imp, 0.0)
+
+
+def _qualities(left, total, criterion):
+    """`ternary.tree.split_qualities` to the bit, without its slow sums over a short axis.
+
+    The same element-wise ufuncs on the same (rows, classes) arrays; below 8 classes
+    numpy's reduction over the classes is a left-to-right sum (then ``0.0 +``), which
+    column additions repeat exactly; from 8 classes on, numpy's pairwise sum is used.
+    """
+    if left.shape[1] >= 8 or left.shape[0] == 0:
+        return split_qualities(left, total, criterion)
+    right = total - left
+    children = _class_sums(left) * _impurities(left, criterion) + _class_sums(right) * _impurities(
+        right, criterion
+    )
+    with np.errstate(divide="ignore", invalid="ignore"):
+        return _impurities(total, criterion) - children / _class_sums(total)
+
+
 def _plateau_pass(run, start, count, rows, values, y, w, threshold, n_classes, params):
     # candidates of as many nodes as fit in the buffer, their Q in one numpy call, reduce
     n_nodes = start.shape[0]
@@ -482,7 +519,7 @@ def _plateau_pass(run, start, count, rows, values, y, w, threshold, n_classes, p
         n_cand = int(node_first[stop - 1] + node_n[stop - 1])
         # Q by numpy's own ufuncs: the same floats as quality_curve (see the module notes)
         quality = np.ascontiguousarray(
-            split_qualities(cand_left[:n_cand], node_total[cand_node[:n_cand]], params.criterion),
+            _qualities(cand_left[:n_cand], node_total[cand_node[:n_cand]], params.criterion),
             dtype=np.float64,
         )
         run["plateau_reduce"](
@@ -513,7 +550,7 @@ def _gain_ratio_pass(run, start, count, rows, values, y, w, threshold, n_classes
         f = frac[inside]
         h_split = np.zeros(nodes.size)
         h_split[inside] = -(f * np.log2(f) + (1.0 - f) * np.log2(1.0 - f))
-        gain = split_qualities(left, total, params.criterion)
+        gain = _qualities(left, total, params.criterion)
         spread = params.alpha * span
         raw = np.where(h_split > 0.0, spread / (1.0 + gain / h_split), spread)
     out[nodes] = np.minimum(np.maximum(raw, 0.0), params.max_delta_fraction * span)
