@@ -49,7 +49,11 @@ class NodeRows:
     >>> import numpy as np
     >>> from ternary.delta import NodeRows
     >>> rows = NodeRows.from_arrays(
-    ...     [8, 1, 7, 2, 6, 4], [1, 0, 0, 1, 1, 0], np.ones(6), threshold=5.0, n_classes=2
+    ...     [8, 1, 7, 2, 6, 4],  # the node's values on its split feature
+    ...     [1, 0, 0, 1, 1, 0],  # their classes
+    ...     np.ones(6),  # their weights
+    ...     threshold=5.0,
+    ...     n_classes=2,
     ... )
     >>> rows.values.tolist(), rows.y.tolist()
     ([1.0, 2.0, 4.0, 6.0, 7.0, 8.0], [0, 1, 0, 1, 0, 1])
@@ -205,7 +209,11 @@ def quality_curve(rows: NodeRows, criterion: str = "gini", min_samples_leaf: int
     >>> import numpy as np
     >>> from ternary.delta import NodeRows, quality_curve
     >>> rows = NodeRows.from_arrays(
-    ...     [8, 1, 7, 2, 6, 4], [1, 0, 0, 1, 1, 0], np.ones(6), threshold=5.0, n_classes=2
+    ...     [8, 1, 7, 2, 6, 4],  # the node's values on its split feature
+    ...     [1, 0, 0, 1, 1, 0],  # their classes
+    ...     np.ones(6),  # their weights
+    ...     threshold=5.0,
+    ...     n_classes=2,
     ... )
     >>> thresholds, quality, left_fraction = quality_curve(rows)
     >>> thresholds.tolist()

@@ -73,7 +73,11 @@ def widest_overlap(rows: NodeRows, q=0.10):
     >>> import numpy as np
     >>> from ternary.delta import NodeRows, widest_overlap
     >>> rows = NodeRows.from_arrays(
-    ...     [8, 1, 7, 2, 6, 4], [1, 0, 0, 1, 1, 0], np.ones(6), threshold=5.0, n_classes=2
+    ...     [8, 1, 7, 2, 6, 4],  # the node's values on its split feature
+    ...     [1, 0, 0, 1, 1, 0],  # their classes
+    ...     np.ones(6),  # their weights
+    ...     threshold=5.0,
+    ...     n_classes=2,
     ... )
     >>> widest_overlap(rows, q=0.0)
     ((0, 1), 2.0, 7.0)

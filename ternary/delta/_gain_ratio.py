@@ -38,7 +38,11 @@ def gain_ratio_parts(rows: NodeRows, criterion="gini") -> dict:
     >>> import numpy as np
     >>> from ternary.delta import NodeRows, gain_ratio_parts
     >>> rows = NodeRows.from_arrays(
-    ...     [8, 1, 7, 2, 6, 4], [1, 0, 0, 1, 1, 0], np.ones(6), threshold=5.0, n_classes=2
+    ...     [8, 1, 7, 2, 6, 4],  # the node's values on its split feature
+    ...     [1, 0, 0, 1, 1, 0],  # their classes
+    ...     np.ones(6),  # their weights
+    ...     threshold=5.0,
+    ...     n_classes=2,
     ... )
     >>> parts = gain_ratio_parts(rows)
     >>> round(parts["quality"], 4), parts["h_split"], parts["left_fraction"]

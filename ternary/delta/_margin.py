@@ -57,7 +57,11 @@ def margin_support(rows: NodeRows) -> dict:
     >>> import numpy as np
     >>> from ternary.delta import NodeRows, margin_support
     >>> rows = NodeRows.from_arrays(
-    ...     [8, 1, 7, 2, 6, 4], [1, 0, 0, 1, 1, 0], np.ones(6), threshold=5.0, n_classes=2
+    ...     [8, 1, 7, 2, 6, 4],  # the node's values on its split feature
+    ...     [1, 0, 0, 1, 1, 0],  # their classes
+    ...     np.ones(6),  # their weights
+    ...     threshold=5.0,
+    ...     n_classes=2,
     ... )
     >>> support = margin_support(rows)
     >>> support["nearest_left_class_right_of"], support["nearest_right_class_left_of"]

@@ -74,7 +74,11 @@ def bootstrap_thresholds(
     >>> import numpy as np
     >>> from ternary.delta import NodeRows, bootstrap_thresholds
     >>> rows = NodeRows.from_arrays(
-    ...     [8, 1, 7, 2, 6, 4], [1, 0, 0, 1, 1, 0], np.ones(6), threshold=5.0, n_classes=2
+    ...     [8, 1, 7, 2, 6, 4],  # the node's values on its split feature
+    ...     [1, 0, 0, 1, 1, 0],  # their classes
+    ...     np.ones(6),  # their weights
+    ...     threshold=5.0,
+    ...     n_classes=2,
     ... )
     >>> bootstrap_thresholds(rows, n_bootstraps=5, random_state=0).tolist()
     [3.5, 1.5, 1.5, 1.5, 5.0]

@@ -94,7 +94,11 @@ def node_delta(rows: NodeRows, params: DeltaParams, random_state=None) -> float:
     >>> import numpy as np
     >>> from ternary.delta import DeltaParams, NodeRows, compute_raw_delta, node_delta
     >>> rows = NodeRows.from_arrays(
-    ...     [8, 1, 7, 2, 6, 4], [1, 0, 0, 1, 1, 0], np.ones(6), threshold=5.0, n_classes=2
+    ...     [8, 1, 7, 2, 6, 4],  # the node's values on its split feature
+    ...     [1, 0, 0, 1, 1, 0],  # their classes
+    ...     np.ones(6),  # their weights
+    ...     threshold=5.0,
+    ...     n_classes=2,
     ... )
     >>> compute_raw_delta(rows, DeltaParams(method="margin"))
     2.0

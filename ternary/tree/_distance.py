@@ -57,9 +57,14 @@ def zone_distance(
     >>> import numpy as np
     >>> from ternary.tree import TernaryTree, zone_distance
     >>> tree = TernaryTree(
-    ...     children_left=[1, -1, -1], children_right=[2, -1, -1], feature=[0, -2, -2],
-    ...     threshold=[0.5, -2, -2], delta=[0.25, 0, 0], value=[[3, 1], [1, 0], [0, 1]],
-    ...     n_node_samples=[4, 3, 1], impurity=[0.375, 0, 0],
+    ...     children_left=[1, -1, -1],
+    ...     children_right=[2, -1, -1],
+    ...     feature=[0, -2, -2],
+    ...     threshold=[0.5, -2, -2],
+    ...     delta=[0.25, 0, 0],
+    ...     value=[[3, 1], [1, 0], [0, 1]],
+    ...     n_node_samples=[4, 3, 1],
+    ...     impurity=[0.375, 0, 0],
     ... )
     >>> zone_distance(tree, np.array([[0.0], [0.5], [1.0]]), "probabilistic").tolist()
     [2.0, 0.0, 2.0]

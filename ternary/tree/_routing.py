@@ -313,9 +313,14 @@ def walk(tree: TernaryTree, X: np.ndarray, routing: str):
     >>> import numpy as np
     >>> from ternary.tree import TernaryTree, walk
     >>> tree = TernaryTree(
-    ...     children_left=[1, -1, -1], children_right=[2, -1, -1], feature=[0, -2, -2],
-    ...     threshold=[0.5, -2, -2], delta=[0.1, 0, 0], value=[[3, 1], [1, 0], [0, 1]],
-    ...     n_node_samples=[4, 3, 1], impurity=[0.375, 0, 0],
+    ...     children_left=[1, -1, -1],
+    ...     children_right=[2, -1, -1],
+    ...     feature=[0, -2, -2],
+    ...     threshold=[0.5, -2, -2],
+    ...     delta=[0.1, 0, 0],
+    ...     value=[[3, 1], [1, 0], [0, 1]],
+    ...     n_node_samples=[4, 3, 1],
+    ...     impurity=[0.375, 0, 0],
     ... )
     >>> proba, verdict = walk(tree, np.array([[0.0], [0.55], [1.0]]), "probabilistic")
     >>> proba.round(2).tolist(), verdict.tolist()

@@ -77,9 +77,14 @@ class TernaryTree:
 
     >>> from ternary.tree import TernaryTree
     >>> tree = TernaryTree(
-    ...     children_left=[1, -1, -1], children_right=[2, -1, -1], feature=[0, -2, -2],
-    ...     threshold=[0.5, -2, -2], delta=[0.1, 0, 0], value=[[3, 1], [3, 0], [0, 1]],
-    ...     n_node_samples=[4, 3, 1], impurity=[0.375, 0, 0],
+    ...     children_left=[1, -1, -1],
+    ...     children_right=[2, -1, -1],
+    ...     feature=[0, -2, -2],
+    ...     threshold=[0.5, -2, -2],
+    ...     delta=[0.1, 0, 0],
+    ...     value=[[3, 1], [3, 0], [0, 1]],
+    ...     n_node_samples=[4, 3, 1],
+    ...     impurity=[0.375, 0, 0],
     ... )
     >>> tree
     TernaryTree(node_count=3, n_leaves=2, max_depth=1, n_classes=2)
