@@ -318,13 +318,15 @@ class TreeBuilder:
     Examples
     --------
     >>> from ternary.tree import TreeBuilder
-    >>> builder = TreeBuilder(2)
-    >>> root = builder.add_node([3.0, 1.0], n_node_samples=4, weighted_n_node_samples=4.0,
-    ...                         criterion="gini")
-    >>> left = builder.add_node([3.0, 0.0], n_node_samples=3, weighted_n_node_samples=3.0,
-    ...                         criterion="gini")
-    >>> right = builder.add_node([0.0, 1.0], n_node_samples=1, weighted_n_node_samples=1.0,
-    ...                          criterion="gini")
+    >>> builder = TreeBuilder(n_classes=2)
+    >>> def add(counts):
+    ...     return builder.add_node(
+    ...         counts,
+    ...         n_node_samples=int(sum(counts)),
+    ...         weighted_n_node_samples=sum(counts),
+    ...         criterion="gini",
+    ...     )
+    >>> root, left, right = add([3.0, 1.0]), add([3.0, 0.0]), add([0.0, 1.0])
     >>> builder.set_split(root, feature=0, threshold=0.5, delta=0.1)
     >>> builder.set_child(root, "children_left", left)
     >>> builder.set_child(root, "children_right", right)
