@@ -398,7 +398,7 @@ class Preprocessor(TransformerMixin, BaseEstimator):
 
         Parameters
         ----------
-        X : pandas.DataFrame or array-like of shape (n_rows, n_features_in_)
+        X : pandas.DataFrame or array-like of shape (n_rows, n_columns)
             Raw rows with (at least) the columns seen at fit, in any order; an array
             must hold exactly those columns, in fit's order.
 
@@ -424,7 +424,7 @@ class Preprocessor(TransformerMixin, BaseEstimator):
 
         Parameters
         ----------
-        X : pandas.DataFrame or array-like of shape (n_rows, n_features_in_)
+        X : pandas.DataFrame or array-like of shape (n_rows, n_columns)
             Raw rows, as for `transform`.
 
         Returns
