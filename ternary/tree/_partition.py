@@ -155,23 +155,71 @@ def impurity_importances(
         The importance of each feature, summing to 1 (all zeros for a tree whose splits
         decrease no impurity).
     """
-    K = tree.n_classes
-    W = np.zeros(tree.node_count)
-    weighted_impurity = np.zeros(tree.node_count)
-    for node, rows in iter_node_rows(tree, X, routing):
-        counts = np.bincount(y_codes[rows], weights=sample_weight[rows], minlength=K)
-        W[node] = counts.sum()
-        weighted_impurity[node] = W[node] * float(impurity(counts, criterion))
-    importances = np.zeros(n_features)
-    for node in np.flatnonzero(~tree.is_leaf).tolist():
-        decrease = weighted_impurity[node] - sum(weighted_impurity[c] for c in tree.children(node))
-        importances[tree.feature[node]] += decrease
+    K, n_nodes = tree.n_classes, tree.node_count
+    # every node's class counts at once: a node's pairs come in ascending row order, so
+    # each bin adds its weights in the order a bincount of the node's rows adds them
+    pair_rows, pair_nodes = _node_row_pairs(tree, X, routing)
+    counts = np.bincount(
+        pair_nodes * K + np.asarray(y_codes, dtype=np.intp)[pair_rows],
+        weights=np.asarray(sample_weight, dtype=np.float64)[pair_rows],
+        minlength=n_nodes * K,
+    ).reshape(n_nodes, K)
+    W = counts.sum(axis=1)
+    weighted_impurity = W * impurity(counts, criterion)
+    split = np.flatnonzero(~tree.is_leaf)
+    # the children's sum in the order left, right, middle (an absent middle adds 0.0)
+    children = np.zeros(split.size)
+    for slot in (tree.children_left, tree.children_right, tree.children_middle):
+        child = slot[split]
+        children = children + np.where(child != LEAF, weighted_impurity[child], 0.0)
+    decrease = weighted_impurity[split] - children
+    # added node by node in id order, as the loop over split nodes added them
+    importances = np.bincount(tree.feature[split], weights=decrease, minlength=n_features)
+    importances = importances.astype(np.float64)  # a leaf-only tree's bincount is integer
     if W[0] > 0:
         importances /= W[0]
     total = importances.sum()
     if total > 0:
         importances /= total
     return importances
+
+
+def _node_row_pairs(tree: TernaryTree, X: np.ndarray, routing: str):
+    """Every ``(row, node)`` pair of the training partition, leaves included.
+
+    The rows go down level by level with `iter_node_rows`'s comparisons (three ways at
+    a hard-middle tree's splits with a middle child, else ``x ≤ θ``), keeping their
+    ascending order within each node.
+    """
+    rows = np.arange(X.shape[0])
+    node = np.zeros(rows.size, dtype=np.intp)
+    middle = routing == "hard_middle"
+    pair_rows, pair_nodes = [], []
+    while rows.size:
+        pair_rows.append(rows)
+        pair_nodes.append(node)
+        split = tree.children_left[node] != LEAF
+        rows, node = rows[split], node[split]
+        if not rows.size:
+            break
+        x = X[rows, tree.feature[node]]
+        t = tree.threshold[node]
+        go = np.where(x <= t, tree.children_left[node], tree.children_right[node])
+        if middle:
+            m = tree.children_middle[node]
+            d = tree.delta[node]
+            three = m != LEAF
+            go = np.where(
+                three,
+                np.where(
+                    x <= t - d,
+                    tree.children_left[node],
+                    np.where(x > t + d, tree.children_right[node], m),
+                ),
+                go,
+            )
+        node = go
+    return np.concatenate(pair_rows), np.concatenate(pair_nodes)
 
 
 def stored_importances(tree: TernaryTree, n_features: int) -> np.ndarray:
@@ -200,6 +248,7 @@ def stored_importances(tree: TernaryTree, n_features: int) -> np.ndarray:
     left, right = tree.children_left[split], tree.children_right[split]
     decrease = W[split] * imp[split] - W[left] * imp[left] - W[right] * imp[right]
     importances = np.bincount(tree.feature[split], weights=decrease, minlength=n_features)
+    importances = importances.astype(np.float64)  # a leaf-only tree's bincount is integer
     if W[0] > 0:
         importances = importances / W[0]
     total = importances.sum()
