@@ -174,8 +174,9 @@ def impurity_importances(
         children = children + np.where(child != LEAF, weighted_impurity[child], 0.0)
     decrease = weighted_impurity[split] - children
     # added node by node in id order, as the loop over split nodes added them
-    importances = np.bincount(tree.feature[split], weights=decrease, minlength=n_features)
-    importances = importances.astype(np.float64)  # a leaf-only tree's bincount is integer
+    importances: np.ndarray = np.bincount(
+        tree.feature[split], weights=decrease, minlength=n_features
+    ).astype(np.float64)  # a leaf-only tree's bincount is integer
     if W[0] > 0:
         importances /= W[0]
     total = importances.sum()
@@ -247,8 +248,9 @@ def stored_importances(tree: TernaryTree, n_features: int) -> np.ndarray:
     split = np.flatnonzero(~tree.is_leaf)
     left, right = tree.children_left[split], tree.children_right[split]
     decrease = W[split] * imp[split] - W[left] * imp[left] - W[right] * imp[right]
-    importances = np.bincount(tree.feature[split], weights=decrease, minlength=n_features)
-    importances = importances.astype(np.float64)  # a leaf-only tree's bincount is integer
+    importances: np.ndarray = np.bincount(
+        tree.feature[split], weights=decrease, minlength=n_features
+    ).astype(np.float64)  # a leaf-only tree's bincount is integer
     if W[0] > 0:
         importances = importances / W[0]
     total = importances.sum()
