@@ -37,7 +37,9 @@ def traverse(tree: TernaryTree, X: np.ndarray, routing: str, *, proba: bool = Tr
         * deferred: the same zone test, but once a row has entered a zone both
           subtrees below it are followed with hard CART routing (``x ≤ θ``).
         * hard_middle: ``x ≤ θ−δ`` left, ``x > θ+δ`` right, otherwise the
-          middle child; exactly one leaf per row.
+          middle child; exactly one leaf per row. A split without a middle child
+          (possible only in a tree built by hand: the growth gives every split with
+          δ > 0 one) routes like CART, ``x ≤ θ``, and flags no row.
     proba : bool, default=True
         False to compute the verdicts alone, which is cheaper.
 
@@ -287,7 +289,8 @@ def walk(tree: TernaryTree, X: np.ndarray, routing: str):
 
     Each node routes the rows that reach it as `traverse` describes; a row in a zone
     goes both ways with its path weight split (binary routings) or to the middle child
-    (hard_middle). The fast paths of `traverse` are tested equal to it.
+    (hard_middle; a split without one routes like CART). The fast paths of `traverse`
+    are tested equal to it.
 
     Parameters
     ----------
@@ -352,7 +355,9 @@ def walk(tree: TernaryTree, X: np.ndarray, routing: str):
         right = right_of[node]
         x = Xf[idx, feature[node]]
         t, d = threshold[node], delta[node]
-        if d <= 0.0:
+        # no zone, or a hard-middle split without a middle child (only hand-built trees
+        # have one): route like CART, as the compiled router and the exporters do
+        if d <= 0.0 or (middle and middle_of[node] == LEAF):
             go_left = x <= t
             go_right = ~go_left
             stack.append(
