@@ -112,6 +112,11 @@ def tie_averaged_errors(wrong: np.ndarray, confidence: np.ndarray) -> np.ndarray
     ndarray of float of shape (n,)
     """
     order = np.argsort(-confidence, kind="stable")
+    return _tie_groups(wrong, confidence, order)[0]
+
+
+def _tie_groups(wrong, confidence, order):
+    """``E_k`` from the most-confident-first order, and each row's (group start, size)."""
     conf_sorted = confidence[order]
     wrong_sorted = wrong[order]
     n = wrong.size
@@ -122,7 +127,52 @@ def tie_averaged_errors(wrong: np.ndarray, confidence: np.ndarray) -> np.ndarray
     errors_before = np.concatenate(([0.0], np.cumsum(group_errors)[:-1]))
     group = np.repeat(np.arange(starts.size), sizes)
     k = np.arange(1, n + 1)
-    return errors_before[group] + (k - starts[group]) * (group_errors / sizes)[group]
+    errors = errors_before[group] + (k - starts[group]) * (group_errors / sizes)[group]
+    return errors, starts[group], sizes[group]
+
+
+def tie_averaged_ranking(wrong: np.ndarray, confidence: np.ndarray):
+    """`tie_averaged_errors` and the least-confident-first order, from one sort.
+
+    The order is ``np.argsort(confidence, kind="stable")``: ascending confidence, tied
+    rows in row order (Chow's reject rule flags in that order). It is read off the one
+    stable sort by decreasing confidence that the error curve needs: the tie groups in
+    reverse, each keeping its rows' order.
+
+    Parameters
+    ----------
+    wrong : ndarray of float, shape (n,)
+        1 where a row is misclassified, else 0.
+    confidence : ndarray of float, shape (n,)
+        Higher is taken first; no NaN.
+
+    Returns
+    -------
+    errors : ndarray of float, shape (n,)
+        ``tie_averaged_errors(wrong, confidence)``, the same floats.
+    least_confident_first : ndarray of int, shape (n,)
+        The row indices in ascending confidence, ties in row order.
+
+    Examples
+    --------
+    >>> errors, order = tie_averaged_ranking(
+    ...     np.array([1.0, 0.0, 0.0]), np.array([0.5, 0.9, 0.5])
+    ... )
+    >>> errors.tolist(), order.tolist()
+    ([0.0, 0.5, 1.0], [0, 2, 1])
+    """
+    wrong = np.asarray(wrong, dtype=np.float64)
+    confidence = np.asarray(confidence, dtype=np.float64)
+    if np.isnan(confidence).any():
+        raise ValueError("confidence contains NaN, which has no place in a ranking.")
+    n = wrong.size
+    order = np.argsort(-confidence, kind="stable")
+    errors, start, size = _tie_groups(wrong, confidence, order)
+    # the row at position p of the descending order, in a group starting at s of size m,
+    # sits at n - (s + m) + (p - s) of the ascending one
+    least_confident_first = np.empty(n, dtype=np.intp)
+    least_confident_first[n - 2 * start - size + np.arange(n)] = order
+    return errors, least_confident_first
 
 
 def risk_coverage_curve(y_true, y_pred, confidence) -> tuple[np.ndarray, np.ndarray]:

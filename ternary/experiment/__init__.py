@@ -16,7 +16,8 @@ against scikit-learn's CART at the same depth. Four functions cover the work:
 * `report_main` is ``ternary report``: the paper's tables with the tests that
   matter (against CART, against Chow's rule at the same flag rate, AURC; Holm's
   correction; Friedman and the critical-difference diagram);
-* `chow_curve` / `chow_curve_cv` give CART's accuracy–coverage curve.
+* `chow_curve` / `chow_curve_cv` give CART's accuracy–coverage curve, and
+  `ChowReference` one fold's Chow scores and AURCs from one sort (as `run_cv` uses them).
 
 The paper compares decided accuracy with CART's accuracy on *all* rows, which
 flatters any method that flags many rows: dropping the hardest rows raises
@@ -39,7 +40,7 @@ database), ``_csvstore`` (the CSV results file), ``_report`` and ``_render``
 runs).
 """
 
-from ternary.experiment._chow import chow_curve, chow_decided_accuracy
+from ternary.experiment._chow import ChowReference, chow_curve, chow_decided_accuracy
 from ternary.experiment._cli import main
 from ternary.experiment._combos import (
     COMBO_SETS,
@@ -61,6 +62,7 @@ __all__ = [
     "ClusterError",
     "DEFAULT_COMBOS",
     "PAPER_DELTA_METHODS",
+    "ChowReference",
     "ResultsFileError",
     "ResultsFileWarning",
     "chow_curve",

@@ -12,7 +12,7 @@ from sklearn.model_selection import StratifiedKFold
 from sklearn.preprocessing import StandardScaler
 
 from ternary._classes import TernaryTreeClassifier, validate_tree_params
-from ternary.experiment._chow import chow_curve, chow_decided_accuracy
+from ternary.experiment._chow import ChowReference, chow_curve
 from ternary.experiment._combos import (
     _CART_SHAPE,
     _ESTIMATOR_DEFAULTS,
@@ -28,7 +28,6 @@ from ternary.experiment._combos import (
 )
 from ternary.experiment._parallel import joblib_runner
 from ternary.experiment._tasks import combo_task, fit_cart, shared_task, shares_cart
-from ternary.selective import aurc, e_aurc
 
 
 def _as_arrays(X, y) -> tuple[np.ndarray, np.ndarray]:
@@ -165,17 +164,15 @@ def _combo_params(combos, max_depth, seed, tree_params) -> list[dict[str, Any]]:
 def _cart_reference(params, X_train, y_train, X_test, y_test) -> dict[str, Any]:
     """The fold's CART: Chow's baseline, and the tree the binary combinations share."""
     cart, seconds = fit_cart(params, X_train, y_train)
-    proba = cart.predict_proba(X_test)
-    y_pred = cart.classes_[np.argmax(proba, axis=1)]
-    confidence = proba.max(axis=1)  # Chow's ranking: the largest class probability
+    # Chow's ranking (the largest class probability), sorted once for every combination
+    chow = ChowReference(y_test, cart.predict_proba(X_test), cart.classes_)
     return {
         "cart": cart,
         "seconds": seconds,
-        "proba": proba,
-        "classes": cart.classes_,
-        "cart_accuracy": float(np.mean(y_pred == y_test)),
-        "cart_aurc": aurc(y_test, y_pred, confidence),
-        "cart_e_aurc": e_aurc(y_test, y_pred, confidence),
+        "chow": chow,
+        "cart_accuracy": chow.accuracy,
+        "cart_aurc": chow.aurc,
+        "cart_e_aurc": chow.e_aurc,
     }
 
 
@@ -247,7 +244,6 @@ def _iter_cv_rows(
     for batch in run(_call, _task_calls(pending, params, fold_data, refs)):
         for i, f, scores in batch:
             ref = refs[(f, _cart_key(params[i]))]
-            y_test = fold_data[f][3]
             n_flagged = scores.pop("_n_flagged")
             row = {"combo": labels[i]}
             for name in _FIXED_PARAMS:
@@ -256,11 +252,9 @@ def _iter_cv_rows(
                 row[name] = _cell(combos[i].get(name, params[i][name]))
             row["fold"] = f
             row.update(scores)
-            proba, classes = ref["proba"], ref["classes"]
-            row["chow_decided_accuracy"] = chow_decided_accuracy(y_test, proba, n_flagged, classes)
-            row["chow_decided_accuracy_ties_mean"] = chow_decided_accuracy(
-                y_test, proba, n_flagged, classes, ties="mean"
-            )
+            chow = ref["chow"]
+            row["chow_decided_accuracy"] = chow.decided_accuracy(n_flagged)
+            row["chow_decided_accuracy_ties_mean"] = chow.decided_accuracy(n_flagged, "mean")
             for name in ("cart_accuracy", "cart_aurc", "cart_e_aurc"):
                 row[name] = ref[name]
             yield i, f, row
@@ -355,17 +349,9 @@ def run_cv(
     combos = _resolve_combos(combos)
     total = len(combos) * cv
     rows = {}
+    options = dict(cv=cv, max_depth=max_depth, seed=seed, scale=scale, n_jobs=n_jobs)
     for i, f, row in _iter_cv_rows(
-        X,
-        y,
-        combos,
-        cv=cv,
-        max_depth=max_depth,
-        seed=seed,
-        scale=scale,
-        n_jobs=n_jobs,
-        tree_params=tree_params,
-        preprocessor=preprocessor,
+        X, y, combos, **options, tree_params=tree_params, preprocessor=preprocessor
     ):
         rows[(i, f)] = row
         if progress is not None:
