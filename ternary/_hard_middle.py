@@ -21,6 +21,7 @@ import numpy as np
 from sklearn.tree import DecisionTreeClassifier
 
 from ternary.delta import NodeRows, node_delta
+from ternary.delta.kernels import CURVE_METHODS, node_delta_compiled
 from ternary.tree import (
     LEAF,
     UNDEFINED,
@@ -30,7 +31,13 @@ from ternary.tree import (
     impurity,
     split_kernel_available,
 )
-from ternary.tree.growth import best_split_sorted, kernels_available, partition, presort
+from ternary.tree.growth import (
+    best_split_sorted,
+    kernels_available,
+    margin_delta_sorted,
+    partition,
+    presort,
+)
 
 __all__ = ["grow_hard_middle"]
 
@@ -234,38 +241,38 @@ def _grow_sorted(estimator, X, y_enc, weights, params, rng) -> TernaryTree:
     """`grow_hard_middle` over rows sorted once (`ternary.tree.growth`): the same tree."""
     K = estimator.n_classes_
     min_weight_leaf = estimator.min_weight_fraction_leaf * weights.sum()
-    # the kernels take C-ordered, writable arrays (a read-only memmap is copied)
-    X, y, w = (
+    # the kernels read a feature's values side by side (X transposed, a new array) and
+    # take C-ordered, writable arrays (a read-only memmap is copied)
+    XT = np.ascontiguousarray(X.T)
+    y, w = (
         a if a.flags.writeable else a.copy()
         for a in (
-            np.ascontiguousarray(X),
             np.ascontiguousarray(y_enc, dtype=np.intp),
             np.ascontiguousarray(weights, dtype=np.float64),
         )
     )
     max_depth = estimator.max_depth
     nodes = _Nodes(K)
-    rows = np.arange(X.shape[0], dtype=np.intp)
+    rows = np.arange(XT.shape[1], dtype=np.intp)
     nodes.add(np.bincount(y, weights=w, minlength=K), rows.size, float(w.sum()))
     stack: list[tuple[int, np.ndarray, np.ndarray | None, int]] = [
-        (0, rows, presort(X, np.flatnonzero(w > 0)), 0)
+        (0, rows, presort(XT, np.flatnonzero(w > 0)), 0)
     ]
-    label = np.empty(X.shape[0], dtype=np.int8)
+    label = np.empty(XT.shape[1], dtype=np.int8)
     while stack:
         node, rows, order, depth = stack.pop()
         split = _sorted_split(
-            estimator, X, y, w, rows, order, depth, rng, min_weight_leaf, nodes, node
+            estimator, XT, y, w, rows, order, depth, rng, min_weight_leaf, nodes, node
         )
         if split is None:
             continue
         f, t = split
         assert order is not None  # only children past the depth limit go without one
-        by_f = order[f]  # the node's rows sorted on f: its NodeRows without a sort
-        d = node_delta(NodeRows(X[by_f, f].astype(np.float64), y[by_f], w[by_f], t, K), params, rng)
+        d = _sorted_delta(XT, y, w, order[f], f, t, K, params, rng)
         low, high = (t, t) if d <= 0.0 else (t - d, t + d)
         fill = max_depth is None or depth + 1 < max_depth  # children below the limit split
         child_rows, child_order, counts = partition(
-            X, y, w, rows, order, f, low, high, K, fill_order=fill, label=label
+            XT, y, w, rows, order, f, low, high, K, fill_order=fill, label=label
         )
         weight = [float(w[r].sum()) for r in child_rows]
         if (
@@ -290,7 +297,29 @@ def _grow_sorted(estimator, X, y_enc, weights, params, rng) -> TernaryTree:
     return nodes.tree(params.criterion)
 
 
-def _sorted_split(estimator, X, y, w, rows, order, depth, rng, min_weight_leaf, nodes, node):
+def _sorted_delta(XT, y, w, by_f, f, t, K, params, rng) -> float:
+    """The node's δ from its rows sorted on ``f`` (``by_f``): `node_delta`'s value.
+
+    Margin in one compiled call (`ternary.tree.growth.margin_delta_sorted`), the curve
+    methods from `ternary.delta.kernels.node_delta_compiled` (given the sorted rows, which
+    its stable sort keeps in place), the rest (node_bootstrap's draws) by `node_delta` on
+    the sorted rows as its `NodeRows`.
+    """
+    if params.method == "margin":
+        d = margin_delta_sorted(
+            XT, y, w, by_f, f, t, K, params.max_delta_fraction, params.delta_scale
+        )
+        if d is not None:
+            return d
+    elif params.method in CURVE_METHODS:
+        d = node_delta_compiled(XT[f, by_f], y[by_f], w[by_f], t, K, params)
+        if d is not None:
+            return d
+    rows = NodeRows(XT[f, by_f].astype(np.float64), y[by_f], w[by_f], t, K)
+    return node_delta(rows, params, rng)
+
+
+def _sorted_split(estimator, XT, y, w, rows, order, depth, rng, min_weight_leaf, nodes, node):
     """`_best_split` for a node with sorted rows: the same checks, seed and split."""
     rng.randint(_SEED_MAX)  # the stump's seed, drawn as `_best_split` draws it
     if estimator.max_depth is not None and depth >= estimator.max_depth:
@@ -305,7 +334,7 @@ def _sorted_split(estimator, X, y, w, rows, order, depth, rng, min_weight_leaf, 
     # scikit-learn's splitter receives min_weight_fraction_leaf · (the stump's weight sum)
     min_weight_fraction = min(0.5, min_weight_leaf / node_weight)
     return best_split_sorted(
-        X,
+        XT,
         y,
         w,
         rows,

@@ -37,6 +37,7 @@ import numpy as np
 __all__ = [
     "best_split_sorted",
     "kernels_available",
+    "margin_delta_sorted",
     "partition",
     "partition_numpy",
     "presort",
@@ -49,19 +50,19 @@ _LOCK = threading.Lock()
 _KERNEL: dict[str, object] = {}  # "growth": dict of the compiled kernels, or None
 
 
-def _presort_rows(X, rows, order):
-    """``order[f]`` ← ``rows`` sorted stably by ``X[rows, f]`` (float32 comparisons)."""
+def _presort_rows(XT, rows, order):
+    """``order[f]`` ← ``rows`` sorted stably by ``XT[f, rows]`` (float32 comparisons)."""
     m = rows.shape[0]
     column = np.empty(m, dtype=np.float32)
-    for f in range(X.shape[1]):
+    for f in range(XT.shape[0]):
         for i in range(m):
-            column[i] = X[rows[i], f]
+            column[i] = XT[f, rows[i]]
         idx = np.argsort(column, kind="mergesort")
         for i in range(m):
             order[f, i] = rows[idx[i]]
 
 
-def _split_sorted(X, y, w, rows, order, n_classes, gini, min_samples_leaf, min_weight_leaf, out):
+def _split_sorted(XT, y, w, rows, order, n_classes, gini, min_samples_leaf, min_weight_leaf, out):
     """Best ``(feature, θ)`` over the presorted rows, feature -1 when none; θ in ``out[0]``.
 
     ``best_split``'s scan (`ternary.tree._split`) with the sort taken from ``order``:
@@ -97,7 +98,7 @@ def _split_sorted(X, y, w, rows, order, n_classes, gini, min_samples_leaf, min_w
     best_feature = -1
     for f in range(n_features):
         for i in range(m):
-            v[i] = X[order[f, i], f]  # float32 held as float64, exactly
+            v[i] = XT[f, order[f, i]]  # float32 held as float64, exactly
         if v[m - 1] <= v[0] + FEATURE_THRESHOLD:
             continue  # constant
         for k in range(n_classes):
@@ -163,7 +164,7 @@ def _split_sorted(X, y, w, rows, order, n_classes, gini, min_samples_leaf, min_w
 
 
 def _partition_rows(
-    X, y, w, rows, order, f, low, high, fill_order, label, out_rows, out_order, sizes, counts
+    XT, y, w, rows, order, f, low, high, fill_order, label, out_rows, out_order, sizes, counts
 ):
     """Three-way partition of a node's rows and sorted lists; see `partition`."""
     for c in range(3):
@@ -174,7 +175,7 @@ def _partition_rows(
             counts[c, k] = 0.0
     for i in range(rows.shape[0]):
         r = rows[i]
-        x = X[r, f]
+        x = XT[f, r]
         c = 0 if x <= low else (1 if x > high else 2)
         label[r] = c
         sizes[c] += 1
@@ -203,8 +204,55 @@ def _partition_rows(
             start[c] += 1
 
 
+def _margin_rows(XT, y, w, by_f, f, threshold, n_classes, max_fraction, scale):
+    """Margin's final δ of a node from its rows sorted on ``f``; see `margin_delta_sorted`.
+
+    `ternary.delta.margin_support` and `ternary.delta.node_delta` step by step: the
+    same sums in the same order, and Python's ``min``/``max`` (first of equals kept).
+    """
+    n = by_f.shape[0]
+    if n < 2:
+        return 0.0
+    s = 0  # rows with value ≤ θ: searchsorted(values, θ, side="right")
+    while s < n and XT[f, by_f[s]] <= threshold:
+        s += 1
+    raw = 0.0
+    if 0 < s < n:
+        left = np.zeros(n_classes)
+        right = np.zeros(n_classes)
+        for i in range(s):
+            left[y[by_f[i]]] += w[by_f[i]]
+        for i in range(s, n):
+            right[y[by_f[i]]] += w[by_f[i]]
+        c_left = np.argmax(left)
+        c_right = np.argmax(right)
+        raw = threshold - np.float64(XT[f, by_f[s - 1]])
+        other = np.float64(XT[f, by_f[s]]) - threshold
+        if other < raw:
+            raw = other  # the half-gap
+        if c_left != c_right:
+            found = False
+            for i in range(s, n):  # the first left-majority row right of θ
+                if y[by_f[i]] == c_left:
+                    raw = np.float64(XT[f, by_f[i]]) - threshold
+                    found = True
+                    break
+            for i in range(s - 1, -1, -1):  # the last right-majority row left of θ
+                if y[by_f[i]] == c_right:
+                    distance = threshold - np.float64(XT[f, by_f[i]])
+                    if not found or distance < raw:
+                        raw = distance
+                    break
+    if 0.0 > raw:
+        raw = 0.0
+    cap = max_fraction * (np.float64(XT[f, by_f[n - 1]]) - np.float64(XT[f, by_f[0]]))
+    if cap < raw:
+        raw = cap
+    return raw * scale
+
+
 _SIGNATURES = {
-    "presort": "void(float32[:, ::1], intp[::1], intp[:, ::1])",
+    "presort": "void(float32[:, ::1], intp[::1], intp[:, ::1])",  # XT: (n_features, n)
     "split": (
         "intp(float32[:, ::1], intp[::1], float64[::1], intp[::1], intp[:, :], intp, boolean,"
         " intp, float64, float64[::1])"
@@ -213,8 +261,17 @@ _SIGNATURES = {
         "void(float32[:, ::1], intp[::1], float64[::1], intp[::1], intp[:, :], intp, float32,"
         " float32, boolean, int8[::1], intp[::1], intp[:, ::1], intp[::1], float64[:, ::1])"
     ),
+    "margin": (
+        "float64(float32[:, ::1], intp[::1], float64[::1], intp[::1], intp, float64, intp,"
+        " float64, float64)"
+    ),
 }
-_PYTHON = {"presort": _presort_rows, "split": _split_sorted, "partition": _partition_rows}
+_PYTHON = {
+    "presort": _presort_rows,
+    "split": _split_sorted,
+    "partition": _partition_rows,
+    "margin": _margin_rows,
+}
 
 
 def _compiled() -> dict | None:
@@ -259,13 +316,13 @@ def _kernel(name: str, compiled: bool):
     return None if kernels is None else kernels[name]
 
 
-def presort(X: np.ndarray, rows: np.ndarray, *, compiled: bool = True) -> np.ndarray:
+def presort(XT: np.ndarray, rows: np.ndarray, *, compiled: bool = True) -> np.ndarray:
     """Each feature's rows sorted stably by value: the root's sorted lists.
 
     Parameters
     ----------
-    X : ndarray of float32, shape (n_samples, n_features), C-contiguous
-        All training rows.
+    XT : ndarray of float32, shape (n_features, n_samples), C-contiguous
+        All training rows, transposed (a feature's values side by side).
     rows : ndarray of intp, shape (m,)
         The rows to sort, ascending (the positive-weight rows).
     compiled : bool, default=True
@@ -274,20 +331,20 @@ def presort(X: np.ndarray, rows: np.ndarray, *, compiled: bool = True) -> np.nda
     Returns
     -------
     ndarray of intp, shape (n_features, m)
-        Row ``f`` holds ``rows`` ordered by ``X[rows, f]``, ties in ascending row order.
+        Row ``f`` holds ``rows`` ordered by ``XT[f, rows]``, ties in ascending row order.
         Without numba, numpy's stable sort gives the same lists.
     """
     rows = np.ascontiguousarray(rows, dtype=np.intp)
     kernel = _kernel("presort", compiled)
     if kernel is None:
-        return np.ascontiguousarray(rows[np.argsort(X[rows], axis=0, kind="stable").T])
-    order = np.empty((X.shape[1], rows.shape[0]), dtype=np.intp)
-    kernel(X, rows, order)
+        return np.ascontiguousarray(rows[np.argsort(XT[:, rows], axis=1, kind="stable")])
+    order = np.empty((XT.shape[0], rows.shape[0]), dtype=np.intp)
+    kernel(XT, rows, order)
     return order
 
 
 def best_split_sorted(
-    X: np.ndarray,
+    XT: np.ndarray,
     y: np.ndarray,
     w: np.ndarray,
     rows: np.ndarray,
@@ -303,8 +360,8 @@ def best_split_sorted(
 
     Parameters
     ----------
-    X : ndarray of float32, shape (n_samples, n_features), C-contiguous
-        All training rows (the node's are picked by ``rows`` and ``order``).
+    XT : ndarray of float32, shape (n_features, n_samples), C-contiguous
+        All training rows, transposed (the node's are picked by ``rows`` and ``order``).
     y : ndarray of intp, shape (n_samples,)
         Encoded classes in ``[0, n_classes)``.
     w : ndarray of float64, shape (n_samples,)
@@ -327,7 +384,7 @@ def best_split_sorted(
     Returns
     -------
     tuple of (int, float) or None
-        The split, equal to ``best_split(X[r], y[r], w[r], ...)`` with ``r`` the node's
+        The split, equal to ``best_split(XT[:, r].T, y[r], w[r], ...)`` with ``r`` the node's
         positive-weight rows ascending; None if the rows allow no split, or without numba
         (``compiled=True``): then the caller keeps its own search.
     """
@@ -336,7 +393,7 @@ def best_split_sorted(
         return None
     out = np.zeros(1)
     feature = kernel(
-        X,
+        XT,
         y,
         w,
         rows,
@@ -352,8 +409,69 @@ def best_split_sorted(
     return int(feature), float(out[0])
 
 
+def margin_delta_sorted(
+    XT: np.ndarray,
+    y: np.ndarray,
+    w: np.ndarray,
+    by_feature: np.ndarray,
+    feature: int,
+    threshold: float,
+    n_classes: int,
+    max_delta_fraction: float,
+    delta_scale: float,
+    *,
+    compiled: bool = True,
+) -> float | None:
+    """The margin δ of a node whose rows come sorted on the split feature.
+
+    Parameters
+    ----------
+    XT : ndarray of float32, shape (n_features, n_samples), C-contiguous
+        All training rows, transposed.
+    y : ndarray of intp, shape (n_samples,)
+        Encoded classes.
+    w : ndarray of float64, shape (n_samples,)
+        Sample weights.
+    by_feature : ndarray of intp
+        The node's positive-weight rows sorted on ``feature`` (a row of `presort`'s or
+        `partition`'s lists).
+    feature : int
+        The split feature.
+    threshold : float
+        The split threshold θ.
+    n_classes : int
+        The number of classes.
+    max_delta_fraction, delta_scale : float
+        The clamp and the scale of `ternary.delta.node_delta`.
+    compiled : bool, default=True
+        False runs the plain-Python source uncompiled (slow; for tests).
+
+    Returns
+    -------
+    float or None
+        ``node_delta(NodeRows(...), params)`` for ``params.method == "margin"``, bit for
+        bit; None without numba (``compiled=True``).
+    """
+    kernel = _kernel("margin", compiled)
+    if kernel is None:
+        return None
+    return float(
+        kernel(
+            XT,
+            y,
+            w,
+            np.ascontiguousarray(by_feature),
+            int(feature),
+            float(threshold),
+            int(n_classes),
+            float(max_delta_fraction),
+            float(delta_scale),
+        )
+    )
+
+
 def partition(
-    X: np.ndarray,
+    XT: np.ndarray,
     y: np.ndarray,
     w: np.ndarray,
     rows: np.ndarray,
@@ -371,13 +489,13 @@ def partition(
 
     With ``low == high == θ`` it is CART's two-way split (the middle stays empty); with
     ``low = θ−δ``, ``high = θ+δ`` the hard-middle one. Both bounds are rounded to float32
-    first and compared with the float32 column, as numpy compares ``X[rows, f] <= θ−δ``
+    first and compared with the float32 column, as numpy compares ``XT[f, rows] <= θ−δ``
     for Python floats.
 
     Parameters
     ----------
-    X : ndarray of float32, shape (n_samples, n_features), C-contiguous
-        All training rows.
+    XT : ndarray of float32, shape (n_features, n_samples), C-contiguous
+        All training rows, transposed (a feature's values side by side).
     y : ndarray of intp, shape (n_samples,)
         Encoded classes.
     w : ndarray of float64, shape (n_samples,)
@@ -413,15 +531,15 @@ def partition(
     kernel = _kernel("partition", compiled)
     low32, high32 = np.float32(low), np.float32(high)
     if kernel is None:
-        return partition_numpy(X, y, w, rows, order, feature, low, high, n_classes, fill_order)
+        return partition_numpy(XT, y, w, rows, order, feature, low, high, n_classes, fill_order)
     if label is None:
-        label = np.empty(X.shape[0], dtype=np.int8)
+        label = np.empty(XT.shape[1], dtype=np.int8)
     out_rows = np.empty(rows.shape[0], dtype=np.intp)
     out_order = np.empty(order.shape if fill_order else (0, 0), dtype=np.intp)
     sizes = np.empty(6, dtype=np.intp)
     counts = np.empty((3, int(n_classes)))
     kernel(
-        X,
+        XT,
         y,
         w,
         rows,
@@ -446,7 +564,7 @@ def partition(
 
 
 def partition_numpy(
-    X: np.ndarray,
+    XT: np.ndarray,
     y: np.ndarray,
     w: np.ndarray,
     rows: np.ndarray,
@@ -461,7 +579,7 @@ def partition_numpy(
 
     Parameters
     ----------
-    X, y, w, rows, order, feature, low, high, n_classes, fill_order
+    XT, y, w, rows, order, feature, low, high, n_classes, fill_order
         As for `partition`.
 
     Returns
@@ -469,7 +587,7 @@ def partition_numpy(
     child_rows, child_order, counts
         As for `partition`, equal to it element for element.
     """
-    x = X[rows, feature]
+    x = XT[feature, rows]
     go_left, go_right = x <= np.float32(low), x > np.float32(high)
     child_rows = [rows[go_left], rows[go_right], rows[~(go_left | go_right)]]
     counts = np.array(
@@ -478,7 +596,7 @@ def partition_numpy(
     ).reshape(3, n_classes)
     child_order = None
     if fill_order:
-        x = X[order, feature]  # each sorted list's values on the split feature
+        x = XT[feature, order]  # each sorted list's values on the split feature
         left, right = x <= np.float32(low), x > np.float32(high)
         middle = ~(left | right)
         child_order = [

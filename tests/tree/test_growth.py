@@ -13,6 +13,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from ternary import TernaryTreeClassifier
+from ternary.delta import DeltaParams, NodeRows, node_delta
 from ternary.tree import best_split, growth
 
 needs_numba = pytest.mark.skipif(not growth.kernels_available(), reason="numba unavailable")
@@ -30,6 +31,7 @@ def _node(params):
     seed, n, n_features, k, weighting = params
     rng = np.random.default_rng(seed)
     X = np.round(rng.normal(size=(n, n_features)), 1).astype(np.float32)  # many ties
+    XT = np.ascontiguousarray(X.T)
     y = rng.integers(0, k, size=n).astype(np.intp)
     w = {
         "ones": np.ones(n),
@@ -37,7 +39,7 @@ def _node(params):
         "fractions": rng.random(n) * (rng.random(n) > 0.2),
     }[weighting]
     rows = np.flatnonzero(rng.random(n) < 0.8).astype(np.intp)  # a node: some rows, ascending
-    return rng, X, y, w, rows, k
+    return rng, X, XT, y, w, rows, k
 
 
 def _same(a, b):
@@ -57,24 +59,24 @@ def _same(a, b):
 @settings(max_examples=80, deadline=None)
 @given(NODES)
 def test_presort_is_a_stable_sort_of_each_feature(params):
-    _, X, _, w, rows, _ = _node(params)
+    _, X, XT, _, w, rows, _ = _node(params)
     positive = rows[w[rows] > 0]
     expected = positive[np.argsort(X[positive], axis=0, kind="stable").T]
-    np.testing.assert_array_equal(growth.presort(X, positive), expected)
-    np.testing.assert_array_equal(growth.presort(X, positive, compiled=False), expected)
+    np.testing.assert_array_equal(growth.presort(XT, positive), expected)
+    np.testing.assert_array_equal(growth.presort(XT, positive, compiled=False), expected)
 
 
 @needs_numba
 @settings(max_examples=80, deadline=None)
 @given(NODES, st.sampled_from(["gini", "entropy"]), st.integers(1, 3))
 def test_split_over_sorted_rows_is_best_split_of_the_node(params, criterion, min_leaf):
-    _, X, y, w, rows, k = _node(params)
+    _, X, XT, y, w, rows, k = _node(params)
     positive = rows[w[rows] > 0]
-    order = growth.presort(X, positive)
+    order = growth.presort(XT, positive)
     expected = None
     if positive.size >= 2:
         expected = best_split(X[positive], y[positive], w[positive], k, criterion, min_leaf, 0.1)
-    args = (X, y, w, rows, order, k, criterion, min_leaf, 0.1)
+    args = (XT, y, w, rows, order, k, criterion, min_leaf, 0.1)
     assert growth.best_split_sorted(*args) == expected
     assert growth.best_split_sorted(*args, compiled=False) == expected
 
@@ -83,14 +85,14 @@ def test_split_over_sorted_rows_is_best_split_of_the_node(params, criterion, min
 @settings(max_examples=80, deadline=None)
 @given(NODES, st.sampled_from([0.0, 0.05, 0.1, 0.35]), st.booleans())
 def test_partition_equals_numpy_masks_and_bincount(params, d, fill_order):
-    rng, X, y, w, rows, k = _node(params)
+    rng, X, XT, y, w, rows, k = _node(params)
     positive = rows[w[rows] > 0]
-    order = growth.presort(X, positive)
+    order = growth.presort(XT, positive)
     f = int(rng.integers(X.shape[1]))
     # a threshold on a data value or a midpoint, and bounds that can land on data (x.x5)
     t = float(X[rows[0], f]) + float(rng.choice([0.0, 0.05])) if rows.size else 0.0
     low, high = (t, t) if d == 0.0 else (t - d, t + d)
-    args = (X, y, w, rows, order, f, low, high, k)
+    args = (XT, y, w, rows, order, f, low, high, k)
     reference = growth.partition_numpy(*args, fill_order=fill_order)
     _same(growth.partition(*args, fill_order=fill_order), reference)
     _same(growth.partition(*args, fill_order=fill_order, compiled=False), reference)
@@ -98,7 +100,7 @@ def test_partition_equals_numpy_masks_and_bincount(params, d, fill_order):
     if fill_order:
         for child, child_order in zip(reference[0], reference[1], strict=True):
             np.testing.assert_array_equal(
-                child_order, growth.presort(X, child[w[child] > 0], compiled=False)
+                child_order, growth.presort(XT, child[w[child] > 0], compiled=False)
             )
     # the bounds are compared in float32, as numpy compares a float32 column with a float
     x = X[rows, f]
@@ -106,20 +108,42 @@ def test_partition_equals_numpy_masks_and_bincount(params, d, fill_order):
     np.testing.assert_array_equal(reference[0][1], rows[x > high])
 
 
+@needs_numba
+@settings(max_examples=80, deadline=None)
+@given(NODES, st.sampled_from([0.25, 0.05, 1.0]), st.sampled_from([1.0, 0.5]))
+def test_margin_over_sorted_rows_is_node_delta(params, fraction, scale):
+    rng, X, XT, y, w, rows, k = _node(params)
+    positive = rows[w[rows] > 0]
+    order = growth.presort(XT, positive)
+    f = int(rng.integers(X.shape[1]))
+    by_f = order[f]
+    values = XT[f, by_f].astype(np.float64)
+    # thresholds between values, on a value, and outside the rows
+    t = float(rng.choice(values)) + float(rng.choice([0.05, 0.0])) if by_f.size else 0.0
+    for theta in (t, -9.0, 9.0):
+        node = NodeRows(values, y[by_f], w[by_f], theta, k)
+        margin = DeltaParams("margin", max_delta_fraction=fraction, delta_scale=scale)
+        expected = node_delta(node, margin)
+        args = (XT, y, w, by_f, f, theta, k, fraction, scale)
+        assert growth.margin_delta_sorted(*args) == expected
+        assert growth.margin_delta_sorted(*args, compiled=False) == expected
+
+
 def test_without_numba_the_numpy_paths_answer(monkeypatch):
     rng = np.random.default_rng(0)
-    X = np.round(rng.normal(size=(40, 3)), 1).astype(np.float32)
+    XT = np.round(rng.normal(size=(3, 40)), 1).astype(np.float32)
     y = rng.integers(0, 2, size=40).astype(np.intp)
     w = np.ones(40)
     rows = np.arange(40, dtype=np.intp)
-    compiled_order = growth.presort(X, rows)
-    compiled_parts = growth.partition(X, y, w, rows, compiled_order, 1, 0.0, 0.2, 2)
+    compiled_order = growth.presort(XT, rows)
+    compiled_parts = growth.partition(XT, y, w, rows, compiled_order, 1, 0.0, 0.2, 2)
     monkeypatch.setitem(growth._KERNEL, "growth", None)  # as if numba were not installed
     assert not growth.kernels_available()
-    order = growth.presort(X, rows)
+    order = growth.presort(XT, rows)
     np.testing.assert_array_equal(order, compiled_order)
-    _same(growth.partition(X, y, w, rows, order, 1, 0.0, 0.2, 2), compiled_parts)
-    assert growth.best_split_sorted(X, y, w, rows, order, 2, "gini", 1, 0.0) is None
+    _same(growth.partition(XT, y, w, rows, order, 1, 0.0, 0.2, 2), compiled_parts)
+    assert growth.best_split_sorted(XT, y, w, rows, order, 2, "gini", 1, 0.0) is None
+    assert growth.margin_delta_sorted(XT, y, w, order[0], 0, 0.0, 2, 0.25, 1.0) is None
 
 
 def _tree_arrays(tree):
