@@ -265,11 +265,11 @@ class DeltaMethod:
         `DeltaParams`, a RandomState or seed) before the clamp and the scale, ≥ 0.
     every_split : callable or None, default=None
         ``every_split(tree, X, y_codes, weights, n_classes, params) -> ndarray or None``:
-        every split's clamped δ of a binary tree at once (scale 1), equal to `raw_delta`
-        node by node followed by the clamp; only for methods that draw no random numbers,
-        so the stream of the others is left alone. None (the attribute, or the pass's
-        answer when its compiled kernels are unavailable): the estimator asks node by
-        node.
+        every split's final δ of a binary tree at once, equal to `node_delta` node by
+        node (the clamp, then ``params.delta_scale``); only for methods that draw no
+        random numbers, so the stream of the others is left alone. None (the attribute,
+        or the pass's answer when its compiled kernels are unavailable): the estimator
+        asks node by node.
     """
 
     name: str

@@ -239,7 +239,9 @@ def _every_split(tree, X, y_codes, weights, n_classes, params) -> np.ndarray:
     )
     # the compiled twin (bit-equal, tested) when numba is there; else the numpy pass above
     compiled = margin_deltas_compiled(*args)
-    return compiled if compiled is not None else margin_deltas(*args)
+    clamped = compiled if compiled is not None else margin_deltas(*args)
+    # the same product node_delta forms with the scale last
+    return clamped * params.delta_scale
 
 
 METHOD = DeltaMethod(

@@ -443,8 +443,10 @@ def warm_up() -> bool:
 
     The kernels are compiled for their one signature the first time any of them is
     needed; an app calls this at start-up so that no user interaction waits for it.
-    That includes the hard-middle split search and the margin pass, which live beside
-    their callers (`ternary.tree.best_split`, `ternary.delta.kernels`).
+    That includes the hard-middle split search and the zone passes (margin,
+    quality_plateau, gain_ratio, class_overlap), which live beside their callers
+    (`ternary.tree.best_split`, `ternary.delta.kernels`). Each family is loaded on its
+    own, so one that fails to compile leaves the others warm.
 
     Returns
     -------
@@ -455,5 +457,6 @@ def warm_up() -> bool:
     from ternary.delta.kernels import zone_kernels_available  # delta imports tree
     from ternary.tree._split import split_kernel_available
 
-    available = kernel_available()
-    return split_kernel_available() and zone_kernels_available() and available
+    # each asked in turn, none skipped when another failed
+    loaded = [kernel_available(), split_kernel_available(), zone_kernels_available()]
+    return all(loaded)
