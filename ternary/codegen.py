@@ -86,8 +86,9 @@ def f32_le(t: float) -> tuple[float, bool]:
     -------
     b : float
         The midpoint of the largest float32 ``F ≤ t`` and the next float32 up (``2**128``
-        above the largest finite float32); ``-F32_OVERFLOW`` when ``t`` is below every
-        finite float32.
+        above the largest finite float32, so ``F32_OVERFLOW`` for any finite ``t`` beyond
+        float32's range); ``-F32_OVERFLOW`` when ``t`` is below every finite float32, and
+        ``inf`` when ``t`` is ``inf``.
     inclusive : bool
         True when ``b`` itself rounds down to ``F`` (``F`` has an even last bit), so the
         test is ``x ≤ b``; False when it is ``x < b``.
@@ -99,12 +100,14 @@ def f32_le(t: float) -> tuple[float, bool]:
     (0.09999999776482582, True)
     """
     t = float(t)
-    low = np.float32(t)
-    if float(low) > t:  # rounded up: step down to the largest float32 ≤ t
-        low = np.nextafter(low, np.float32(-np.inf))
-    if np.isneginf(low):  # t below every finite float32: only -inf qualifies
-        return -F32_OVERFLOW, True
-    up = np.nextafter(low, np.float32(np.inf))
+    # beyond float32's range the cast and the steps give ±inf, which is meant: silence them
+    with np.errstate(over="ignore"):
+        low = np.float32(t)
+        if float(low) > t:  # rounded up: step down to the largest float32 ≤ t
+            low = np.nextafter(low, np.float32(-np.inf))
+        if np.isneginf(low):  # t below every finite float32: only -inf qualifies
+            return -F32_OVERFLOW, True
+        up = np.nextafter(low, np.float32(np.inf))
     top = 2.0**128 if np.isinf(up) else float(up)
     middle = (float(low) + top) / 2.0  # exact: two float32 and their midpoint fit a double
     even = int(np.array(low, dtype=np.float32).view(np.uint32)) % 2 == 0
