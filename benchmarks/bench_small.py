@@ -18,11 +18,18 @@ of a pair alike:
 Prints one Markdown table, then the CPU and wall seconds of ``run_cv`` on 5,000 x 10 rows
 (what the accuracy–coverage page estimates before it runs unasked), and the load average
 at start and end.
+
+``--zones`` instead times the zones computed in one compiled pass (quality_plateau,
+gain_ratio, class_overlap; issue 23 item 2): each method's fit (depth 4 and unlimited,
+1,000 and 20,000 rows) and ``run_cv`` (as above), each against scikit-learn and against
+the same call with those methods' δ asked node by node (the code before the pass), in
+alternating triples in one run.
 """
 
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import os
 import sys
 import time
@@ -37,7 +44,9 @@ from sklearn.tree import DecisionTreeClassifier
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from ternary import TernaryForestClassifier, TernaryTreeClassifier  # noqa: E402
-from ternary.experiment import run_cv  # noqa: E402
+from ternary.delta import REGISTRY  # noqa: E402
+from ternary.experiment import ChowReference, chow_decided_accuracy, run_cv  # noqa: E402
+from ternary.selective import aurc, e_aurc  # noqa: E402
 
 
 def _seconds(fn) -> float:
@@ -94,13 +103,127 @@ def _cases(quick: bool):
     yield "forest 50 trees depth 8, 5,000 rows", forest_ours, forest_theirs
 
 
+ZONE_METHODS = ("quality_plateau", "gain_ratio", "class_overlap")
+
+
+def node_by_node(fn):
+    """``fn`` with the zone methods' δ asked node by node (their whole-tree pass off)."""
+
+    def run():
+        saved = {name: REGISTRY[name] for name in ZONE_METHODS}
+        for name in ZONE_METHODS:
+            REGISTRY[name] = dataclasses.replace(saved[name], every_split=None)
+        try:
+            fn()
+        finally:
+            REGISTRY.update(saved)
+
+    return run
+
+
+def paired_triple(ours, before, theirs, pairs: int) -> tuple[float, ...]:
+    """Medians of ours/theirs and before/theirs over alternating triples, and the seconds."""
+    ours(), before(), theirs()  # warm: compile, caches, imports
+    a, b, c = [], [], []
+    for _ in range(pairs):
+        a.append(_seconds(ours))
+        b.append(_seconds(before))
+        c.append(_seconds(theirs))
+    a, b, c = np.asarray(a), np.asarray(b), np.asarray(c)
+    return (
+        float(np.median(a / c)),
+        float(np.median(b / c)),
+        float(np.median(a)),
+        float(np.median(b)),
+        float(np.median(c)),
+    )
+
+
+def _zone_cases(quick: bool):
+    X1, y1 = make_classification(1000, 10, n_informative=5, random_state=0)
+    n_big = 5_000 if quick else 20_000
+    Xb, yb = make_classification(n_big, 10, n_informative=5, random_state=1)
+
+    def fit(X, y, method, depth):
+        def ours():
+            TernaryTreeClassifier(delta_method=method, max_depth=depth, random_state=0).fit(X, y)
+
+        def theirs():
+            DecisionTreeClassifier(max_depth=depth, random_state=0).fit(X, y)
+
+        return ours, node_by_node(ours), theirs
+
+    def cv_ours():
+        run_cv(X1, y1)
+
+    def cv_theirs():
+        for _ in range(11):
+            cross_val_score(DecisionTreeClassifier(max_depth=4), X1, y1, cv=5)
+
+    yield "run_cv 11 combos x 5 folds, 1,000 rows", cv_ours, node_by_node(cv_ours), cv_theirs
+    for method in ZONE_METHODS:
+        for X, y, label in ((X1, y1, "1,000"), (Xb, yb, f"{len(yb):,}")):
+            for depth in (4, None):
+                yield (f"{method} fit, {label} rows, depth {depth}", *fit(X, y, method, depth))
+
+
+def chow_fold_ratio(pairs: int) -> tuple[float, float, float]:
+    """One fold's Chow scores for 11 combinations and CART's AURCs: one sort against many.
+
+    A depth-4 CART on 800 rows of ``make_classification(1000, 10)`` scores the other 200;
+    the old path calls `aurc`, `e_aurc` and `chow_decided_accuracy` (both tie rules, 11
+    flag counts) as run_cv did, the new one `ChowReference` once and reads it 22 times.
+    Returns the median new/old ratio and the median seconds of each.
+    """
+    X, y = make_classification(1000, 10, n_informative=5, random_state=0)
+    cart = DecisionTreeClassifier(max_depth=4, random_state=0).fit(X[:800], y[:800])
+    y_test, proba = y[800:], cart.predict_proba(X[800:])
+    y_pred, confidence = cart.classes_[np.argmax(proba, axis=1)], proba.max(axis=1)
+    counts = np.linspace(0, 60, 11).astype(int)
+
+    def old():
+        aurc(y_test, y_pred, confidence), e_aurc(y_test, y_pred, confidence)
+        for c in counts:
+            chow_decided_accuracy(y_test, proba, c, cart.classes_)
+            chow_decided_accuracy(y_test, proba, c, cart.classes_, ties="mean")
+
+    def new():
+        ref = ChowReference(y_test, proba, cart.classes_)
+        for c in counts:
+            ref.decided_accuracy(c), ref.decided_accuracy(c, "mean")
+
+    return paired_ratio(new, old, pairs * 20)
+
+
+def zones_main(pairs: int, quick: bool) -> None:
+    """The ``--zones`` table: one compiled pass against node by node and scikit-learn."""
+    ratio, new, old = chow_fold_ratio(pairs)
+    print(
+        f"one fold's Chow scores and AURCs (11 combos, 200 test rows): one sort {new * 1e3:.3f} "
+        f"ms, separate sorts {old * 1e3:.3f} ms, ratio {ratio:.2f}x\n"
+    )
+    print("| case | one pass (s) | node by node (s) | scikit-learn (s) | one pass | node by node |")
+    print("|---|---:|---:|---:|---:|---:|")
+    for label, ours, before, theirs in _zone_cases(quick):
+        ratio, ratio_before, a, b, c = paired_triple(ours, before, theirs, pairs)
+        print(
+            f"| {label} | {a:.4f} | {b:.4f} | {c:.4f} | {ratio:.2f}x | {ratio_before:.2f}x |",
+            flush=True,
+        )
+
+
 def main(argv=None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--pairs", type=int, default=7)
     parser.add_argument("--quick", action="store_true", help="3 pairs, 5,000 instead of 20,000")
+    parser.add_argument("--zones", action="store_true", help="the one-pass zones' table only")
     args = parser.parse_args(argv)
     pairs = 3 if args.quick else args.pairs
     load_start = os.getloadavg()[0]
+    if args.zones:
+        zones_main(pairs, args.quick)
+        print(f"load average (1 min): {load_start:.2f} at start, {os.getloadavg()[0]:.2f} at end")
+        return 0
     print("| case | ours (s) | scikit-learn (s) | ratio |")
     print("|---|---:|---:|---:|")
     for label, ours, theirs in _cases(args.quick):
