@@ -11,8 +11,18 @@ node's value range. Where the numpy version sorts all pairs of the tree at once,
 this one sorts each node's few rows, without the temporary arrays of a lexsort over
 the whole partition: a forest member pays it once per tree.
 
+`zone_deltas_compiled` (over a tree: `tree_zone_deltas`) does the same for
+quality_plateau, gain_ratio and class_overlap, whose δ the estimator otherwise asks
+node by node: each node's rows sorted as `NodeRows` sorts them, then compiled loops
+over the sorted rows (running class counts and candidate thresholds, the counts at θ*,
+numpy's linear percentile step for step, the plateau and the widest overlap), equal to
+`node_delta` bit for bit. The split quality Q and the split entropy are evaluated by
+numpy's own ufuncs on all candidates of the tree at once, so their floats are numpy's
+(its ``log2`` may be a SIMD routine a compiled loop need not match). With the
+kernels of one node, `node_delta_compiled` serves a tree grown node by node.
+
 numba is imported on first use, never by ``import ternary``; without it the
-functions return None and the caller keeps numpy.
+functions return None and the caller keeps numpy (or asks node by node).
 """
 
 from __future__ import annotations
