@@ -184,7 +184,10 @@ def quality_curve(rows: NodeRows, criterion: str = "gini", min_samples_leaf: int
 
     Candidates are the midpoints ``a/2 + b/2`` of consecutive distinct values that leave
     at least ``min_samples_leaf`` rows on each side; Q is CART's impurity decrease with
-    weighted class counts (`ternary.tree.split_quality`).
+    weighted class counts (`ternary.tree.split_quality`). Values are distinct when they
+    differ at all: unlike scikit-learn's splitter, which never cuts between consecutive
+    values at most 1e-7 apart (its ``FEATURE_THRESHOLD``; float32 values below 1 in
+    magnitude can be), this curve has a candidate there too.
 
     Parameters
     ----------
