@@ -282,6 +282,36 @@ def _every_method(node_rows, params, random_state):
     return boot, raw, final
 
 
+def _curves_and_bands(node_rows: NodeRows, params: DeltaParams, theta: float) -> dict:
+    """The `NodeExplanation` fields of the quality curve, the class bands and the gain ratio."""
+    thresholds, quality, left_fraction = quality_curve(
+        node_rows, params.criterion, params.min_samples_leaf
+    )
+    q_star, plateau_low, plateau_high = plateau_bounds(thresholds, quality, theta, params.epsilon)
+    band_classes, band_lows, band_highs = class_bands(node_rows, params.q)
+    overlap_pair, overlap_low, overlap_high = widest_overlap(node_rows, params.q)
+    return {
+        "thresholds": thresholds,
+        "quality": quality,
+        "left_fraction": left_fraction,
+        "quality_at_threshold": q_star,
+        "plateau_floor": (1.0 - params.epsilon) * q_star,
+        "plateau_low": plateau_low,
+        "plateau_high": plateau_high,
+        "band_classes": band_classes,
+        "band_lows": band_lows,
+        "band_highs": band_highs,
+        "overlap_pair": overlap_pair,
+        "overlap_low": overlap_low,
+        "overlap_high": overlap_high,
+        "gain_ratio": {
+            **gain_ratio_parts(node_rows, params.criterion),
+            "value_range": node_rows.value_range,
+            "alpha_range": params.alpha * node_rows.value_range,
+        },
+    }
+
+
 def explain_node(
     model: TernaryTreeClassifier,
     X: ArrayLike,
@@ -338,18 +368,6 @@ def explain_node(
     f, theta = int(tree.feature[node]), float(tree.threshold[node])
     node_rows = NodeRows.from_arrays(X32[rows, f], y_codes[rows], weights[rows], theta, K)
     params = _params_of(model)
-    thresholds, quality, left_fraction = quality_curve(
-        node_rows, params.criterion, params.min_samples_leaf
-    )
-    q_star, plateau_low, plateau_high = plateau_bounds(thresholds, quality, theta, params.epsilon)
-    floor = (1.0 - params.epsilon) * q_star
-    band_classes, band_lows, band_highs = class_bands(node_rows, params.q)
-    overlap_pair, overlap_low, overlap_high = widest_overlap(node_rows, params.q)
-    gain_parts = {
-        **gain_ratio_parts(node_rows, params.criterion),
-        "value_range": node_rows.value_range,
-        "alpha_range": params.alpha * node_rows.value_range,
-    }
     boot, raw, final = _every_method(node_rows, params, random_state)
     names = getattr(model, "feature_names_in_", None)
     return NodeExplanation(
@@ -367,23 +385,10 @@ def explain_node(
         y_codes=node_rows.y,
         weights=node_rows.w,
         params=params,
-        thresholds=thresholds,
-        quality=quality,
-        left_fraction=left_fraction,
-        quality_at_threshold=q_star,
-        plateau_floor=floor,
-        plateau_low=plateau_low,
-        plateau_high=plateau_high,
-        band_classes=band_classes,
-        band_lows=band_lows,
-        band_highs=band_highs,
-        overlap_pair=overlap_pair,
-        overlap_low=overlap_low,
-        overlap_high=overlap_high,
+        **_curves_and_bands(node_rows, params, theta),
         margin=margin_support(node_rows),
         bootstrap_thresholds=boot,
         bootstrap_seed=int(random_state),
-        gain_ratio=gain_parts,
         raw_delta=raw,
         final_delta=final,
         cap=params.max_delta_fraction * node_rows.value_range,

@@ -71,7 +71,9 @@ def run_suite(
     share it) unless its name ends in ``.csv``: then it is the older CSV file,
     rewritten after every row (quadratic in the rows). A database stores the
     protocol (``cv``, ``seed``, ``max_depth``, ``scale``, the tree parameters)
-    and refuses to resume another; a CSV file checks ``cv`` and ``seed``.
+    and refuses to resume another; a CSV file checks ``cv`` and ``seed``. Only this
+    process (the client, with Dask) writes ``out``; the workers only fit. Datasets
+    are taken one after another.
 
     Parameters
     ----------
@@ -85,12 +87,11 @@ def run_suite(
     cv : int, default=5
         The number of stratified folds, as for `run_cv`.
     n_jobs : int, default=1
-        The number of joblib workers for the (combination, fold) fits of each dataset
-        (with ``scheduler="local"``, of Dask worker processes).
+        The joblib workers for each dataset's (combination, fold) fits; with
+        ``scheduler="local"``, Dask worker processes.
     progress : callable ``(done, total, message)``, optional
-        Called after every finished row (and once at the start with the rows
-        found in ``out``); ``total`` counts all (dataset, combination, fold)
-        rows of the suite.
+        Called after every finished row, and once at the start with the rows found
+        in ``out``; ``total`` counts every (dataset, combination, fold) row of the suite.
     max_depth : int or None, default=4
         The depth of every tree, as for `run_cv`.
     seed : int, default=42
@@ -109,11 +110,9 @@ def run_suite(
         processes; an address such as ``"tcp://host:8786"`` sends the fits to
         that cluster's workers (each needs ``ternary`` and ``dask[distributed]``
         installed, the scheduler's machine included). Seeded runs give the same
-        numbers on every scheduler. A cluster that cannot be reached or cannot
-        run the fits raises `ClusterError`.
+        numbers on every scheduler.
     **tree_params
-        Further `TernaryTreeClassifier` parameters for every combination, as for
-        `run_cv`; stored in a database's protocol.
+        Further `TernaryTreeClassifier` parameters, as for `run_cv` (in the protocol).
 
     Returns
     -------
@@ -128,41 +127,47 @@ def run_suite(
     Raises
     ------
     ValueError
-        For an ``errors`` that is not a choice, and (with ``errors="raise"``) for
-        a dataset that cannot be loaded or cross-validated.
+        For a bad ``errors``, and (``errors="raise"``) a dataset that cannot be used.
     ResultsFileError
         When ``out`` cannot be read or written, or holds another protocol.
     ClusterError
         When the Dask cluster cannot be reached or cannot run the fits.
-
-    Notes
-    -----
-    Only this process (the client, with Dask) writes ``out``; the workers only
-    fit. Datasets are taken one after another.
     """
     if errors not in ("raise", "skip"):
         raise ValueError(f"errors must be 'raise' or 'skip'; got {errors!r}.")
+    cv_options = {
+        "cv": cv,
+        "max_depth": max_depth,
+        "seed": seed,
+        "scale": scale,
+        "n_jobs": n_jobs,
+        "tree_params": tree_params,
+        "errors": errors,
+    }
+    return _run_suite(datasets, out, combos, progress, scheduler, cv_options)
+
+
+def _run_suite(datasets, out, combos, progress, scheduler, cv_options) -> pd.DataFrame:
+    """`run_suite` once its arguments are checked: every missing row into ``out``."""
+    cv = cv_options["cv"]
     combos = _resolve_combos(combos)
     labels = [combo_label(c) for c in combos]
     entries = _dataset_entries(datasets)
-    protocol = _protocol(cv, seed, max_depth, scale, tree_params)
-    with open_store(out) as store, _runner(scheduler, n_jobs) as runner:
+    protocol = _protocol(
+        cv,
+        cv_options["seed"],
+        cv_options["max_depth"],
+        cv_options["scale"],
+        cv_options["tree_params"],
+    )
+    with open_store(out) as store, _runner(scheduler, cv_options["n_jobs"]) as runner:
         store.check_protocol(protocol)
         counter = _Counter(progress, len(entries) * len(combos) * cv)
         counter.start(store.done(), [n for n, _ in entries], labels, cv, out)
         if store.dropped:
             counter.report(f"dropped {len(store.dropped)} damaged row(s) of {out}")
-        cv_options = {
-            "cv": cv,
-            "max_depth": max_depth,
-            "seed": seed,
-            "scale": scale,
-            "n_jobs": n_jobs,
-            "tree_params": tree_params,
-            "runner": runner,
-            "errors": errors,
-        }
-        skipped = _run_entries(entries, combos, labels, store, counter, cv_options)
+        options = {**cv_options, "runner": runner}
+        skipped = _run_entries(entries, combos, labels, store, counter, options)
         rows = store.frame
     result = _requested_rows(rows, [n for n, _ in entries], labels, skipped)
     result.attrs["damaged"] = list(store.dropped)
