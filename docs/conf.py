@@ -30,10 +30,19 @@ extensions = [
     "sphinx.ext.autodoc",
     "sphinx.ext.autosummary",
     "sphinx.ext.intersphinx",
-    "sphinx.ext.mathjax",
     "numpydoc",
     "sphinx_gallery.gen_gallery",
 ]
+# Maths: MathML written at build time (docs/_mathml.py, with latex2mathml from the docs
+# extra) reads offline and needs no script; without latex2mathml, MathJax typesets the TeX
+# in the reader's browser, fetched from its CDN (offline, the formulas stay raw TeX).
+try:
+    import latex2mathml  # noqa: F401
+except ImportError:
+    extensions.append("sphinx.ext.mathjax")
+else:
+    extensions.append("_mathml")
+    html_math_renderer = "mathml"
 
 templates_path = ["_templates"]
 exclude_patterns = ["_build", "**/_build", "Thumbs.db", ".DS_Store"]

@@ -88,6 +88,15 @@ def test_fig1_reproduces_the_papers_numbers(site):
 
 
 @pytest.mark.slow
+def test_fig3_fig4_match_the_papers_trees(site):
+    page = (site / "auto_examples" / "plot_fig3_fig4_breast_cancer.html").read_text()
+    assert "worst radius &lt;= 16.795, delta = 0.1750" in page
+    # Fig. 3's middle subtree (a five-way tie, to the lowest feature index) and Fig. 4's right
+    assert "mean texture &lt;=   17.720  delta 2.8050  n = 10" in page
+    assert "mean texture &lt;=   16.110  delta 0.1700  n = 190" in page
+
+
+@pytest.mark.slow
 def test_user_guide_pages_and_grafting_reading(site):
     for page in (
         "zones",
@@ -102,3 +111,14 @@ def test_user_guide_pages_and_grafting_reading(site):
         "app",
     ):
         assert (site / "user_guide" / f"{page}.html").is_file(), page
+
+
+@pytest.mark.slow
+def test_formulas_are_mathml_made_at_build_time(site):
+    # no script and no CDN: the formulas read offline (docs/_mathml.py)
+    pytest.importorskip("latex2mathml")
+    page = (site / "user_guide" / "zones.html").read_text()
+    assert page.count('<math xmlns="http://www.w3.org/1998/Math/MathML" display="block">') >= 2
+    assert '<math xmlns="http://www.w3.org/1998/Math/MathML" display="inline">' in page
+    assert "\\theta" not in page and "\\delta" not in page  # no TeX left to typeset
+    assert "mathjax" not in page.lower()
