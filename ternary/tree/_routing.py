@@ -359,23 +359,9 @@ def walk(tree: TernaryTree, X: np.ndarray, routing: str):
         # have one): route like CART, as the compiled router and the exporters do
         if d <= 0.0 or (middle and middle_of[node] == LEAF):
             go_left = x <= t
-            go_right = ~go_left
-            stack.append(
-                (
-                    right,
-                    idx[go_right],
-                    None if w is None else w[go_right],
-                    None if hard is None else hard[go_right],
-                )
-            )
-            stack.append(
-                (
-                    left,
-                    idx[go_left],
-                    None if w is None else w[go_left],
-                    None if hard is None else hard[go_left],
-                )
-            )
+            for child, go in ((right, ~go_left), (left, go_left)):  # left pops first
+                sub_w = None if w is None else w[go]
+                stack.append((child, idx[go], sub_w, None if hard is None else hard[go]))
             continue
         lo, hi = t - d, t + d
         if middle:
@@ -387,33 +373,46 @@ def walk(tree: TernaryTree, X: np.ndarray, routing: str):
             stack.append((right, idx[go_right], None, None))
             stack.append((left, idx[go_left], None, None))
             continue
-        in_zone = (x > lo) & (x <= hi)
-        if hard is not None:
-            # rows already past their first zone route like CART
-            hard_left = hard & (x <= t)
-            in_zone &= ~hard
+        in_zone = _blend_split(stack, (left, right), idx, x, t, d, w, hard, deferred)
         uncertain[idx[in_zone]] = True
-        w_left = (x <= lo).astype(np.float64)
-        # only zone rows are divided: a tiny δ would overflow elsewhere; clip guards rounding
-        w_left[in_zone] = np.clip((hi - x[in_zone]) / (2.0 * d), 0.0, 1.0)
-        if hard is not None:
-            w_left = np.where(hard, hard_left.astype(np.float64), w_left)
-        w_right = 1.0 - w_left
-        if w is not None:
-            w_left = w_left * w
-            w_right = w_right * w
-        if deferred:
-            hard_now = in_zone if hard is None else (hard | in_zone)
-        for child, wc in ((right, w_right), (left, w_left)):
-            reach = wc > 0.0
-            if not reach.any():
-                continue
-            sub_w = wc[reach]
-            all_one = w is None and not in_zone[reach].any()
-            sub_hard = hard_now[reach] if deferred else None
-            if sub_hard is not None and not sub_hard.any():
-                sub_hard = None
-            stack.append((child, idx[reach], None if all_one else sub_w, sub_hard))
     # guard against float drift so rows sum to exactly 1 within rounding
     proba /= proba.sum(axis=1, keepdims=True)
     return proba, (~uncertain).astype(np.int8)
+
+
+def _blend_split(stack, children, idx, x, t, d, w, hard, deferred):
+    """Push a zoned split's children for `walk`'s binary routings; return the zone rows.
+
+    Rows inside ``θ−δ < x ≤ θ+δ`` go both ways with ``w_L = (θ+δ−x)/(2δ)`` unless
+    ``hard`` marks them as past their first zone (deferred), where they route like CART.
+    Each child gets the rows that reach it with positive weight, right pushed first.
+    """
+    left, right = children
+    lo, hi = t - d, t + d
+    in_zone = (x > lo) & (x <= hi)
+    if hard is not None:
+        # rows already past their first zone route like CART
+        hard_left = hard & (x <= t)
+        in_zone &= ~hard
+    w_left = (x <= lo).astype(np.float64)
+    # only zone rows are divided: a tiny δ would overflow elsewhere; clip guards rounding
+    w_left[in_zone] = np.clip((hi - x[in_zone]) / (2.0 * d), 0.0, 1.0)
+    if hard is not None:
+        w_left = np.where(hard, hard_left.astype(np.float64), w_left)
+    w_right = 1.0 - w_left
+    if w is not None:
+        w_left = w_left * w
+        w_right = w_right * w
+    if deferred:
+        hard_now = in_zone if hard is None else (hard | in_zone)
+    for child, wc in ((right, w_right), (left, w_left)):
+        reach = wc > 0.0
+        if not reach.any():
+            continue
+        sub_w = wc[reach]
+        all_one = w is None and not in_zone[reach].any()
+        sub_hard = hard_now[reach] if deferred else None
+        if sub_hard is not None and not sub_hard.any():
+            sub_hard = None
+        stack.append((child, idx[reach], None if all_one else sub_w, sub_hard))
+    return in_zone
