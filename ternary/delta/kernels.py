@@ -16,10 +16,11 @@ quality_plateau, gain_ratio and class_overlap, whose δ the estimator otherwise 
 node by node: each node's rows sorted as `NodeRows` sorts them, then compiled loops
 over the sorted rows (running class counts and candidate thresholds, the counts at θ*,
 numpy's linear percentile step for step, the plateau and the widest overlap), equal to
-`node_delta` bit for bit. The split quality Q and the split entropy are evaluated by
-numpy's own ufuncs on all candidates of the tree at once, so their floats are numpy's
-(its ``log2`` may be a SIMD routine a compiled loop need not match). With the
-kernels of one node, `node_delta_compiled` serves a tree grown node by node.
+`node_delta` bit for bit. The Gini split quality Q is a compiled loop too, summing
+the classes in numpy's order; the entropy Q and the split entropy stay numpy ufuncs on
+all candidates of the tree at once, as numpy's ``log2`` may be a SIMD routine that a
+compiled loop need not match. With the kernels of one node, `node_delta_compiled`
+serves a tree grown node by node.
 
 numba is imported on first use, never by ``import ternary``; without it the
 functions return None and the caller keeps numpy (or asks node by node).
@@ -32,6 +33,14 @@ from typing import Any
 
 import numpy as np
 
+from ternary.delta._zone_loops import (
+    _gini_qualities,
+    _overlap_all,
+    _plateau_candidates,
+    _plateau_reduce,
+    _sort_pairs,
+    _threshold_counts,
+)
 from ternary.tree import split_qualities, split_row_pairs
 
 __all__ = [
@@ -133,234 +142,6 @@ def _margin_all(
         out[node] = min(max(raw, 0.0), cap)
 
 
-def _sort_pairs(pair_rows, pair_nodes, feature, X, start, count, rows_out, values_out):
-    """Each node's rows as `NodeRows` orders them: grouped by node, then sorted by value.
-
-    The pairs are grouped by a stable counting sort (a node's rows keep their given,
-    ascending order), then each node's segment is sorted stably by its feature's value,
-    cast to float64 as `NodeRows.from_arrays` casts it. Fills ``start``/``count`` (per
-    node) and ``rows_out``/``values_out`` (per pair, segment by segment).
-    """
-    n_nodes = start.shape[0]
-    n_pairs = pair_nodes.shape[0]
-    for node in range(n_nodes):
-        count[node] = 0
-    for i in range(n_pairs):
-        count[pair_nodes[i]] += 1
-    total = 0
-    for node in range(n_nodes):
-        start[node] = total
-        total += count[node]
-    fill = start.copy()
-    order = np.empty(n_pairs, dtype=np.intp)
-    for i in range(n_pairs):
-        order[fill[pair_nodes[i]]] = i
-        fill[pair_nodes[i]] += 1
-    for node in range(n_nodes):
-        m = count[node]
-        if m == 0:
-            continue
-        f = feature[node]
-        s = start[node]
-        values = np.empty(m)
-        for j in range(m):
-            values[j] = np.float64(X[pair_rows[order[s + j]], f])
-        by_value = np.argsort(values, kind="mergesort")
-        for j in range(m):
-            rows_out[s + j] = pair_rows[order[s + by_value[j]]]
-            values_out[s + j] = values[by_value[j]]
-
-
-def _plateau_candidates(
-    first, start, count, rows, values, y, w, n_classes, min_samples_leaf,
-    cand_thr, cand_left, cand_node, node_total, node_first, node_n,
-):  # fmt: skip
-    """`quality_curve`'s candidates of nodes ``first, first+1, ...`` while they fit.
-
-    For each node: the running weighted class counts over its sorted rows (a running
-    sum per class in row order, as ``np.cumsum`` forms it), a candidate after every row
-    whose value differs from the next one and that leaves ``min_samples_leaf`` rows on
-    each side, its threshold ``a/2 + b/2`` and the left counts there; the node's total
-    counts. Stops before a node whose candidates might overflow the buffers and returns
-    the first node not filled (``n_nodes`` when done); ``node_first``/``node_n`` say
-    where each filled node's candidates are.
-    """
-    n_nodes = start.shape[0]
-    capacity = cand_thr.shape[0]
-    cum = np.zeros(n_classes)
-    c = 0
-    node = first
-    while node < n_nodes:
-        m = count[node]
-        if m >= 2 and c + m - 1 > capacity:
-            break
-        node_first[node] = c
-        node_n[node] = 0
-        for k in range(n_classes):
-            cum[k] = 0.0
-        if m < 2:
-            node += 1
-            continue
-        s = start[node]
-        for j in range(m):
-            cum[y[rows[s + j]]] += w[rows[s + j]]
-            n_left = j + 1
-            if (
-                j < m - 1
-                and values[s + j] != values[s + j + 1]
-                and n_left >= min_samples_leaf
-                and m - n_left >= min_samples_leaf
-            ):
-                cand_thr[c] = values[s + j] / 2.0 + values[s + j + 1] / 2.0
-                for k in range(n_classes):
-                    cand_left[c, k] = cum[k]
-                cand_node[c] = node
-                c += 1
-        for k in range(n_classes):
-            node_total[node, k] = cum[k]
-        node_n[node] = c - node_first[node]
-        node += 1
-    return node
-
-
-def _plateau_reduce(
-    first, stop, node_first, node_n, cand_thr, quality, threshold, epsilon,
-    start, count, values, max_delta_fraction, out,
-):  # fmt: skip
-    """`delta_quality_plateau` of nodes ``first..stop-1``, clamped as `node_delta` does.
-
-    Q(θ*) at the first candidate nearest θ*; the plateau's ends are the smallest and
-    largest candidates with ``Q ≥ (1−ε)·Q(θ*)``; 0 with fewer than two candidates or
-    ``Q(θ*) ≤ 0``.
-    """
-    for node in range(first, stop):
-        out[node] = 0.0
-        n_cand = node_n[node]
-        if n_cand < 2:
-            continue
-        c0 = node_first[node]
-        t = threshold[node]
-        best = c0
-        best_distance = abs(cand_thr[c0] - t)
-        for c in range(c0 + 1, c0 + n_cand):
-            distance = abs(cand_thr[c] - t)
-            if distance < best_distance:
-                best = c
-                best_distance = distance
-        q_star = quality[best]
-        if q_star <= 0:
-            continue
-        bar = (1.0 - epsilon) * q_star
-        low = np.inf
-        high = -np.inf
-        for c in range(c0, c0 + n_cand):
-            if quality[c] >= bar:
-                low = min(low, cand_thr[c])
-                high = max(high, cand_thr[c])
-        raw = (high - low) / 2.0
-        m = count[node]
-        cap = max_delta_fraction * (values[start[node] + m - 1] - values[start[node]])
-        out[node] = min(max(raw, 0.0), cap)
-
-
-def _overlap_all(start, count, rows, values, y, n_classes, q_low, q_high, max_delta_fraction, out):
-    """`delta_class_overlap` of every node, clamped as `node_delta` does.
-
-    Each present class's values (ascending, as the node's sorted rows give them) get
-    the band ``[P_q, P_(1−q)]`` by numpy's linear percentile, step for step: virtual
-    index ``(n−1)·q``, its floor, ``a + (b−a)·γ`` below γ = 0.5 and ``b − (b−a)·(1−γ)``
-    from there, the last value at or past the end; one row gives ``[v, v]``. δ is half
-    the widest positive overlap over all pairs of present classes.
-    """
-    n_in = np.zeros(n_classes, dtype=np.intp)
-    offset = np.zeros(n_classes, dtype=np.intp)
-    fill = np.zeros(n_classes, dtype=np.intp)
-    lows = np.empty(n_classes)
-    highs = np.empty(n_classes)
-    for node in range(start.shape[0]):
-        out[node] = 0.0
-        m = count[node]
-        if m < 2:
-            continue
-        s = start[node]
-        for k in range(n_classes):
-            n_in[k] = 0
-        for j in range(m):
-            n_in[y[rows[s + j]]] += 1
-        total = 0
-        for k in range(n_classes):
-            offset[k] = total
-            fill[k] = total
-            total += n_in[k]
-        grouped = np.empty(m)
-        for j in range(m):
-            k = y[rows[s + j]]
-            grouped[fill[k]] = values[s + j]
-            fill[k] += 1
-        n_present = 0
-        for k in range(n_classes):
-            n = n_in[k]
-            if n == 0:
-                continue
-            o = offset[k]
-            for side in range(2):
-                band = grouped[o]
-                if n >= 2:
-                    virtual = np.float64(n - 1) * (q_low if side == 0 else q_high)
-                    if virtual >= n - 1:
-                        band = grouped[o + n - 1]
-                    elif virtual >= 0:
-                        below = np.floor(virtual)
-                        gamma = virtual - below
-                        a = grouped[o + np.intp(below)]
-                        b = grouped[o + np.intp(below) + 1]
-                        diff = b - a
-                        band = b - diff * (1.0 - gamma) if gamma >= 0.5 else a + diff * gamma
-                if side == 0:
-                    lows[n_present] = band
-                else:
-                    highs[n_present] = band
-            n_present += 1
-        if n_present < 2:
-            continue
-        widest = -np.inf
-        for i in range(n_present):
-            for j in range(n_present):
-                if i != j:
-                    width = min(highs[i], highs[j]) - max(lows[i], lows[j])
-                    if width > widest:
-                        widest = width
-        if widest <= 0:
-            continue
-        cap = max_delta_fraction * (values[s + m - 1] - values[s])
-        out[node] = min(max(widest / 2.0, 0.0), cap)
-
-
-def _threshold_counts(start, count, rows, values, y, w, threshold, left, total, value_range):
-    """Each node's weighted class counts left of θ* and in all, and its value range.
-
-    Summed per class in the node's sorted order (as ``np.bincount`` sums them); nodes
-    with fewer than two rows keep zeros.
-    """
-    n_classes = left.shape[1]
-    for node in range(start.shape[0]):
-        for k in range(n_classes):
-            left[node, k] = 0.0
-            total[node, k] = 0.0
-        value_range[node] = 0.0
-        m = count[node]
-        if m < 2:
-            continue
-        s = start[node]
-        t = threshold[node]
-        for j in range(m):
-            r = rows[s + j]
-            if values[s + j] <= t:
-                left[node, y[r]] += w[r]
-            total[node, y[r]] += w[r]
-        value_range[node] = values[s + m - 1] - values[s]
-
-
 _SIGNATURES = {
     "margin": "void(intp[::1], intp[::1], intp[::1], float64[::1], float32[:, :], intp[::1], "
     "float64[::1], intp, float64, float64[::1])",
@@ -375,6 +156,7 @@ _SIGNATURES = {
     "float64, float64, float64[::1])",
     "threshold_counts": "void(intp[::1], intp[::1], intp[::1], float64[::1], intp[::1], "
     "float64[::1], float64[::1], float64[:, ::1], float64[:, ::1], float64[::1])",
+    "gini_qualities": "void(float64[:, ::1], float64[:, ::1], intp[::1], float64[::1])",
 }
 _FUNCTIONS = {
     "margin": _margin_all,
@@ -383,6 +165,7 @@ _FUNCTIONS = {
     "plateau_reduce": _plateau_reduce,
     "overlap": _overlap_all,
     "threshold_counts": _threshold_counts,
+    "gini_qualities": _gini_qualities,
 }
 
 
@@ -489,15 +272,22 @@ def _impurities(counts, criterion):
     return np.where(total > 0, imp, 0.0)
 
 
-def _qualities(left, total, criterion):
-    """`ternary.tree.split_qualities` to the bit, without its slow sums over a short axis.
+def _qualities(run, left, total, node_of, criterion):
+    """`ternary.tree.split_qualities(left, total[node_of], criterion)` to the bit, faster.
 
-    The same element-wise ufuncs on the same (rows, classes) arrays; below 8 classes
-    numpy's reduction over the classes is a left-to-right sum (then ``0.0 +``), which
-    column additions repeat exactly; from 8 classes on, numpy's pairwise sum is used.
+    Gini below 8 classes: the compiled loop (`_gini_qualities`). Entropy below 8
+    classes: the same numpy ufuncs on the same arrays, with numpy's reduction over the
+    classes (a left-to-right sum there, then ``0.0 +``) replaced by column additions
+    that repeat it exactly, numpy's slow part over a short axis; numpy's own ``log2``
+    is kept. From 8 classes on, numpy's pairwise sum: `split_qualities` itself.
     """
     if left.shape[1] >= 8 or left.shape[0] == 0:
-        return split_qualities(left, total, criterion)
+        return split_qualities(left, total[node_of], criterion)
+    if criterion == "gini":
+        out = np.empty(left.shape[0])
+        run["gini_qualities"](np.ascontiguousarray(left), total, node_of, out)
+        return out
+    total = total[node_of]
     right = total - left
     children = _class_sums(left) * _impurities(left, criterion) + _class_sums(right) * _impurities(
         right, criterion
@@ -510,7 +300,8 @@ def _plateau_pass(run, start, count, rows, values, y, w, threshold, n_classes, p
     # candidates of as many nodes as fit in the buffer, their Q in one numpy call, reduce
     n_nodes = start.shape[0]
     out = np.zeros(n_nodes)
-    capacity = max(_CANDIDATE_BUFFER, int(count.max(initial=0)))
+    # enough for the largest node; more nodes per round up to the buffer size
+    capacity = max(min(_CANDIDATE_BUFFER, rows.shape[0]), int(count.max(initial=0)))
     cand_thr = np.empty(capacity)
     cand_left = np.empty((capacity, n_classes))
     cand_node = np.zeros(capacity, dtype=np.intp)
@@ -527,9 +318,9 @@ def _plateau_pass(run, start, count, rows, values, y, w, threshold, n_classes, p
             )
         )  # fmt: skip
         n_cand = int(node_first[stop - 1] + node_n[stop - 1])
-        # Q by numpy's own ufuncs: the same floats as quality_curve (see the module notes)
+        # Q of every candidate of these nodes: quality_curve's floats (see _qualities)
         quality = np.ascontiguousarray(
-            _qualities(cand_left[:n_cand], node_total[cand_node[:n_cand]], params.criterion),
+            _qualities(run, cand_left[:n_cand], node_total, cand_node[:n_cand], params.criterion),
             dtype=np.float64,
         )
         run["plateau_reduce"](
@@ -560,7 +351,7 @@ def _gain_ratio_pass(run, start, count, rows, values, y, w, threshold, n_classes
         f = frac[inside]
         h_split = np.zeros(nodes.size)
         h_split[inside] = -(f * np.log2(f) + (1.0 - f) * np.log2(1.0 - f))
-        gain = _qualities(left, total, params.criterion)
+        gain = _qualities(run, left, total, np.arange(nodes.size), params.criterion)
         spread = params.alpha * span
         raw = np.where(h_split > 0.0, spread / (1.0 + gain / h_split), spread)
     out[nodes] = np.minimum(np.maximum(raw, 0.0), params.max_delta_fraction * span)
@@ -606,10 +397,11 @@ def zone_deltas_compiled(
     ``NodeRows.from_arrays`` of each split's rows (tested with hypothesis): each node's
     rows are sorted as `NodeRows` sorts them, and the compiled loops over them form the
     same sums in the same order (running class counts, candidate midpoints ``a/2 + b/2``,
-    counts at θ*, numpy's linear percentile step for step). Q and the binary entropy are
-    left to numpy's ufuncs, called once for all candidates of the tree: numpy's sums over
-    the classes are pairwise and its ``log2`` may be a SIMD routine, neither of which a
-    compiled loop is sure to repeat to the last bit.
+    counts at θ*, numpy's linear percentile step for step, Gini Q with the classes summed
+    in numpy's order). Entropy Q and the split entropy are left to numpy's ufuncs, called
+    once for all candidates of the tree, as numpy's ``log2`` may be a SIMD routine that
+    a compiled loop need not repeat to the last bit; from 8 classes on, numpy's pairwise
+    sum over the classes too.
 
     Parameters
     ----------
