@@ -20,7 +20,8 @@ def zone_distance(
 
     It is the smallest ``|x_f − θ| / δ`` over the split nodes on the row's path.
     The path is CART's (``x ≤ θ`` left) for the binary routings and the three-way one
-    for hard_middle; nodes with δ = 0 are skipped, so a row meeting none gets ``inf``.
+    for hard_middle; nodes with δ = 0 are skipped (and, for hard_middle, splits without a
+    middle child, which route like CART), so a row meeting none gets ``inf``.
     With ``base_delta`` (each node's δ before the scale, so ``δ = base_delta·scale``),
     each node's distance is instead the float ``s`` at which the zone of scale
     ``scale·s`` flips for the row, found by bisection on the very comparisons the
@@ -77,12 +78,15 @@ def zone_distance(
         at = node[rows]
         x = X[rows, tree.feature[at]].astype(np.float64)
         theta, delta = tree.threshold[at], tree.delta[at]
+        # a hard-middle split without a middle child (hand-built trees only) routes like
+        # CART at every scale: it has no zone to meet
+        three_way = tree.children_middle[at] != LEAF if routing == "hard_middle" else True
         if base_delta is None:
-            zoned = delta > 0
+            zoned = (delta > 0) & three_way
             with np.errstate(divide="ignore"):
                 d = np.abs(x - theta) / np.where(zoned, delta, 1.0)
         else:
-            zoned = (base_delta[at] > 0) & (scale > 0)
+            zoned = (base_delta[at] > 0) & (scale > 0) & three_way
             d = np.full(rows.size, np.inf)
             d[zoned] = _flip_scale(x[zoned], theta[zoned], base_delta[at][zoned], scale)
         best[rows] = np.minimum(best[rows], np.where(zoned, d, np.inf))

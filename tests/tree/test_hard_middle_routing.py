@@ -10,7 +10,7 @@ import numpy as np
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from ternary.tree import LEAF, TernaryTree, iter_node_rows, traverse, walk
+from ternary.tree import LEAF, TernaryTree, iter_node_rows, traverse, walk, zone_distance
 
 # thresholds and half-widths whose sums are exact in float32, so rows sit on zone edges
 _THRESHOLDS = [-1.0, -0.25, 0.0, 0.5, 1.0]
@@ -38,6 +38,10 @@ def test_a_zone_without_a_middle_child_routes_like_cart():
         proba, verdict = traverse(tree, rows, "hard_middle")
         np.testing.assert_array_equal(proba, [[1, 0], [1, 0], [1, 0], [0, 1], [0, 1]])
         np.testing.assert_array_equal(verdict, [1, 1, 1, 1, 1])
+        # no zone to meet, at any scale
+        np.testing.assert_array_equal(zone_distance(tree, rows, "hard_middle"), np.inf)
+        by_scale = zone_distance(tree, rows, "hard_middle", base_delta=tree.delta, scale=1.0)
+        np.testing.assert_array_equal(by_scale, np.inf)
 
 
 @st.composite
@@ -111,3 +115,7 @@ def test_walk_and_compiled_router_reach_the_same_leaves(drawn, seed):
     np.testing.assert_array_equal(reached, partition)
     # and a row is flagged exactly when its leaf lies below a middle branch
     np.testing.assert_array_equal(ref_verdict, ~tree.reached_through_middle()[reached])
+    # the distance to the zones is measured on that path, at the zones that can flag a row
+    distance = zone_distance(tree, X, "hard_middle", base_delta=tree.delta, scale=1.0)
+    assert not ref_verdict[distance < 1.0].any()
+    assert (distance[ref_verdict == 0] <= 1.0).all()
