@@ -3,7 +3,7 @@
 import streamlit as st
 
 from appkit import cost, datasets, export, model, present, regions, rules, tree, vocabulary, why
-from appkit.guard import page_guard, plain
+from appkit.guard import capped, page_guard, plain
 from ternary import export_text
 
 st.title("Tree diagram")
@@ -161,7 +161,7 @@ with page_guard("drawing the tree"):
                 "Node",
                 nodes,
                 key="inspect_node",
-                format_func=lambda n: tree.node_caption(clf, n, names),
+                format_func=lambda n: capped(tree.node_caption(clf, n, names)),
                 help="A split node of the tree. Its training rows, θ and zone are shown here; "
                 "it is outlined in red in the diagram.",
             )
@@ -175,15 +175,16 @@ with page_guard("drawing the tree"):
                 help="Compute δ at this node with another method, on the same rows, "
                 "to compare the zones the five methods would draw.",
             )
-            explanation = tree.node_explanation(clf, X_rows, y_rows, tree_key, int(node))
-            st.caption(
-                "δ at this node by each method: raw, then clamped to the cap and "
-                "scaled; 'model method' marks the tree's own."
-            )
-            st.table(present.readable(explanation.delta_table()).set_index("delta method"))
         with view:
             fig = tree.node_figure(clf, X_rows, y_rows, tree_key, int(node), method)
             st.plotly_chart(present.figure(fig), width="stretch", key="node_chart")
+        # under both, at the page's width: in the narrow column its last columns were cut
+        explanation = tree.node_explanation(clf, X_rows, y_rows, tree_key, int(node))
+        st.caption(
+            "δ at this node by each method: raw, then clamped to the cap and "
+            "scaled; 'model method' marks the tree's own."
+        )
+        st.table(present.readable(explanation.delta_table()).set_index("delta method"))
 
     with diagram:
         dot = tree.tree_dot(clf, tree_key, node, tuple(names), path)  # downloads: legend inside

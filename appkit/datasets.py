@@ -16,6 +16,7 @@ import numpy as np
 import pandas as pd
 import streamlit as st
 
+from appkit.guard import capped
 from appkit.state import APP_ROWS, BOUNDS, DEFAULTS, shown
 from appkit.vocabulary import USER_PREFIX
 from ternary import data as tdata
@@ -162,6 +163,7 @@ def dataset_sidebar() -> None:
             st.selectbox(
                 "Dataset",
                 options,
+                format_func=capped,  # "Your data: <file name>", any length
                 key="dataset",
                 on_change=_on_dataset_change,
                 label_visibility="collapsed",

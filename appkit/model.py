@@ -14,7 +14,7 @@ import streamlit as st
 
 from appkit import specs
 from appkit.answers import proba_verdict
-from appkit.guard import plain
+from appkit.guard import capped, plain
 from appkit.specs import CVSpec, FitSpec, Split, is_forest, split_data
 from appkit.state import BOUNDS, MODEL_KINDS, shown
 from appkit.vocabulary import (
@@ -293,6 +293,7 @@ def feature_pickers(ds: Dataset, *, where=None) -> list[str]:
                 st.selectbox(
                     "Horizontal axis",
                     names,
+                    format_func=capped,  # a column name from a file can be any length
                     key="feature_x",
                     help="The model on this page is fitted on the two plotted features "
                     "only, so its regions can be drawn exactly.",
@@ -301,6 +302,7 @@ def feature_pickers(ds: Dataset, *, where=None) -> list[str]:
                 st.selectbox(
                     "Vertical axis",
                     names,
+                    format_func=capped,  # a column name from a file can be any length
                     key="feature_y",
                     help="Pick a different feature from the horizontal axis.",
                 )

@@ -2,18 +2,49 @@
 
 from __future__ import annotations
 
+import plotly.graph_objects as go
 import streamlit as st
 
 import viz
+from appkit.guard import capped
 
 __all__ = ["HEADERS", "figure", "headers", "readable"]
 
 
 def figure(fig):
-    """``fig`` as the page should show it: enlarged by `viz.presentation_figure` when presenting."""
+    """``fig`` as the page should show it: enlarged by `viz.presentation_figure` when
+    presenting, and every name and title in it held to `capped`'s length."""
     if st.session_state.get("present"):
-        return viz.presentation_figure(fig)
+        fig = viz.presentation_figure(fig)
+    return _capped_texts(fig)
+
+
+def _capped_texts(fig):
+    """``fig``, or a copy whose titles, axis titles and trace names are `capped`.
+
+    They echo column and class names from an upload, which can be any length; the
+    figure itself (often a cached object) is never changed.
+    """
+    if not any(_over(getattr(obj, attr, None)) for obj, attr in _text_slots(fig)):
+        return fig
+    fig = go.Figure(fig)
+    for obj, attr in _text_slots(fig):
+        if _over(getattr(obj, attr, None)):
+            setattr(obj, attr, capped(getattr(obj, attr)))
     return fig
+
+
+def _text_slots(fig) -> list:
+    """``(object, attribute)`` of every text of ``fig`` that can hold a name from a file."""
+    layout = fig.layout
+    slots = [(layout.title, "text"), (layout.legend.title, "text")]
+    slots += [(layout[name].title, "text") for name in layout if name[:5] in ("xaxis", "yaxis")]
+    slots += [(a, "text") for a in layout.annotations or ()]
+    return slots + [(t, "name") for t in fig.data]
+
+
+def _over(text) -> bool:
+    return isinstance(text, str) and capped(text) != text
 
 
 def readable(table):
