@@ -176,7 +176,7 @@ def main() -> None:
     page = st.navigation(list(PAGES.values()))
     if page.title == PAGES["home"].title:
         intro()
-    from appkit import datasets, links, state, warmup
+    from appkit import datasets, links, state
     from appkit.guard import page_guard, plain
 
     state.init_state()
@@ -201,8 +201,6 @@ def main() -> None:
     finally:  # a page that stops early (st.stop) still leaves its setting in the address
         links.sync()
         copy_link(link_slot)
-    # a no-op once the server's start-up hook below started it (AppTest has no such hook)
-    warmup.start()
 
 
 if __name__ == "__main__":  # Streamlit runs this file as its script, once per page run

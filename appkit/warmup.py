@@ -8,11 +8,11 @@ tree diagram and the accuracy-coverage page's default cross-validation, so the
 first visit of each page finds its fits and figures cached.
 
 `streamlit run app.py` starts it with the server: app.py, imported by Streamlit
-as its ASGI app (``st.App``), hands `lifespan` over as the start-up hook. A page
-run calls `start` too (a no-op once started), for the ways of serving the script
-that have no start-up hook (``AppTest``). A visitor who arrives while it runs
-waits for the figure being computed rather than computing it a second time
-(Streamlit's caches compute each key once).
+as its ASGI app (``st.App``), hands `lifespan` over as the start-up hook. The
+page script does not start it, so tests that run the script alone (``AppTest``)
+pay no warm-up. A visitor who arrives while it runs waits for the figure being
+computed rather than computing it a second time (Streamlit's caches compute
+each key once).
 """
 
 from __future__ import annotations

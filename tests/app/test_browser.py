@@ -1,20 +1,14 @@
 """One real-browser run of the app: `streamlit run app.py` driven by Chromium.
 
-Starts the server on a free local port, clicks through every page in the
-sidebar navigation and checks that the charts are actually drawn (plotly's SVG,
-the Graphviz SVG) and that no error or exception box appears. Skips when
-Debian's Chromium is not installed (fails in CI, where a skip would pass
-silently); the server is always stopped.
+Uses the server of tests/app/conftest.py (one for every browser test), clicks
+through every page in the sidebar navigation and checks that the charts are
+actually drawn (plotly's SVG, the Graphviz SVG) and that no error or exception
+box appears. Skips when Debian's Chromium is not installed (fails in CI, where a
+skip would pass silently).
 """
 
 from __future__ import annotations
 
-import os
-import socket
-import subprocess
-import sys
-import time
-import urllib.request
 from pathlib import Path
 
 import pytest
@@ -25,77 +19,6 @@ CHROMIUM = "/usr/bin/chromium"
 TIMEOUT_MS = 60_000
 
 pytestmark = pytest.mark.slow
-
-
-def _free_port() -> int:
-    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
-
-
-def _wait_healthy(url: str, proc: subprocess.Popen, timeout: float = 90.0) -> None:
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        if proc.poll() is not None:
-            raise RuntimeError(f"streamlit exited early with code {proc.returncode}")
-        try:
-            with urllib.request.urlopen(f"{url}/_stcore/health", timeout=2) as r:
-                if r.status == 200:
-                    return
-        except OSError:
-            pass
-        time.sleep(0.3)
-    raise RuntimeError(f"streamlit did not answer on {url} within {timeout:.0f} s")
-
-
-@pytest.fixture(scope="module")
-def app_url(tmp_path_factory):
-    if not Path(CHROMIUM).exists():
-        message = f"{CHROMIUM} not found (apt-get install chromium)"
-        if os.environ.get("CI", "").strip().lower() == "true":
-            pytest.fail(f"{message}; in CI the browser test must run.", pytrace=False)
-        pytest.skip(message)
-    port = _free_port()
-    log = tmp_path_factory.mktemp("streamlit") / "server.log"
-    env = dict(os.environ, PYTHONUNBUFFERED="1")
-    with open(log, "w") as out:
-        proc = subprocess.Popen(
-            [
-                sys.executable,
-                "-m",
-                "streamlit",
-                "run",
-                "app.py",
-                "--server.port",
-                str(port),
-                "--server.address",
-                "127.0.0.1",
-                "--server.headless",
-                "true",
-                "--browser.gatherUsageStats",
-                "false",
-                "--server.fileWatcherType",
-                "none",
-            ],
-            cwd=ROOT,
-            stdout=out,
-            stderr=subprocess.STDOUT,
-            env=env,
-        )
-    try:
-        url = f"http://127.0.0.1:{port}"
-        try:
-            _wait_healthy(url, proc)
-        except RuntimeError as exc:
-            pytest.fail(f"{exc}\n{log.read_text()[-3000:]}")
-        yield url
-    finally:
-        proc.terminate()
-        try:
-            proc.wait(timeout=15)
-        except subprocess.TimeoutExpired:
-            proc.kill()
-            proc.wait(timeout=5)
 
 
 def _assert_no_errors(page) -> None:

@@ -15,7 +15,6 @@ import pytest
 from playwright.sync_api import sync_playwright
 
 from tests.app.test_browser import CHROMIUM, TIMEOUT_MS, _assert_no_errors, _open, _wait_idle
-from tests.app.test_browser import app_url as app_url  # the server fixture
 from tests.app.test_yourdata import patients_csv
 
 pytestmark = pytest.mark.slow

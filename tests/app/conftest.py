@@ -1,0 +1,118 @@
+"""The Streamlit server the browser tests share: ``streamlit run app.py`` on a free port.
+
+One server for the whole run (its start and warm-up are paid once). Skips when Debian's
+Chromium is not installed, fails in CI, where a skip would pass silently.
+"""
+
+from __future__ import annotations
+
+import os
+import socket
+import subprocess
+import sys
+import time
+import urllib.request
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[2]
+CHROMIUM = "/usr/bin/chromium"
+
+
+def _free_port() -> int:
+    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def _wait_healthy(url: str, proc: subprocess.Popen, timeout: float = 90.0) -> None:
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        if proc.poll() is not None:
+            raise RuntimeError(f"streamlit exited early with code {proc.returncode}")
+        try:
+            with urllib.request.urlopen(f"{url}/_stcore/health", timeout=2) as r:
+                if r.status == 200:
+                    return
+        except OSError:
+            pass
+        time.sleep(0.3)
+    raise RuntimeError(f"streamlit did not answer on {url} within {timeout:.0f} s")
+
+
+def _warm_up_line(log: Path, proc: subprocess.Popen, timeout: float = 240.0) -> str:
+    """The line the server prints when its start-up warm-up is done (`appkit.warmup.DONE`)."""
+    from appkit.warmup import DONE
+
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        line = next((x for x in log.read_text().splitlines() if x.startswith(DONE)), None)
+        if line is not None:
+            return line
+        if proc.poll() is not None:
+            raise RuntimeError(f"streamlit exited early with code {proc.returncode}")
+        time.sleep(0.2)
+    raise RuntimeError(f"no warm-up line from the server within {timeout:.0f} s")
+
+
+@pytest.fixture(scope="session")
+def app_url(app_server):
+    return app_server[0]
+
+
+@pytest.fixture(scope="session")
+def app_server(tmp_path_factory):
+    """``(url, warm_up_line)`` of one ``streamlit run app.py`` for every browser test.
+
+    Started on first use and always stopped. No test gets the address before the
+    server says its warm-up is done: ``warm_up_line`` is that line, printed before
+    any browser had connected, and every test then meets a warm server.
+    """
+    if not Path(CHROMIUM).exists():
+        message = f"{CHROMIUM} not found (apt-get install chromium)"
+        if os.environ.get("CI", "").strip().lower() == "true":
+            pytest.fail(f"{message}; in CI the browser test must run.", pytrace=False)
+        pytest.skip(message)
+    port = _free_port()
+    log = tmp_path_factory.mktemp("streamlit") / "server.log"
+    env = dict(os.environ, PYTHONUNBUFFERED="1")
+    with open(log, "w") as out:
+        proc = subprocess.Popen(
+            [
+                sys.executable,
+                "-m",
+                "streamlit",
+                "run",
+                "app.py",
+                "--server.port",
+                str(port),
+                "--server.address",
+                "127.0.0.1",
+                "--server.headless",
+                "true",
+                "--browser.gatherUsageStats",
+                "false",
+                "--server.fileWatcherType",
+                "none",
+            ],
+            cwd=ROOT,
+            stdout=out,
+            stderr=subprocess.STDOUT,
+            env=env,
+        )
+    try:
+        url = f"http://127.0.0.1:{port}"
+        try:
+            _wait_healthy(url, proc)
+            line = _warm_up_line(log, proc)
+        except RuntimeError as exc:
+            pytest.fail(f"{exc}\n{log.read_text()[-3000:]}")
+        yield url, line
+    finally:
+        proc.terminate()
+        try:
+            proc.wait(timeout=15)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+            proc.wait(timeout=5)
