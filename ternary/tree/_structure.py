@@ -34,6 +34,7 @@ class TernaryTree:
     children_middle : array-like of int, shape (node_count,), optional
         The middle child (the uncertainty zone's branch) of each node, ``-1`` where
         absent; only hard-middle trees have middle children. Default: none anywhere.
+        Routed ``"hard_middle"``, a split without one routes like CART (``x ≤ θ``).
     feature : array-like of int, shape (node_count,)
         The feature each split tests; ``-2`` at leaves.
     threshold : array-like of float, shape (node_count,)
