@@ -2,7 +2,7 @@
 
 import streamlit as st
 
-from appkit import cost, datasets, grafting, model, present
+from appkit import cost, datasets, grafting, model, present, tree
 from appkit.guard import page_guard
 from appkit.vocabulary import GRAFT_CHOICES
 
@@ -145,7 +145,13 @@ with page_guard("grafting the tree"):
 
     st.subheader("The grafted tree")
     st.caption("Grafted nodes are drawn in purple.")
-    st.graphviz_chart(res.dot, width="stretch")
+    # as on the tree page: at its natural size (scrolling sideways when wider than the page),
+    # the legend under it, larger text when presenting; stretched to the width, presentation
+    # mode's wider page pushed the node text out of its boxes
+    scale = 1.3 if st.session_state.get("present") else 1.0
+    for legend in ("none", "only"):
+        shown = tree.tree_dot(res.grafted, graft_spec.key, None, None, None, legend, scale)
+        st.graphviz_chart(shown, width="content")
     st.download_button(
         "Download DOT",
         res.dot.encode(),

@@ -98,7 +98,9 @@ def presentation_figure(fig: go.Figure, scale: float = 1.5) -> go.Figure:
     if title_lines > 2 and layout.legend.orientation != "h":
         # a legend beside the plot starts at its top edge, where a tall title ends: below
         # the plot instead, in rows
-        layout.legend.update(orientation="h", x=0, xanchor="left", y=-0.2, yanchor="top")
+        layout.legend.update(orientation="h", x=0, xanchor="left", y=-0.3, yanchor="top")
+        entries = sum(1 for t in out.data if t.showlegend is not False)
+        extra += 1.8 * layout.legend.font.size * -(-entries // 4)  # its rows, about 4 a row
     if layout.legend.orientation == "h" and layout.legend.y is not None and layout.legend.y < 0:
         layout.legend.y = layout.legend.y * scale  # below the axis title, which grew too
     if layout.height:
