@@ -6,7 +6,13 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from ternary.experiment import ChowReference, chow_decided_accuracy
-from ternary.selective import aurc, e_aurc, tie_averaged_errors, tie_averaged_ranking
+from ternary.selective import (
+    aurc,
+    e_aurc,
+    optimal_aurc,
+    tie_averaged_errors,
+    tie_averaged_ranking,
+)
 
 
 def _fold(seed, n, n_classes, levels, labels):
@@ -40,6 +46,9 @@ def test_one_sort_equals_the_separate_functions(seed, n, n_classes, levels, labe
     confidence = proba.max(axis=1)
     assert ref.aurc == aurc(y_true, y_pred, confidence)
     assert ref.e_aurc == e_aurc(y_true, y_pred, confidence)
+    # what a combination's score forms from its one aurc: e_aurc's floats
+    area = aurc(y_true, y_pred, confidence)
+    assert area - optimal_aurc(float(np.mean(y_true != y_pred))) == ref.e_aurc
     assert ref.accuracy == float(np.mean(y_pred == y_true))
 
 
