@@ -1,15 +1,12 @@
 """numpydoc's validator over the public API (ES01, SA01 and EX01 optional).
 
 Every class of every module in the API reference, its public methods and properties
-defined in ternary, and every public function are validated. Names that still fail are
-listed in numpydoc_known_failures.txt: a name not listed must pass, and a listed name that
-passes must be removed from the list, so the list only shrinks.
+defined in ternary, and every public function are validated, and every one must pass.
 """
 
 import ast
 import importlib
 import inspect
-from pathlib import Path
 
 import pytest
 
@@ -18,7 +15,6 @@ from tests.conftest import REPO
 validate = pytest.importorskip("numpydoc.validate").validate
 
 OPTIONAL = {"ES01", "SA01", "EX01"}
-KNOWN = Path(__file__).with_name("numpydoc_known_failures.txt")
 
 
 def _api_modules():
@@ -61,15 +57,6 @@ def test_the_public_api_is_covered():
 
 
 def test_numpydoc_validation():
-    known = {ln.strip() for ln in KNOWN.read_text().splitlines() if ln.strip()}
-    known -= {ln for ln in known if ln.startswith("#")}
-    new, fixed = {}, []
-    for name in public_objects():
-        errors = failures(name)
-        if errors and name not in known:
-            new[name] = errors
-        elif not errors and name in known:
-            fixed.append(name)
-    report = "\n".join(f"{n}: " + "; ".join(f"{c} {t}" for c, t in e) for n, e in new.items())
-    assert not new, f"docstrings failing numpydoc's validation:\n{report}"
-    assert not fixed, f"these pass now; remove them from {KNOWN.name}: {fixed}"
+    failing = {name: errors for name in public_objects() if (errors := failures(name))}
+    report = "\n".join(f"{n}: " + "; ".join(f"{c} {t}" for c, t in e) for n, e in failing.items())
+    assert not failing, f"docstrings failing numpydoc's validation:\n{report}"
