@@ -47,6 +47,7 @@ __all__ = [
     "CURVE_METHODS",
     "margin_deltas_compiled",
     "node_delta_compiled",
+    "node_delta_sorted",
     "tree_zone_deltas",
     "zone_deltas_compiled",
     "zone_kernels_available",
@@ -543,3 +544,53 @@ def node_delta_compiled(column, y, w, threshold: float, n_classes: int, params) 
         return None if out is None else float(out[0] * params.delta_scale)
     out = zone_deltas_compiled(rows, nodes, 1, feature, theta, X, y, w, n_classes, params)
     return None if out is None else float(out[0])
+
+
+def node_delta_sorted(values, y, w, threshold: float, n_classes: int, params) -> float | None:
+    """One node's final δ from rows already sorted as `NodeRows` holds them, or None.
+
+    The lean form of `node_delta_compiled` for a grower that keeps each node's rows
+    sorted: no sort and no partition, only the pass's loops on the one node.
+
+    Parameters
+    ----------
+    values : ndarray of float64, shape (m,)
+        The node's values on its split feature, ascending, tied rows in row order (as
+        ``NodeRows.from_arrays`` sorts them), rows of weight 0 left out.
+    y : ndarray of int, shape (m,)
+        Their class codes, in the same order.
+    w : ndarray of float64, shape (m,)
+        Their weights, all positive, in the same order.
+    threshold : float
+        The split threshold θ*.
+    n_classes : int
+        The number of classes.
+    params : DeltaParams
+        The δ parameters; ``method`` one of `CURVE_METHODS`.
+
+    Returns
+    -------
+    float or None
+        ``node_delta(NodeRows(values, y, w, threshold, n_classes), params)``, bit for bit;
+        None for another method or without numba.
+    """
+    if params.method not in _PASSES:
+        return None
+    run = _kernels()
+    if run is None:
+        return None
+    m = int(np.shape(values)[0])
+    args = (
+        np.zeros(1, dtype=np.intp),
+        np.array([m], dtype=np.intp),
+        np.arange(m, dtype=np.intp),
+        np.ascontiguousarray(values, dtype=np.float64),
+        np.ascontiguousarray(y, dtype=np.intp),
+        np.ascontiguousarray(w, dtype=np.float64),
+        np.array([threshold], dtype=np.float64),
+    )
+    try:
+        out = _PASSES[params.method](run, *args, int(n_classes), params)
+    except TypeError:  # input types the signatures do not cover
+        return None
+    return float(out[0] * params.delta_scale)

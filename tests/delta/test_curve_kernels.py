@@ -10,6 +10,7 @@ from ternary.delta import DeltaParams, NodeRows, node_delta, split_deltas
 from ternary.delta.kernels import (
     CURVE_METHODS,
     node_delta_compiled,
+    node_delta_sorted,
     tree_zone_deltas,
     zone_deltas_compiled,
     zone_kernels_available,
@@ -163,8 +164,12 @@ def test_one_node_compiled_equals_node_delta(
         method=method, criterion=criterion, epsilon=epsilon, q=q, alpha=0.3,
         min_samples_leaf=2, max_delta_fraction=0.4, delta_scale=scale,
     )  # fmt: skip
-    want = node_delta(NodeRows.from_arrays(column, y, w, threshold, n_classes), params)
+    rows = NodeRows.from_arrays(column, y, w, threshold, n_classes)
+    want = node_delta(rows, params)
     got = node_delta_compiled(column, y, w, threshold, n_classes, params)
     assert got == want
+    # the same from the rows as NodeRows sorts them (a grower that keeps them sorted)
+    lean = node_delta_sorted(rows.values, rows.y, rows.w, threshold, n_classes, params)
+    assert lean == (want if method != "margin" else None)
     as64 = column.astype(np.float64)
     assert node_delta_compiled(as64, y, w, threshold, n_classes, params) is None
