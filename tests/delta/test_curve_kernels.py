@@ -60,7 +60,7 @@ def _node_by_node(tree, X, y, w, n_classes, params):
 
 
 @needs_numba
-@settings(max_examples=60, deadline=None)
+@settings(max_examples=40, deadline=None)
 @given(
     seed=st.integers(0, 10_000),
     n=st.integers(12, 160),
@@ -138,7 +138,7 @@ def test_small_candidate_buffers_give_the_same_zones(monkeypatch):
 
 
 @needs_numba
-@settings(max_examples=60, deadline=None)
+@settings(max_examples=40, deadline=None)
 @given(
     seed=st.integers(0, 10_000),
     n=st.integers(0, 40),

@@ -26,7 +26,7 @@ def _fold(seed, n, n_classes, levels, labels):
     return y_true, proba, classes
 
 
-@settings(max_examples=80, deadline=None)
+@settings(max_examples=50, deadline=None)
 @given(
     seed=st.integers(0, 10_000),
     n=st.integers(1, 60),
@@ -52,7 +52,7 @@ def test_one_sort_equals_the_separate_functions(seed, n, n_classes, levels, labe
     assert ref.accuracy == float(np.mean(y_pred == y_true))
 
 
-@settings(max_examples=80, deadline=None)
+@settings(max_examples=50, deadline=None)
 @given(st.integers(0, 10_000), st.integers(1, 80), st.integers(1, 6))
 def test_the_ascending_order_is_the_stable_sort(seed, n, levels):
     rng = np.random.default_rng(seed)
