@@ -298,7 +298,7 @@ def _qualities(run, left, total, node_of, criterion):
 
 
 def _plateau_pass(run, start, count, rows, values, y, w, threshold, n_classes, params):
-    # candidates of as many nodes as fit in the buffer, their Q in one numpy call, reduce
+    # candidates of as many nodes as fit in the buffer, their Q at once, then the plateaus
     n_nodes = start.shape[0]
     out = np.zeros(n_nodes)
     # enough for the largest node; more nodes per round up to the buffer size
