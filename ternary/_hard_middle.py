@@ -111,10 +111,11 @@ def _three_way(estimator, x, rows, t, d, weights, min_weight_leaf):
     ``θ−δ < x ≤ θ+δ`` gets its own child, grown only when it holds at least
     ``min_samples_middle`` rows.
     """
-    if d <= 0.0:
-        go_left, go_right = x <= t, x > t
-    else:
-        go_left, go_right = x <= t - d, x > t + d
+    # in float64, as prediction compares (a Python float would round the bounds to float32)
+    low, high = (
+        (np.float64(t), np.float64(t)) if d <= 0.0 else (np.float64(t - d), np.float64(t + d))
+    )
+    go_left, go_right = x <= low, x > high
     left_rows, right_rows = rows[go_left], rows[go_right]
     if (
         min(left_rows.size, right_rows.size) < estimator.min_samples_leaf

@@ -17,8 +17,9 @@ node's full row list (ascending, zero weights included) is kept beside them.
 
 `partition` also returns each child's weighted class counts, summed in ascending row
 order as ``numpy.bincount`` sums them. The zone is half-open, ``θ−δ < x ≤ θ+δ``, and
-the comparisons are made in float32 with the bounds rounded to float32, as numpy
-compares a float32 column with a Python float.
+the comparisons are made in float64 (the float32 value widened, exactly, against the
+float64 bounds), as prediction and scikit-learn's trees compare: a training row then
+routes in the growth exactly as it routes at predict time.
 
 numba is optional: `kernels_available` says whether the compiled kernels loaded (they
 compile with `ternary.tree.split_kernel_available`, so `ternary.tree.warm_up` pays for
@@ -258,8 +259,8 @@ _SIGNATURES = {
         " intp, float64, float64[::1])"
     ),
     "partition": (
-        "void(float32[:, ::1], intp[::1], float64[::1], intp[::1], intp[:, :], intp, float32,"
-        " float32, boolean, int8[::1], intp[::1], intp[:, ::1], intp[::1], float64[:, ::1])"
+        "void(float32[:, ::1], intp[::1], float64[::1], intp[::1], intp[:, :], intp, float64,"
+        " float64, boolean, int8[::1], intp[::1], intp[:, ::1], intp[::1], float64[:, ::1])"
     ),
     "margin": (
         "float64(float32[:, ::1], intp[::1], float64[::1], intp[::1], intp, float64, intp,"
@@ -488,9 +489,8 @@ def partition(
     """Split a node's rows three ways: ``x ≤ low`` left, ``x > high`` right, the rest middle.
 
     With ``low == high == θ`` it is CART's two-way split (the middle stays empty); with
-    ``low = θ−δ``, ``high = θ+δ`` the hard-middle one. Both bounds are rounded to float32
-    first and compared with the float32 column, as numpy compares ``XT[f, rows] <= θ−δ``
-    for Python floats.
+    ``low = θ−δ``, ``high = θ+δ`` the hard-middle one. The float32 values are compared
+    with the float64 bounds in float64, as prediction compares them.
 
     Parameters
     ----------
@@ -529,7 +529,7 @@ def partition(
     Without numba (``compiled=True``) `partition_numpy` answers.
     """
     kernel = _kernel("partition", compiled)
-    low32, high32 = np.float32(low), np.float32(high)
+    low64, high64 = np.float64(low), np.float64(high)
     if kernel is None:
         return partition_numpy(XT, y, w, rows, order, feature, low, high, n_classes, fill_order)
     if label is None:
@@ -545,8 +545,8 @@ def partition(
         rows,
         order,
         int(feature),
-        low32,
-        high32,
+        low64,
+        high64,
         fill_order,
         label,
         out_rows,
@@ -588,7 +588,7 @@ def partition_numpy(
         As for `partition`, equal to it element for element.
     """
     x = XT[feature, rows]
-    go_left, go_right = x <= np.float32(low), x > np.float32(high)
+    go_left, go_right = x <= np.float64(low), x > np.float64(high)
     child_rows = [rows[go_left], rows[go_right], rows[~(go_left | go_right)]]
     counts = np.array(
         [np.bincount(y[r], weights=w[r], minlength=n_classes) for r in child_rows],
@@ -597,7 +597,7 @@ def partition_numpy(
     child_order = None
     if fill_order:
         x = XT[feature, order]  # each sorted list's values on the split feature
-        left, right = x <= np.float32(low), x > np.float32(high)
+        left, right = x <= np.float64(low), x > np.float64(high)
         middle = ~(left | right)
         child_order = [
             np.ascontiguousarray(order[side].reshape(order.shape[0], -1))

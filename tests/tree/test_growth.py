@@ -102,8 +102,9 @@ def test_partition_equals_numpy_masks_and_bincount(params, d, fill_order):
             np.testing.assert_array_equal(
                 child_order, growth.presort(XT, child[w[child] > 0], compiled=False)
             )
-    # the bounds are compared in float32, as numpy compares a float32 column with a float
-    x = X[rows, f]
+    # compared in float64, as prediction compares: the float32 value widened (exactly)
+    # against the float64 bounds (a Python float bound would be rounded to float32)
+    x = X[rows, f].astype(np.float64)
     np.testing.assert_array_equal(reference[0][0], rows[x <= low])
     np.testing.assert_array_equal(reference[0][1], rows[x > high])
 
