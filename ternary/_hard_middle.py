@@ -21,7 +21,7 @@ import numpy as np
 from sklearn.tree import DecisionTreeClassifier
 
 from ternary.delta import REGISTRY, NodeRows, node_delta
-from ternary.delta.kernels import node_delta_compiled
+from ternary.delta.kernels import node_delta_sorted
 from ternary.tree import (
     LEAF,
     UNDEFINED,
@@ -308,11 +308,12 @@ def _grow_sorted(estimator, X, y_enc, weights, params, rng) -> TernaryTree:
 def _sorted_delta(XT, y, w, by_f, f, t, K, params, rng) -> float:
     """The node's δ from its rows sorted on ``f`` (``by_f``): `node_delta`'s value.
 
-    Margin in one compiled call (`ternary.tree.growth.margin_delta_sorted`), class
-    overlap from `ternary.delta.kernels.node_delta_compiled` (given the sorted rows, which
-    its stable sort keeps in place), the rest by `node_delta` on the sorted rows as its
-    `NodeRows` (per node, numpy was measured as fast as that kernel for quality_plateau
-    and gain_ratio on 20,000 rows).
+    Margin in one compiled call (`ternary.tree.growth.margin_delta_sorted`), the curve
+    methods (quality plateau, gain ratio, class overlap) from
+    `ternary.delta.kernels.node_delta_sorted` on the rows as `NodeRows` holds them (they
+    are sorted already: no sort, no partition), node_bootstrap and any fallback by
+    `node_delta` on the sorted rows as its `NodeRows`. Every path gives `node_delta`'s
+    value bit for bit.
     """
     if params.method == "margin":
         d = margin_delta_sorted(
@@ -320,12 +321,12 @@ def _sorted_delta(XT, y, w, by_f, f, t, K, params, rng) -> float:
         )
         if d is not None:
             return d
-    elif params.method == "class_overlap":  # measured: numpy is as fast for the other curves
-        d = node_delta_compiled(XT[f, by_f], y[by_f], w[by_f], t, K, params)
+    values, y_f, w_f = XT[f, by_f].astype(np.float64), y[by_f], w[by_f]
+    if params.method != "margin":
+        d = node_delta_sorted(values, y_f, w_f, t, K, params)
         if d is not None:
             return d
-    rows = NodeRows(XT[f, by_f].astype(np.float64), y[by_f], w[by_f], t, K)
-    return node_delta(rows, params, rng)
+    return node_delta(NodeRows(values, y_f, w_f, t, K), params, rng)
 
 
 def _sorted_split(estimator, XT, y, w, rows, order, depth, min_weight_leaf, nodes, node):
