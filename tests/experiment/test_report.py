@@ -125,7 +125,10 @@ def test_on_all_72_stored_datasets_cart_flatters_and_chow_does_not(capsys):
     tests = _tables(_run([str(STORED)], capsys))
     tests = tests[next(t for t in tests if t.startswith("Every comparison"))]
     cart, chow = tests["CART: p"].astype(float), tests["Chow: p"].astype(float)
-    assert cart.max() < 0.07 and chow.min() > 0.97  # the 0.0000–0.065 vs 0.97–1.0
+    # CART on all rows flatters, Chow's rule does not (the 0.0000–0.065 vs 0.97–1.0);
+    # since the hard-middle tie rule and float64 bounds, class_overlap / hard_middle sits at
+    # p = 0.0997 (it was 0.065) while the other nine stay below 0.05
+    assert (cart < 0.05).sum() == 9 and cart.max() < 0.1 and chow.min() > 0.97
     assert len(tests) == 10
 
 
