@@ -192,7 +192,7 @@ with page_guard("drawing the tree"):
         # legend under it, so the tree has the whole width (larger text when presenting)
         scale = 1.3 if s.get("present") else 1.0
         for legend in ("none", "only"):
-            shown = tree.tree_dot(clf, tree_key, node, tuple(names), path, legend, scale)
+            shown = tree.tree_dot(clf, tree_key, node, tuple(names), path, legend, scale, True)
             st.graphviz_chart(shown, width="content")
         if path_note:
             st.caption(plain(path_note))

@@ -150,7 +150,7 @@ with page_guard("grafting the tree"):
     # mode's wider page pushed the node text out of its boxes
     scale = 1.3 if st.session_state.get("present") else 1.0
     for legend in ("none", "only"):
-        shown = tree.tree_dot(res.grafted, graft_spec.key, None, None, None, legend, scale)
+        shown = tree.tree_dot(res.grafted, graft_spec.key, None, None, None, legend, scale, True)
         st.graphviz_chart(shown, width="content")
     st.download_button(
         "Download DOT",

@@ -7,6 +7,7 @@ import streamlit as st
 
 import viz
 from appkit.answers import shadow_tree
+from appkit.guard import capped
 from ternary import default_feature_names
 from viz.labels import format_number
 
@@ -47,6 +48,7 @@ def tree_dot(
     path: dict | None = None,
     legend: str = "inside",
     text_scale: float = 1.0,
+    on_screen: bool = False,
 ) -> str:
     """The DOT source of ``_model``, ``highlight`` outlined, one row's ``path`` drawn thick.
 
@@ -54,11 +56,16 @@ def tree_dot(
     legend (``"only"``) under it; downloads keep it ``"inside"``.
 
     ``feature_names`` default to the model's ``feature_names_in_`` (a forest's
-    member trees are fitted on arrays, so the page passes the forest's).
+    member trees are fitted on arrays, so the page passes the forest's). ``on_screen``:
+    feature and class names `capped` (a name from a file can be any length); a
+    download keeps them whole.
     """
     if feature_names is None:
         feature_names = tuple(str(c) for c in _model.feature_names_in_)
-    shadow = shadow_tree(_model, list(feature_names), [str(c) for c in _model.classes_])
+    names, classes = list(feature_names), [str(c) for c in _model.classes_]
+    if on_screen:
+        names, classes = [capped(n) for n in names], [capped(c) for c in classes]
+    shadow = shadow_tree(_model, names, classes)
     return viz.tree_dot(
         shadow, highlight_node=highlight, path=path, legend=legend, text_scale=text_scale
     )
