@@ -33,6 +33,7 @@ import dataclasses
 import os
 import sys
 import time
+from functools import partial
 from pathlib import Path
 
 import numpy as np
@@ -212,16 +213,43 @@ def zones_main(pairs: int, quick: bool) -> None:
         )
 
 
+def methods_main(pairs: int, quick: bool) -> None:
+    """The ``--methods`` table: a hard-middle fit with every δ method against CART."""
+    n_big = 5_000 if quick else 20_000
+    # the same data as the main table's hard_middle cases
+    sets = {1000: make_classification(1000, 10, n_informative=5, random_state=0)}
+    sets[n_big] = make_classification(n_big, 10, n_informative=5, random_state=1)
+    methods = ["margin", "quality_plateau", "gain_ratio", "class_overlap", "node_bootstrap"]
+    heads = [f"{n:,} rows, depth {d}" for n in sets for d in (4, None)]
+    print("| δ method | " + " | ".join(heads) + " |")
+    print("|---|" + "---:|" * 4)
+    for method in methods:
+        cells = []
+        for X, y in sets.values():
+            for depth in (4, None):
+                ours = partial(_hard_fit, X, y, method, depth)
+                theirs = partial(DecisionTreeClassifier(max_depth=depth, random_state=0).fit, X, y)
+                cells.append(f"{paired_ratio(ours, theirs, pairs)[0]:.2f}x")
+        print(f"| {method} | " + " | ".join(cells) + " |", flush=True)
+
+
+def _hard_fit(X, y, method, depth):
+    TernaryTreeClassifier(
+        delta_method=method, routing="hard_middle", max_depth=depth, random_state=0
+    ).fit(X, y)
+
+
 def main(argv=None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--pairs", type=int, default=7)
     parser.add_argument("--quick", action="store_true", help="3 pairs, 5,000 instead of 20,000")
     parser.add_argument("--zones", action="store_true", help="the one-pass zones' table only")
+    parser.add_argument("--methods", action="store_true", help="hard-middle fits, every δ method")
     args = parser.parse_args(argv)
     pairs = 3 if args.quick else args.pairs
     load_start = os.getloadavg()[0]
-    if args.zones:
-        zones_main(pairs, args.quick)
+    if args.zones or args.methods:
+        (zones_main if args.zones else methods_main)(pairs, args.quick)
         print(f"load average (1 min): {load_start:.2f} at start, {os.getloadavg()[0]:.2f} at end")
         return 0
     print("| case | ours (s) | scikit-learn (s) | ratio |")
