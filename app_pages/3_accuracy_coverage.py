@@ -242,7 +242,7 @@ with page_guard("running the cross-validation"):
                 "− CART accuracy) / uncertain share; gain vs Chow = decided accuracy "
                 "minus CART's when it flags as many rows by its own confidence."
             )
-            st.dataframe(present.headers(summary.round(4)), hide_index=True, width="stretch")
+            st.dataframe(present.shown_table(summary), hide_index=True, width="stretch")
             st.subheader("Wins, ties and losses over the folds")
             st.caption(
                 "Per combination: folds where its decided accuracy beats the reference by more "
@@ -362,9 +362,7 @@ with page_guard("running the cross-validation"):
             # in the order of the swept value, as the sweep was asked for
             order = [r_param] if r_param in sweep_summary else []
             st.dataframe(
-                present.headers(
-                    sweep_summary.sort_values(order).round(4) if order else sweep_summary.round(4)
-                ),
+                present.shown_table(sweep_summary.sort_values(order) if order else sweep_summary),
                 hide_index=True,
                 width="stretch",
             )

@@ -8,7 +8,7 @@ import streamlit as st
 import viz
 from appkit.guard import capped
 
-__all__ = ["HEADERS", "figure", "headers", "readable"]
+__all__ = ["HEADERS", "figure", "headers", "readable", "shown_table"]
 
 
 def figure(fig):
@@ -105,3 +105,12 @@ HEADERS = {
 def headers(table):
     """``table`` with the headers a reader sees (`HEADERS`; else underscores made spaces)."""
     return table.rename(columns=lambda c: HEADERS.get(str(c), str(c).replace("_", " ")))
+
+
+def shown_table(table, digits: int = 4):
+    """``table`` as ``st.dataframe`` should show it: readable headers (`headers`), numbers to
+    ``digits`` places, and "—" where a value does not exist (CART's η, with nothing
+    flagged) instead of the grid's "None". A pandas Styler, so the columns stay numeric
+    and sort as numbers.
+    """
+    return headers(table).style.format(na_rep="—", precision=digits)
