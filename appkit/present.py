@@ -108,9 +108,15 @@ def headers(table):
 
 
 def shown_table(table, digits: int = 4):
-    """``table`` as ``st.dataframe`` should show it: readable headers (`headers`), numbers to
-    ``digits`` places, and "—" where a value does not exist (CART's η, with nothing
-    flagged) instead of the grid's "None". A pandas Styler, so the columns stay numeric
-    and sort as numbers.
+    """``table`` as ``st.dataframe`` should show it: readable headers (`headers`), numbers
+    rounded to ``digits`` places without trailing zeros (61.8, 0.9621), and "—" where a
+    value does not exist (CART's η, with nothing flagged) instead of the grid's "None".
+    A pandas Styler, so the columns stay numeric and sort as numbers.
     """
-    return headers(table).style.format(na_rep="—", precision=digits)
+    shown = headers(table)
+    numeric = shown.select_dtypes("number").columns
+
+    def number(value) -> str:
+        return f"{value:.{digits}f}".rstrip("0").rstrip(".")
+
+    return shown.style.format(number, subset=list(numeric), na_rep="—")
