@@ -136,7 +136,9 @@ def paper_view() -> None:
         "we hold. Both are published numbers carried in `appkit/paper.py`; nothing is "
         "computed here. Switch **Show** in the sidebar to cross-validate the chosen dataset."
     )
-    st.plotly_chart(present.figure(paper.fig2_figure()), width="stretch", key="fig2_chart")
+    st.plotly_chart(
+        present.figure(paper.fig2_figure(present.label_scale())), width="stretch", key="fig2_chart"
+    )
     st.table(paper.fig2_table().rename(columns=lambda c: c.replace("_", " ")))
 
 
@@ -232,7 +234,11 @@ with page_guard("running the cross-validation"):
             summary = coverage.summarize(results, ds.bayes_error)
             baseline = float(results["cart_accuracy"].mean())
             st.plotly_chart(
-                present.figure(coverage.coverage_figure(summary, baseline, chow, paper_means)),
+                present.figure(
+                    coverage.coverage_figure(
+                        summary, baseline, chow, paper_means, label_scale=present.label_scale()
+                    )
+                ),
                 width="stretch",
                 key="coverage_chart",
             )
@@ -351,7 +357,14 @@ with page_guard("running the cross-validation"):
             chow = coverage.chow_curve(ds, folds)
             event = st.plotly_chart(
                 present.figure(
-                    coverage.coverage_figure(base, baseline, chow, paper_means, sweep=trace)
+                    coverage.coverage_figure(
+                        base,
+                        baseline,
+                        chow,
+                        paper_means,
+                        sweep=trace,
+                        label_scale=present.label_scale(),
+                    )
                 ),
                 width="stretch",
                 key="sweep_chart",

@@ -233,9 +233,16 @@ def cart_only_summary(results: pd.DataFrame) -> pd.DataFrame:
 
 
 def coverage_figure(
-    summary: pd.DataFrame, baseline: float, chow=None, paper=None, sweep=None, title=None
+    summary: pd.DataFrame,
+    baseline: float,
+    chow=None,
+    paper=None,
+    sweep=None,
+    title=None,
+    label_scale: float = 1.0,
 ):
-    """`viz.accuracy_coverage_figure` with the page's arguments."""
+    """`viz.accuracy_coverage_figure` with the page's arguments (``label_scale``: the
+    point labels' text size over the plain page's, `present.label_scale`)."""
     return viz.accuracy_coverage_figure(
         summary,
         baseline_accuracy=baseline,
@@ -243,6 +250,7 @@ def coverage_figure(
         paper_means=paper,
         sweep=sweep,
         title=title,
+        label_scale=label_scale,
     )
 
 

@@ -82,8 +82,9 @@ def fig2_table() -> pd.DataFrame:
     return table
 
 
-def fig2_figure():
-    """The paper's Fig. 2 redrawn: its Table 5 means filled, ours hollow beside them."""
+def fig2_figure(label_scale: float = 1.0):
+    """The paper's Fig. 2 redrawn: its Table 5 means filled, ours hollow beside them
+    (``label_scale``: the labels' text size over the plain page's)."""
     import viz
 
     paper = PAPER_CC18_MEANS
@@ -94,4 +95,5 @@ def fig2_figure():
         paper_means=OUR_CC18_MEANS,
         reference_label="ours: reproduction run, 50 CC18 sets",
         title="Fig. 2 of Smits (2026): accuracy against coverage, OpenML-CC18 means",
+        label_scale=label_scale,
     )

@@ -8,15 +8,25 @@ import streamlit as st
 import viz
 from appkit.guard import capped
 
-__all__ = ["HEADERS", "figure", "headers", "readable", "shown_table"]
+__all__ = ["HEADERS", "SCALE", "figure", "headers", "label_scale", "readable", "shown_table"]
+
+
+#: how much larger a figure's text is in presentation mode
+SCALE = 1.5
 
 
 def figure(fig):
     """``fig`` as the page should show it: enlarged by `viz.presentation_figure` when
     presenting, and every name and title in it held to `capped`'s length."""
     if st.session_state.get("present"):
-        fig = viz.presentation_figure(fig)
+        fig = viz.presentation_figure(fig, SCALE)
     return _capped_texts(fig)
+
+
+def label_scale() -> float:
+    """The size a figure's text will be shown at, over the plain page's: `SCALE` when
+    presenting, else 1 (for figures that place their labels apart, which must know)."""
+    return SCALE if st.session_state.get("present") else 1.0
 
 
 def _capped_texts(fig):

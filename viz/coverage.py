@@ -115,8 +115,11 @@ def _chow_layer(fig, chow_curve):
     )
 
 
-#: approximate size of the plot area and of one character at 10 px, for label placement
-_PLOT_PX = (820.0, 430.0)
+#: approximate size of the plot area, for label placement: the figure's width on a 1400 px
+#: page with the sidebar open, less its margins and legend, which grow with the text (measured
+#: in Chromium: a plot area of about 630 x 440 px plain, 490 x 470 px presenting)
+_FIGURE_PX, _SIDES_PX, _PLOT_HEIGHT_PX = 950.0, 330.0, 440.0
+#: one character, one line and a marker at 10 px
 _CHAR_PX, _LINE_PX, _MARKER_PX = 6.2, 13.0, 8.0
 #: where a label may sit around its marker, in the order tried
 _POSITIONS = (
@@ -131,9 +134,10 @@ _POSITIONS = (
 )
 
 
-def _label_box(px, py, text, position):
-    """The pixel box ``(x0, y0, x1, y1)`` of ``text`` placed at ``position`` of a marker."""
-    w, h = _CHAR_PX * len(text), _LINE_PX
+def _label_box(px, py, text, position, scale=1.0):
+    """The pixel box ``(x0, y0, x1, y1)`` of ``text`` placed at ``position`` of a marker,
+    its text ``scale`` times the 10 px it is measured at."""
+    w, h = _CHAR_PX * scale * len(text), _LINE_PX * scale
     vertical, horizontal = position.split()
     x0 = {"right": px + _MARKER_PX / 2, "left": px - _MARKER_PX / 2 - w, "center": px - w / 2}
     y0 = {"top": py + _MARKER_PX / 2, "bottom": py - _MARKER_PX / 2 - h, "middle": py - h / 2}
@@ -147,21 +151,24 @@ def _overlap(a, b) -> float:
     return max(dx, 0.0) * max(dy, 0.0)
 
 
-def place_labels(xs, ys, texts, x_range, y_range, taken=None):
+def place_labels(xs, ys, texts, x_range, y_range, taken=None, scale=1.0):
     """Text positions for labelled markers that keep the labels apart.
 
     Greedy: each label, left to right, takes the first position around its
     marker whose box overlaps no label already placed, no marker and stays in the
     plot; where every position collides it takes the least overlapping one, or
     None (no label: the hover still names the point) when that still covers
-    another label. ``taken`` is a list of boxes already used (extended in place).
+    another label. ``taken`` is a list of boxes already used (extended in place);
+    ``scale`` is the text's size over 10 px (presentation mode's larger text needs
+    larger boxes, so fewer labels fit and the others are left to the hover).
 
     Returns
     -------
     list of str or None, one plotly ``textposition`` per marker
     """
     (x0, x1), (y0, y1) = x_range, y_range
-    sx, sy = _PLOT_PX[0] / max(x1 - x0, 1e-12), _PLOT_PX[1] / max(y1 - y0, 1e-12)
+    plot = (_FIGURE_PX - _SIDES_PX * scale, _PLOT_HEIGHT_PX)
+    sx, sy = plot[0] / max(x1 - x0, 1e-12), plot[1] / max(y1 - y0, 1e-12)
     pts = [((float(x) - x0) * sx, (float(y) - y0) * sy) for x, y in zip(xs, ys, strict=True)]
     markers = [
         (px - _MARKER_PX / 2, py - _MARKER_PX / 2, px + _MARKER_PX / 2, py + _MARKER_PX / 2)
@@ -172,9 +179,9 @@ def place_labels(xs, ys, texts, x_range, y_range, taken=None):
     for i in sorted(range(len(pts)), key=lambda k: pts[k]):
         best, best_cost, best_box = None, np.inf, None
         for position in _POSITIONS:
-            box = _label_box(*pts[i], str(texts[i]), position)
-            outside = max(0.0, -box[0]) + max(0.0, box[2] - _PLOT_PX[0])
-            outside += max(0.0, -box[1]) + max(0.0, box[3] - _PLOT_PX[1])
+            box = _label_box(*pts[i], str(texts[i]), position, scale)
+            outside = max(0.0, -box[0]) + max(0.0, box[2] - plot[0])
+            outside += max(0.0, -box[1]) + max(0.0, box[3] - plot[1])
             cost = sum(_overlap(box, t) for t in taken) * 4 + 50 * outside
             cost += sum(_overlap(box, m) for j, m in enumerate(markers) if j != i)
             if cost < best_cost:
@@ -269,7 +276,7 @@ def _value_text(param, value):
     return f"{param}={value}"
 
 
-def _sweep_layer(fig, sweep, x_range, y_range, taken):
+def _sweep_layer(fig, sweep, x_range, y_range, taken, scale=1.0):
     """The swept operating points joined by a line, labelled with their values.
 
     A value's label is left out where it would cover another label (the hover
@@ -285,7 +292,13 @@ def _sweep_layer(fig, sweep, x_range, y_range, taken):
         param = group["param"].iloc[0]
         texts = [_value_text(param, v) for v in group["value"]]
         places = place_labels(
-            group["uncertain_rate"], group["decided_accuracy"], texts, x_range, y_range, taken
+            group["uncertain_rate"],
+            group["decided_accuracy"],
+            texts,
+            x_range,
+            y_range,
+            taken,
+            scale,
         )
         fig.add_trace(
             go.Scatter(
@@ -320,6 +333,7 @@ def accuracy_coverage_figure(
     sweep=None,
     title=None,
     reference_label="paper (CC18 means)",
+    label_scale=1.0,
 ) -> go.Figure:
     """Decided accuracy against boundary-uncertain rate, one point per combination.
 
@@ -339,6 +353,8 @@ def accuracy_coverage_figure(
         a parameter sweep joined by a line, labelled with the values
     title : str, optional
     reference_label : str, the legend name of ``paper_means``' hollow markers
+    label_scale : float, the size the point labels will be shown at over 10 px (1.5
+        in presentation mode), so they are placed apart at that size
 
     Returns
     -------
@@ -364,13 +380,14 @@ def accuracy_coverage_figure(
         (0.0, x_max),
         y_range,
         taken,
+        label_scale,
     )
     positions = dict(
         zip(zip(firsts["delta_method"], firsts["routing"], strict=True), places, strict=True)
     )
     _combo_layer(fig, summary, baseline, positions)
     if sweep is not None and len(sweep):
-        _sweep_layer(fig, sweep, (0.0, x_max), y_range, taken)
+        _sweep_layer(fig, sweep, (0.0, x_max), y_range, taken, label_scale)
     fig.update_xaxes(
         title_text="Mean boundary-uncertain rate",
         tickformat=".0%",
