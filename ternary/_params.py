@@ -31,8 +31,11 @@ __all__ = [
     "validate_tree_params",
 ]
 
+#: The names ``routing`` accepts: how a row in a zone travels down the tree.
 ROUTINGS = ("probabilistic", "hard_middle", "deferred")
+#: The names ``graft`` accepts: no grafting, Webb's C4.5A (every candidate), or C4.5+ (one).
 GRAFT_MODES = ("none", "all", "one")
+#: The split criteria, as scikit-learn's trees name them.
 CRITERIA = ("gini", "entropy", "log_loss")
 MAX_FEATURES_NAMES = ("sqrt", "log2")
 

@@ -35,6 +35,7 @@ REGISTRY: dict[str, DeltaMethod] = {
         DeltaMethod("none", _no_zone, every_split=_no_zones),
     )
 }
+#: The names ``delta_method`` accepts, in the registry's order ("none": CART, no zones).
 DELTA_METHODS = tuple(REGISTRY)
 
 
