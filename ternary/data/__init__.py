@@ -21,6 +21,10 @@ Three families of data are provided:
   picks one by file name like ``load_file``, and by content for bare bytes);
 * ``load_openml`` with an offline cache, and ``openml_cc18_tasks``.
 
+One writer goes the other way: ``to_csv`` writes every CSV the project hands out (the
+app's downloads, ``ternary predict --out``, ``ternary report --format csv``) with cells
+and headers that a spreadsheet would read as a formula escaped.
+
 Every load has a bounded cost. A path must be a regular file (a named pipe or a
 device is refused without being opened for reading); at most ``MAX_FILE_BYTES``
 (200 MB) are read; a line may be at most 1 MB long; a text file may hold at most
@@ -33,8 +37,8 @@ and OpenML downloads are held to the same row, column and byte limits.
 
 One private module per concern sits behind this namespace: ``_dataset`` (the
 container and the error), ``_builtin``, ``_source`` (bytes and decoding),
-``_clean`` (the shared cleaning pipeline), ``_csv``, ``_arff``, ``_files`` and
-``_openml``.
+``_clean`` (the shared cleaning pipeline), ``_csv``, ``_arff``, ``_files``,
+``_openml`` and ``_csvout`` (the writer).
 """
 
 from ._arff import load_arff, read_arff_header
@@ -55,6 +59,7 @@ from ._builtin import (
     make_xor_dataset,
 )
 from ._csv import load_csv, read_csv_header
+from ._csvout import to_csv
 from ._dataset import DataError, Dataset
 from ._files import list_local_arff, load_file, read_header
 from ._openml import load_openml, openml_cc18_tasks
@@ -92,4 +97,5 @@ __all__ = [
     "read_csv_header",
     "read_header",
     "read_rows",
+    "to_csv",
 ]
