@@ -2,7 +2,6 @@
 
 import streamlit as st
 
-import viz
 from appkit import coverage, datasets, links, model, paper, present, vocabulary
 from appkit.guard import page_guard, plain
 from appkit.model import CVSpec, FitSpec
@@ -92,7 +91,8 @@ def selective_section(ds, key, request) -> None:
     forest = None
     if s.get("model") == "forest":
         forest = coverage.forest_spec(spec, model.model_params())
-    result = coverage.selective_curves(ds, spec, forest)
+    view = coverage.selective_view(ds, spec, forest)
+    result = view.result
     st.caption(
         "A fixed δ is one point above. Ranking the held-out rows by each method's "
         "`predict_confidence` and flagging the least confident first traces its whole curve: "
@@ -112,14 +112,14 @@ def selective_section(ds, key, request) -> None:
     c1, c2 = st.columns([3, 2])
     with c1:
         event = st.plotly_chart(
-            present.figure(viz.risk_coverage_figure(result.curves, markers=result.markers)),
+            present.figure(view.figure),
             width="stretch",
             key="risk_chart",
             on_select="rerun",
             selection_mode="points",
         )
         use_curve_point(ds, spec, coverage.selected_curve_point(event))
-    c2.dataframe(result.table.round(4), hide_index=True, width="stretch")
+    c2.dataframe(view.table, hide_index=True, width="stretch")
     c2.caption(
         "AURC: the mean error rate on the kept rows over all coverages (lower is better). "
         "E-AURC: AURC minus the best a perfect ranking could reach at the same error rate, "
@@ -229,19 +229,13 @@ with page_guard("running the cross-validation"):
                 )
             bar, update = progress_bar("Cross-validating…")
             results = coverage.cv_results(ds, request, progress=update)
-            chow = coverage.chow_curve(ds, request)
-            bar.empty()
-            summary = coverage.summarize(results, ds.bayes_error)
-            baseline = float(results["cart_accuracy"].mean())
-            st.plotly_chart(
-                present.figure(
-                    coverage.coverage_figure(
-                        summary, baseline, chow, paper_means, label_scale=present.label_scale()
-                    )
-                ),
-                width="stretch",
-                key="coverage_chart",
+            # derived once per CV setting and shared: a class reruns this page at once
+            view = coverage.coverage_view(
+                ds, request, results, bool(s["show_paper"]), present.label_scale()
             )
+            bar.empty()
+            summary = view.summary
+            st.plotly_chart(present.figure(view.figure), width="stretch", key="coverage_chart")
             st.subheader("Summary")
             st.caption(
                 "Means over the folds (± std of decided accuracy). η = (decided accuracy "
@@ -256,7 +250,7 @@ with page_guard("running the cross-validation"):
                 "CART on all rows (the paper's comparison, which flatters any method that "
                 "flags rows) and against CART flagging as many rows by Chow's rule."
             )
-            st.dataframe(coverage.win_tie_loss(results).round(4), hide_index=True, width="stretch")
+            st.dataframe(view.win_tie_loss, hide_index=True, width="stretch")
             st.caption(coverage.weak_test_note(int(request.cv)))
             c1, c2 = st.columns(2)
             stem = ds.name.replace(" ", "_")

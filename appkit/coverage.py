@@ -16,6 +16,7 @@ import streamlit as st
 from sklearn.base import clone
 
 import viz
+from appkit import paper
 from appkit.guard import clicked_customdata
 from appkit.model import CVSpec, FitSpec, fit, split_data
 from appkit.state import BOUNDS, DEFAULTS
@@ -25,12 +26,15 @@ from ternary.data import Dataset
 
 __all__ = [
     "AUTO_RUN_SECONDS",
+    "CoverageView",
     "SelectiveResult",
+    "SelectiveView",
     "cart_only_summary",
     "chow_curve",
     "coverage_figure",
     "cv_problem",
     "curve_point_setting",
+    "coverage_view",
     "cv_results",
     "estimate_seconds",
     "forest_label",
@@ -39,6 +43,7 @@ __all__ = [
     "selected_curve_point",
     "selected_setting",
     "selective_curves",
+    "selective_view",
     "summarize",
     "sweep_choices",
     "sweep_spec",
@@ -252,6 +257,63 @@ def coverage_figure(
         title=title,
         label_scale=label_scale,
     )
+
+
+# ----------------------------------------------------------------------------- page views
+@dataclass(frozen=True)
+class CoverageView:
+    """What the page draws of one CV run: derived once, then shared read-only.
+
+    With a class on one server, every student's rerun used to recompute these
+    from the cached results (the W/T/L table's Wilcoxon tests, the summary, the
+    figure): about half of the page's time (issue 32). Nothing here may be
+    changed by a caller; `present.figure` and `present.shown_table` copy.
+    """
+
+    summary: pd.DataFrame
+    baseline: float
+    figure: object
+    win_tie_loss: pd.DataFrame
+
+
+@st.cache_resource(show_spinner=False, max_entries=32)
+def _coverage_view(_ds: Dataset, _spec: CVSpec, _results, key: tuple) -> CoverageView:
+    summary = summarize(_results, _ds.bayes_error)
+    baseline = float(_results["cart_accuracy"].mean())
+    _, show_paper, label_scale = key
+    paper_means = paper.paper_cc18_means() if show_paper else None
+    chow = chow_curve(_ds, _spec)
+    figure = coverage_figure(summary, baseline, chow, paper_means, label_scale=label_scale)
+    return CoverageView(summary, baseline, figure, win_tie_loss(_results).round(4))
+
+
+def coverage_view(
+    ds: Dataset, spec: CVSpec, results: pd.DataFrame, show_paper: bool, label_scale: float
+) -> CoverageView:
+    """The summary, CART's accuracy, the figure and the W/T/L table of ``results``
+    (`cv_results` of ``spec``), cached per CV setting, paper overlay and text size."""
+    return _coverage_view(ds, spec, results, (spec.key, bool(show_paper), float(label_scale)))
+
+
+@dataclass(frozen=True)
+class SelectiveView:
+    """`selective_curves` with its figure and rounded table, shared read-only."""
+
+    result: SelectiveResult
+    figure: object
+    table: pd.DataFrame
+
+
+@st.cache_resource(show_spinner=False, max_entries=32)
+def _selective_view(_ds: Dataset, _spec: FitSpec, _forest, key: tuple) -> SelectiveView:
+    result = selective_curves(_ds, _spec, _forest)
+    figure = viz.risk_coverage_figure(result.curves, markers=result.markers)
+    return SelectiveView(result, figure, result.table.round(4))
+
+
+def selective_view(ds: Dataset, spec: FitSpec, forest: FitSpec | None = None) -> SelectiveView:
+    """`selective_curves` of ``spec`` (and ``forest``) and its figure, cached per setting."""
+    return _selective_view(ds, spec, forest, (spec.key, None if forest is None else forest.key))
 
 
 # ----------------------------------------------------------------------------- arrival
