@@ -79,6 +79,12 @@ def load_model(path: str):
     return model
 
 
+def _write_csv(table, out_path: str) -> None:
+    from ternary.data import to_csv
+
+    to_csv(table, out_path)
+
+
 def _read(path: str):
     from ternary.data import DataError, read_rows
 
@@ -134,8 +140,8 @@ def run(
     if clash:
         outputs = outputs.rename(columns={c: f"{c}_predicted" for c in clash})
     table = pd.concat([rows, outputs], axis=1)
-    try:
-        table.to_csv(out_path, index=False)
+    try:  # through the one writer: formula-like cells escaped, the file opens in spreadsheets
+        _write_csv(table, out_path)
     except BrokenPipeError:  # --out /dev/stdout and its reader left (see ternary.cli)
         raise
     except OSError as exc:
