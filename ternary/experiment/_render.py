@@ -103,9 +103,12 @@ def _latex(table: Table) -> str:
 
 
 def _csv(table: Table) -> str:
+    # the one writer: a dataset named after a file such as "=1+1.arff" goes out escaped
+    from ternary.data import to_csv
+
     buffer = io.StringIO()
     buffer.write(f"# {table.title}\n")
-    table.frame.to_csv(buffer, index=False, lineterminator="\n")
+    to_csv(table.frame, buffer, lineterminator="\n")
     return buffer.getvalue()
 
 
