@@ -40,8 +40,8 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from ternary import TernaryTreeClassifier  # noqa: E402
+from ternary.compiled import warm_up, without  # noqa: E402
 from ternary.data import make_waveform  # noqa: E402
-from ternary.tree import kernels as _blend  # noqa: E402
 
 METHODS = ["margin", "quality_plateau", "gain_ratio", "class_overlap", "node_bootstrap"]
 RESULTS = Path(__file__).resolve().parent / "results"
@@ -90,7 +90,7 @@ def numba_costs():
         size += sum(f.stat().st_size for f in folder.rglob("*") if f.is_file())
     probe = (
         "import time; t = time.perf_counter(); import numba; i = time.perf_counter() - t; "
-        "t = time.perf_counter(); from ternary.tree import kernels; ok = kernels.warm_up(); "
+        "t = time.perf_counter(); from ternary.compiled import warm_up; ok = warm_up(); "
         "from ternary.delta import NodeRows, bootstrap_thresholds; import numpy as np; "
         "r = NodeRows.from_arrays(np.arange(20.0), np.arange(20) % 2, np.ones(20), 9.5, 2); "
         "bootstrap_thresholds(r, 'gini', 3, 0); print(i, time.perf_counter() - t, ok)"
@@ -118,7 +118,7 @@ def main(argv=None):
     X = np.ascontiguousarray(data.X.to_numpy(dtype=np.float64))
     y = np.asarray(data.y)
     X_fit, y_fit, X_pred = X[:20_000], y[:20_000], X[20_000:]
-    _blend.warm_up()  # compile (or load) the kernels before timing, as the app does at start
+    warm_up()  # compile (or load) the kernels before timing, as the app does at start
     cart = DecisionTreeClassifier(max_depth=4, random_state=0).fit(X_fit, y_fit)
     rows = []
     for method in METHODS:
@@ -131,10 +131,10 @@ def main(argv=None):
         sk_proba = lambda: cart.predict_proba(X_pred)  # noqa: E731
         proba = paired_ratios(sk_proba, lambda m=model: m.predict_proba(X_pred), args.repeats)
         verdict = paired_ratios(sk_proba, lambda m=model: m.predict_verdict(X_pred), args.repeats)
-        saved = _blend._KERNEL.get("blend")
-        _blend._KERNEL["blend"] = None  # the numpy fallback, as without numba
-        fallback = paired_ratios(sk_proba, lambda m=model: m.predict_proba(X_pred), args.repeats)
-        _blend._KERNEL["blend"] = saved
+        with without("blend"):  # the numpy fallback, as without numba
+            fallback = paired_ratios(
+                sk_proba, lambda m=model: m.predict_proba(X_pred), args.repeats
+            )
         flagged = 1 - model.predict_verdict(X_pred).mean()
         rows.append((method, fit, proba, verdict, fallback, flagged))
 
@@ -167,7 +167,7 @@ def main(argv=None):
             f"numba + llvmlite installed: {size:.0f} MB. In a fresh process: `import numba` "
             f"{imp:.2f} s; first call of every kernel with an empty cache (compile) {first:.2f} s; "
             f"the same with the disk cache filled (`cache=True`) {cached:.2f} s. "
-            "`ternary.tree.warm_up()` pays this at start-up; `import ternary` loads no numba.",
+            "`ternary.compiled.warm_up()` pays this at start-up; `import ternary` loads no numba.",
         ]
     lines += big_fits(args.big)
     text = "\n".join(lines)

@@ -96,6 +96,7 @@ API_MODULES = {
     "ternary.data": "Datasets: built-in generators and tolerant loaders",
     "ternary.experiment": "The paper's cross-validation protocol and its tables",
     "ternary.codegen": "Exact float32 boundaries and tree plans for the exporters",
+    "ternary.compiled": "The compiled kernels, warmed ahead of use",
     "ternary.cli": "The ``ternary`` command",
 }
 

@@ -65,7 +65,7 @@ def blend_kernel_limit() -> int:
     int
         The largest number of leaves blended by the dense kernel.
     """
-    from ternary.tree import MAX_DENSE_LEAVES
+    from ternary.tree.kernels import MAX_DENSE_LEAVES
 
     return int(MAX_DENSE_LEAVES)
 

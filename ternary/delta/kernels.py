@@ -28,11 +28,11 @@ functions return None and the caller keeps numpy (or asks node by node).
 
 from __future__ import annotations
 
-import threading
 from typing import Any
 
 import numpy as np
 
+from ternary import _jit
 from ternary.delta._zone_loops import (
     _gini_qualities,
     _overlap_all,
@@ -52,9 +52,6 @@ __all__ = [
     "zone_deltas_compiled",
     "zone_kernels_available",
 ]
-
-_LOCK = threading.Lock()
-_KERNELS: dict[str, object] = {}
 
 
 def _margin_all(
@@ -170,28 +167,11 @@ _FUNCTIONS = {
 }
 
 
-def _compile():
-    try:
-        import numba
-    except Exception:  # noqa: BLE001 - numba missing or broken: numpy serves
-        return None
-    for cache in (True, False):
-        try:
-            return {
-                name: numba.njit(_SIGNATURES[name], cache=cache, nogil=True)(function)
-                for name, function in _FUNCTIONS.items()
-            }
-        except Exception:  # noqa: BLE001 - e.g. no writable cache directory: retry uncached
-            continue
-    return None
+_jit.register("zones", _SIGNATURES, _FUNCTIONS)
 
 
 def _kernels():
-    if "zones" not in _KERNELS:
-        with _LOCK:
-            if "zones" not in _KERNELS:
-                _KERNELS["zones"] = _compile()
-    return _KERNELS["zones"]
+    return _jit.kernels("zones")
 
 
 def zone_kernels_available() -> bool:

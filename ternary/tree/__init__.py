@@ -3,7 +3,7 @@
 * `TernaryTree` (flat per-node arrays in scikit-learn's layout) and `TreeBuilder`;
 * `traverse`: routing, blending and verdicts for the three routings, with the reference
   numpy `walk` every fast path is tested against (the compiled kernels live in
-  `ternary.tree.kernels`, numba loaded on first use);
+  `ternary.tree.kernels`, numba loaded on first use through `ternary.compiled`);
 * the training-partition walks `iter_node_rows` and `split_row_pairs`, and
   `impurity_importances` over them;
 * `zone_distance`, a row's distance to the zones on its path in units of δ;
@@ -28,7 +28,7 @@ from ternary.tree._partition import (
     stored_importances,
 )
 from ternary.tree._routing import (
-    blend_dense,
+    blend_dense,  # noqa: F401 - the numpy blend the kernels' tests compare with; not public
     blend_uncertain,
     compiled_router,
     traverse,
@@ -36,16 +36,13 @@ from ternary.tree._routing import (
 )
 from ternary.tree._split import best_split, split_kernel_available
 from ternary.tree._structure import LEAF, UNDEFINED, TernaryTree, TreeBuilder
-from ternary.tree.kernels import MAX_DENSE_LEAVES, warm_up
 
 __all__ = [
     "LEAF",
-    "MAX_DENSE_LEAVES",
     "UNDEFINED",
     "TernaryTree",
     "TreeBuilder",
     "best_split",
-    "blend_dense",
     "blend_uncertain",
     "compiled_router",
     "impurity",
@@ -60,7 +57,6 @@ __all__ = [
     "stored_importances",
     "traverse",
     "walk",
-    "warm_up",
     "zone_distance",
 ]
 

@@ -37,17 +37,15 @@ scikit-learn stump.
 from __future__ import annotations
 
 import math
-import threading
 
 import numpy as np
+
+from ternary import _jit
 
 __all__ = ["best_split", "split_kernel_available"]
 
 FEATURE_THRESHOLD = 1e-7  # scikit-learn's: values closer than this are one value
 _EPSILON = float(np.finfo(np.float64).eps)
-
-_LOCK = threading.Lock()
-_KERNEL: dict[str, object] = {}
 
 
 def _best_split_rows(X, y, w, n_classes, gini, min_samples_leaf, min_weight_leaf, out):
@@ -157,33 +155,19 @@ _SIGNATURE = (
 )
 
 
+_jit.register("split", {"best_split": _SIGNATURE}, {"best_split": _best_split_rows})
+
+
 def _kernel():
-    if "split" not in _KERNEL:
-        with _LOCK:
-            if "split" not in _KERNEL:
-                _KERNEL["split"] = _compile()
-    return _KERNEL["split"]
-
-
-def _compile():
-    try:
-        import numba
-    except Exception:  # noqa: BLE001 - numba missing or broken: the caller keeps scikit-learn
-        return None
-    for cache in (True, False):
-        try:
-            return numba.njit(_SIGNATURE, cache=cache, nogil=True)(_best_split_rows)
-        except Exception:  # noqa: BLE001 - e.g. no writable cache directory: retry uncached
-            continue
-    return None
+    kernels = _jit.kernels("split")
+    return None if kernels is None else kernels["best_split"]
 
 
 def split_kernel_available() -> bool:
     """Tell whether `best_split`'s compiled kernel is available.
 
-    The first call compiles the kernel (or loads it from numba's cache), and with it
-    the kernels of the growth over sorted rows (`ternary.tree.growth`), which the
-    hard-middle growth uses in its place, so that `ternary.tree.warm_up` loads both.
+    The first call compiles the kernel (or loads it from numba's cache);
+    `ternary.compiled.warm_up` compiles it with every other kernel family.
 
     Returns
     -------
@@ -191,9 +175,6 @@ def split_kernel_available() -> bool:
         True when numba is importable and the split kernel compiled; False when
         `best_split` with ``compiled=True`` always returns None.
     """
-    from ternary.tree.growth import kernels_available  # growth's kernels, warmed together
-
-    kernels_available()
     return _kernel() is not None
 
 

@@ -16,24 +16,26 @@ of positive weight are in the sorted lists (zero-weight rows place no threshold)
 node's full row list (ascending, zero weights included) is kept beside them.
 
 `partition` also returns each child's weighted class counts, summed in ascending row
-order as ``numpy.bincount`` sums them. The zone is half-open, ``θ−δ < x ≤ θ+δ``, and
+order as ``numpy.bincount`` sums them. The zone is ``low < x ≤ high``: the caller passes
+``high = θ+δ`` for the paper's closed zone, the double below it for an open one, and
 the comparisons are made in float64 (the float32 value widened, exactly, against the
 float64 bounds), as prediction and scikit-learn's trees compare: a training row then
 routes in the growth exactly as it routes at predict time.
 
-numba is optional: `kernels_available` says whether the compiled kernels loaded (they
-compile with `ternary.tree.split_kernel_available`, so `ternary.tree.warm_up` pays for
-them); each function takes ``compiled=False`` to run the same plain-Python source
-uncompiled, and `partition_numpy` is the partition in numpy, the reference the
-compiled one is tested against.
+numba is optional: `kernels_available` says whether the compiled kernels loaded
+(`ternary.compiled.warm_up` pays for them at start-up); each function takes
+``compiled=False`` to run the same plain-Python source uncompiled, and
+`partition_numpy` is the partition in numpy, the reference the compiled one is tested
+against.
 """
 
 from __future__ import annotations
 
 import math
-import threading
 
 import numpy as np
+
+from ternary import _jit
 
 __all__ = [
     "best_split_sorted",
@@ -46,9 +48,6 @@ __all__ = [
 
 FEATURE_THRESHOLD = 1e-7  # scikit-learn's: values closer than this are one value
 _EPSILON = float(np.finfo(np.float64).eps)
-
-_LOCK = threading.Lock()
-_KERNEL: dict[str, object] = {}  # "growth": dict of the compiled kernels, or None
 
 
 def _presort_rows(XT, rows, order):
@@ -275,28 +274,11 @@ _PYTHON = {
 }
 
 
+_jit.register("growth", _SIGNATURES, _PYTHON)
+
+
 def _compiled() -> dict | None:
-    if "growth" not in _KERNEL:
-        with _LOCK:
-            if "growth" not in _KERNEL:
-                _KERNEL["growth"] = _compile()
-    return _KERNEL["growth"]  # type: ignore[return-value]
-
-
-def _compile() -> dict | None:
-    try:
-        import numba
-    except Exception:  # noqa: BLE001 - numba missing or broken: the caller keeps numpy
-        return None
-    for cache in (True, False):
-        try:
-            return {
-                name: numba.njit(signature, cache=cache, nogil=True)(_PYTHON[name])
-                for name, signature in _SIGNATURES.items()
-            }
-        except Exception:  # noqa: BLE001 - e.g. no writable cache directory: retry uncached
-            continue
-    return None
+    return _jit.kernels("growth")
 
 
 def kernels_available() -> bool:

@@ -18,20 +18,17 @@ numba is optional. It is imported the first time a kernel is needed, never by
 ``import ternary``; when it is missing or cannot compile, the functions here return
 False/None and the callers use numpy, silently. Each kernel has one signature
 (float32 rows of any memory layout), compiled once and cached on disk
-(``cache=True``), so later processes only load it; call `warm_up` at start-up to pay
-that before the first user interaction.
+(``cache=True``, through `ternary._jit`), so later processes only load it; call
+`ternary.compiled.warm_up` at start-up to pay that before the first user interaction.
 """
 
 from __future__ import annotations
 
-import threading
-
 import numpy as np
 
-__all__ = ["blend_into", "bootstrap_best", "kernel_available", "predict_binary", "warm_up"]
+from ternary import _jit
 
-_LOCK = threading.Lock()
-_KERNEL: dict[str, object] = {}  # "blend": the compiled kernels by name, or None without numba
+__all__ = ["blend_into", "bootstrap_best", "kernel_available", "predict_binary"]
 
 
 def _blend_rows(X, rows, left, right, feature, threshold, delta, value, deferred, out):
@@ -292,11 +289,7 @@ MAX_DENSE_LEAVES = 64
 
 def _kernels():
     """The compiled kernels by name, or None; compiled (or loaded from cache) once."""
-    if "blend" not in _KERNEL:
-        with _LOCK:
-            if "blend" not in _KERNEL:
-                _KERNEL["blend"] = _compile()
-    return _KERNEL["blend"]
+    return _jit.kernels("blend")
 
 
 # One signature per kernel. The rows X may have any memory layout ("[:, :]", numba's "A"),
@@ -320,21 +313,7 @@ _FUNCTIONS = {
 }
 
 
-def _compile():
-    try:
-        import numba
-    except Exception:  # noqa: BLE001 - numba missing or broken: the numpy path serves
-        return None
-    for cache in (True, False):
-        try:
-            # nogil lets Streamlit's script threads blend at the same time
-            return {
-                name: numba.njit(_SIGNATURES[name], cache=cache, nogil=True)(function)
-                for name, function in _FUNCTIONS.items()
-            }
-        except Exception:  # noqa: BLE001 - e.g. no writable cache directory: retry uncached
-            continue
-    return None
+_jit.register("blend", _SIGNATURES, _FUNCTIONS)
 
 
 def kernel_available() -> bool:
@@ -436,27 +415,3 @@ def bootstrap_best(
     except TypeError:  # input types the signatures do not cover: the numpy path answers
         return None
     return best, nxt, left_best, total
-
-
-def warm_up() -> bool:
-    """Compile (or load from the disk cache) every compiled kernel now.
-
-    The kernels are compiled for their one signature the first time any of them is
-    needed; an app calls this at start-up so that no user interaction waits for it.
-    That includes the hard-middle split search and the zone passes (margin,
-    quality_plateau, gain_ratio, class_overlap), which live beside their callers
-    (`ternary.tree.best_split`, `ternary.delta.kernels`). Each family is loaded on its
-    own, so one that fails to compile leaves the others warm.
-
-    Returns
-    -------
-    bool
-        True when numba is available and every kernel compiled; False when some kernel
-        is unavailable, and its callers then take their numpy or scikit-learn paths.
-    """
-    from ternary.delta.kernels import zone_kernels_available  # delta imports tree
-    from ternary.tree._split import split_kernel_available
-
-    # each asked in turn, none skipped when another failed
-    loaded = [kernel_available(), split_kernel_available(), zone_kernels_available()]
-    return all(loaded)

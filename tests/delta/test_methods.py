@@ -248,18 +248,18 @@ def test_auto_bootstraps(n, expected):
     assert resolve_n_bootstraps(7, n) == 7
 
 
-def test_node_bootstrap_tree_is_the_same_with_and_without_numba(monkeypatch):
+def test_node_bootstrap_tree_is_the_same_with_and_without_numba():
     # the compiled scan keeps the draws and the statistic: every δ of a fitted tree is equal
     from sklearn.datasets import make_classification
 
     from ternary import TernaryTreeClassifier
-    from ternary.tree import kernels as _blend
+    from ternary.compiled import without
 
     X, y = make_classification(1500, 6, n_informative=4, n_classes=3, random_state=0)
     params = dict(delta_method="node_bootstrap", n_bootstraps=20, max_depth=4, random_state=3)
     compiled = TernaryTreeClassifier(**params).fit(X, y).tree_.delta
-    monkeypatch.setitem(_blend._KERNEL, "blend", None)
-    numpy_only = TernaryTreeClassifier(**params).fit(X, y).tree_.delta
+    with without("blend"):
+        numpy_only = TernaryTreeClassifier(**params).fit(X, y).tree_.delta
     np.testing.assert_array_equal(compiled, numpy_only)
     assert (compiled > 0).sum() >= 3
 

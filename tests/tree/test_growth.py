@@ -13,6 +13,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from ternary import TernaryTreeClassifier
+from ternary.compiled import without
 from ternary.delta import DeltaParams, NodeRows, node_delta
 from ternary.tree import best_split, growth
 
@@ -130,7 +131,7 @@ def test_margin_over_sorted_rows_is_node_delta(params, fraction, scale):
         assert growth.margin_delta_sorted(*args, compiled=False) == expected
 
 
-def test_without_numba_the_numpy_paths_answer(monkeypatch):
+def test_without_numba_the_numpy_paths_answer():
     rng = np.random.default_rng(0)
     XT = np.round(rng.normal(size=(3, 40)), 1).astype(np.float32)
     y = rng.integers(0, 2, size=40).astype(np.intp)
@@ -138,13 +139,14 @@ def test_without_numba_the_numpy_paths_answer(monkeypatch):
     rows = np.arange(40, dtype=np.intp)
     compiled_order = growth.presort(XT, rows)
     compiled_parts = growth.partition(XT, y, w, rows, compiled_order, 1, 0.0, 0.2, 2)
-    monkeypatch.setitem(growth._KERNEL, "growth", None)  # as if numba were not installed
-    assert not growth.kernels_available()
-    order = growth.presort(XT, rows)
-    np.testing.assert_array_equal(order, compiled_order)
-    _same(growth.partition(XT, y, w, rows, order, 1, 0.0, 0.2, 2), compiled_parts)
-    assert growth.best_split_sorted(XT, y, w, rows, order, 2, "gini", 1, 0.0) is None
-    assert growth.margin_delta_sorted(XT, y, w, order[0], 0, 0.0, 2, 0.25, 1.0) is None
+    with without("growth"):  # as if numba were not installed
+        assert not growth.kernels_available()
+        order = growth.presort(XT, rows)
+        np.testing.assert_array_equal(order, compiled_order)
+        _same(growth.partition(XT, y, w, rows, order, 1, 0.0, 0.2, 2), compiled_parts)
+        assert growth.best_split_sorted(XT, y, w, rows, order, 2, "gini", 1, 0.0) is None
+        assert growth.margin_delta_sorted(XT, y, w, order[0], 0, 0.0, 2, 0.25, 1.0) is None
+    assert growth.kernels_available()  # back after the block
 
 
 def _tree_arrays(tree):
@@ -162,9 +164,7 @@ def _tree_arrays(tree):
         ("gain_ratio", None, "integers", "gini"),
     ],
 )
-def test_sorted_growth_builds_the_node_by_node_tree(
-    monkeypatch, method, depth, weighting, criterion
-):
+def test_sorted_growth_builds_the_node_by_node_tree(method, depth, weighting, criterion):
     rng = np.random.default_rng(7)
     X = np.round(rng.normal(size=(300, 4)), 1).astype(np.float32)
     y = (X[:, 0] + X[:, 1] * X[:, 2] + rng.normal(scale=0.6, size=300) > 0).astype(int)
@@ -184,8 +184,8 @@ def test_sorted_growth_builds_the_node_by_node_tree(
         random_state=0,
     )
     fast = TernaryTreeClassifier(**params).fit(X, y, sample_weight=w)
-    monkeypatch.setitem(growth._KERNEL, "growth", None)  # the node-by-node growth
-    slow = TernaryTreeClassifier(**params).fit(X, y, sample_weight=w)
+    with without("growth"):  # the node-by-node growth
+        slow = TernaryTreeClassifier(**params).fit(X, y, sample_weight=w)
     assert fast.tree_.node_count == slow.tree_.node_count > 10
     for name, array in _tree_arrays(slow.tree_).items():
         np.testing.assert_array_equal(_tree_arrays(fast.tree_)[name], array, err_msg=name)

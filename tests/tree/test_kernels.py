@@ -8,6 +8,7 @@ import pytest
 from sklearn.datasets import make_classification
 
 from ternary import TernaryTreeClassifier
+from ternary.compiled import warm_up, without
 from ternary.tree import blend_dense, blend_uncertain, traverse, walk
 from ternary.tree import kernels as _blend
 
@@ -64,7 +65,7 @@ def test_compiled_blend_equals_the_numpy_blend(method, routing, depth, order):
 
 
 @pytest.mark.parametrize("method, routing, depth", CASES)
-def test_predictions_equal_todays_numpy_predictions(method, routing, depth, monkeypatch):
+def test_predictions_equal_todays_numpy_predictions(method, routing, depth):
     clf, X = _fitted(method, routing, depth, seed=1)
     X_new, _ = _data(2000, seed=5)
     proba, verdict = clf.predict_proba_verdict(X_new)
@@ -73,8 +74,8 @@ def test_predictions_equal_todays_numpy_predictions(method, routing, depth, monk
     walk_proba, walk_verdict = walk(clf.tree_, X_new.astype(np.float32), routing)
     np.testing.assert_allclose(proba, walk_proba, rtol=0, atol=1e-12)
     np.testing.assert_array_equal(verdict, walk_verdict)
-    monkeypatch.setitem(_blend._KERNEL, "blend", None)  # as if numba were not installed
-    np.testing.assert_allclose(clf.predict_proba(X_new), proba, rtol=0, atol=1e-12)
+    with without("blend"):  # as if numba were not installed
+        np.testing.assert_allclose(clf.predict_proba(X_new), proba, rtol=0, atol=1e-12)
 
 
 def test_uncompiled_kernels_agree_with_numpy_on_a_small_tree():
@@ -117,7 +118,7 @@ def test_import_ternary_does_not_import_numba():
 
 @pytest.mark.skipif(numba_missing, reason="numba is not installed")
 def test_warm_up_reports_the_kernel_and_other_dtypes_fall_back():
-    assert _blend.warm_up() is True
+    assert warm_up() is True
     clf, X = _fitted("class_overlap", "probabilistic", 3)
     out = np.full((X.shape[0], clf.tree_.n_classes), -1.0)
     # float64 rows are outside the compiled signature: nothing written, numpy answers
