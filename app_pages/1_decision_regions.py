@@ -6,6 +6,7 @@ import streamlit as st
 import viz
 from appkit import cost, datasets, model, paper, present, regions, why
 from appkit.guard import page_guard, plain
+from ternary.data import to_csv
 
 st.title("Decision regions")
 st.caption(
@@ -159,7 +160,7 @@ with page_guard("drawing the decision regions"):
         st.dataframe(res.flagged, hide_index=True, width="stretch")
         st.download_button(
             "Download flagged rows (CSV)",
-            res.flagged.to_csv(index=False).encode(),
+            to_csv(res.flagged).encode(),
             file_name=f"flagged_{ds.name.replace(' ', '_')}.csv",
             mime="text/csv",
             help="The table above as a CSV file.",

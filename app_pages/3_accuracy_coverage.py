@@ -6,6 +6,7 @@ from appkit import coverage, datasets, links, model, paper, present, vocabulary
 from appkit.guard import page_guard, plain
 from appkit.model import CVSpec, FitSpec
 from appkit.state import DEFAULTS
+from ternary.data import to_csv
 
 st.title("Accuracy vs. coverage")
 st.caption(
@@ -256,14 +257,14 @@ with page_guard("running the cross-validation"):
             stem = ds.name.replace(" ", "_")
             c1.download_button(
                 "Download summary (CSV)",
-                summary.to_csv(index=False).encode(),
+                to_csv(summary).encode(),
                 file_name=f"summary_{stem}.csv",
                 mime="text/csv",
                 help="The table above.",
             )
             c2.download_button(
                 "Download per-fold results (CSV)",
-                results.to_csv(index=False).encode(),
+                to_csv(results).encode(),
                 file_name=f"cv_results_{stem}.csv",
                 mime="text/csv",
                 help="One row per combination and fold.",
@@ -375,7 +376,7 @@ with page_guard("running the cross-validation"):
             )
             st.download_button(
                 "Download sweep (CSV)",
-                sweep_summary.to_csv(index=False).encode(),
+                to_csv(sweep_summary).encode(),
                 file_name=f"sweep_{r_method}_{r_param}.csv",
                 mime="text/csv",
                 help="One row per swept value.",

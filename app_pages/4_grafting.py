@@ -5,6 +5,7 @@ import streamlit as st
 from appkit import cost, datasets, grafting, model, present, tree
 from appkit.guard import page_guard
 from appkit.vocabulary import GRAFT_CHOICES
+from ternary.data import to_csv
 
 st.title("Decision tree grafting")
 st.caption(
@@ -137,7 +138,7 @@ with page_guard("grafting the tree"):
         st.dataframe(present.headers(report), hide_index=True, width="stretch")
         st.download_button(
             "Download graft report (CSV)",
-            report.to_csv(index=False).encode(),
+            to_csv(report).encode(),
             file_name=f"grafts_{ds.name.replace(' ', '_')}.csv",
             mime="text/csv",
             help="The graft report as a CSV file.",

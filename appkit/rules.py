@@ -8,6 +8,7 @@ import streamlit as st
 
 from appkit.guard import plain
 from ternary import export_python, export_sql, extract_rules
+from ternary.data import to_csv
 from ternary.rules import rule_summary, rules_to_frame
 
 __all__ = ["model_code", "rule_table", "rules_panel"]
@@ -92,7 +93,7 @@ def rules_panel(model, X, y, key: tuple, names: list[str], full_model, base: str
     c1, c2, c3 = st.columns(3)
     c1.download_button(
         "Rules (CSV)",
-        frame.drop(columns="shown").to_csv(index=False).encode(),
+        to_csv(frame.drop(columns="shown")).encode(),
         file_name=f"rules_{base}.csv",
         mime="text/csv",
         help="One row per rule: conditions, prediction, verdict, support, accuracy.",

@@ -14,7 +14,7 @@ from appkit import cost, export, why, yourdata
 from appkit.guard import plain
 from appkit.model import is_forest, model_params
 from appkit.regions import member_for_story
-from ternary.data import Dataset
+from ternary.data import Dataset, to_csv
 
 __all__ = ["cases_section", "export_section", "score_section"]
 
@@ -133,7 +133,7 @@ def _cases_table(ds: Dataset, table: pd.DataFrame, pipe) -> None:
     )
     st.download_button(
         "Download every row with its answers (CSV)",
-        table.to_csv(index=False).encode(),
+        to_csv(table).encode(),
         file_name=f"cases_{ds.name.replace(' ', '_')}.csv",
         mime="text/csv",
         key="cases_download",
@@ -193,7 +193,7 @@ def score_section(ds: Dataset, pipe) -> None:
     stem = str(upload.name).rsplit(".", 1)[0]
     st.download_button(
         "Download the scored rows (CSV)",
-        result.table.to_csv(index=False).encode(),
+        to_csv(result.table).encode(),
         file_name=f"scored_{stem}.csv",
         mime="text/csv",
         key="score_download",
