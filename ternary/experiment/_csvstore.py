@@ -32,6 +32,7 @@ and the next write adds the check cell to every row.
 from __future__ import annotations
 
 import io
+import json
 import os
 import tempfile
 import warnings
@@ -110,6 +111,7 @@ class _CsvStore:
         self.frame = pd.DataFrame()
         self.dropped: list[tuple[int, str]] = []
         self._lock = None
+        self._protocol: dict = {}
 
     # ------------------------------------------------------------------------- lock
     def __enter__(self) -> _CsvStore:
@@ -293,8 +295,29 @@ class _CsvStore:
         """The finished keys of one dataset (this process is the file's only writer)."""
         return {key for key in self.done() if key[0] == dataset}
 
+    def sidecar(self) -> Path:
+        """``<name>.protocol.json`` beside the file: the protocol and the library versions."""
+        return protocol_sidecar(self.path)
+
+    def record_versions(self, versions: dict[str, str]) -> None:
+        """Write the protocol and add this run's library versions to the sidecar file."""
+        stored = read_sidecar(self.path)
+        listed = stored.get("versions", [])
+        listed = listed if isinstance(listed, list) else []
+        if versions not in listed:
+            listed = [*listed, versions]
+        content = {**stored, **self._protocol, "versions": listed}
+        text = json.dumps(content, sort_keys=True, indent=1, default=str) + "\n"
+        tmp = self.sidecar().with_name(self.sidecar().name + ".tmp")
+        try:
+            tmp.write_text(text, encoding="utf-8")
+            os.replace(tmp, self.sidecar())
+        except OSError as exc:
+            raise _fail(self.sidecar(), "write", exc) from exc
+
     def check_protocol(self, protocol: dict) -> None:
         """Refuse to resume rows of another ``cv`` or ``seed`` (the columns the rows carry)."""
+        self._protocol = json.loads(json.dumps(protocol, sort_keys=True, default=str))
         for name in ("cv", "seed"):
             value = protocol.get(name)
             if name in self.frame.columns and len(self.frame):
@@ -396,13 +419,37 @@ def _impossible(frame: pd.DataFrame) -> list[str | None]:
     return reasons
 
 
+def protocol_sidecar(path) -> Path:
+    """The file beside a CSV results file that holds its protocol and library versions."""
+    path = Path(path)
+    return path.with_name(path.stem + ".protocol.json")
+
+
+def read_sidecar(path) -> dict:
+    """The protocol and versions stored beside a CSV results file ({} without one).
+
+    A sidecar that is not a small JSON object is ignored: it only informs the report.
+    """
+    sidecar = protocol_sidecar(path)
+    try:
+        if not sidecar.is_file() or sidecar.stat().st_size > 65_536:
+            return {}
+        content = json.loads(sidecar.read_text(encoding="utf-8"))
+    except (OSError, ValueError, RecursionError):
+        return {}
+    return content if isinstance(content, dict) else {}
+
+
 def read_csv_results(path) -> pd.DataFrame:
     """The valid rows of a CSV results file, without taking its writer's lock.
 
-    Damaged rows are dropped with a `ResultsFileWarning`, as on resuming.
+    Damaged rows are dropped with a `ResultsFileWarning`, as on resuming. The
+    protocol and versions of its sidecar file (`protocol_sidecar`) are in
+    ``attrs["protocol"]``.
     """
     store = _CsvStore(path)
     if not store.path.is_file():
         raise ResultsFileError(f"No such results file: {str(store.path)!r}.")
     store._read()
+    store.frame.attrs["protocol"] = read_sidecar(store.path)
     return store.frame

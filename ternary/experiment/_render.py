@@ -44,15 +44,25 @@ def _texts(table: Table) -> list[list[str]]:
     ]
 
 
+def markdown_cell(text: str) -> str:
+    """``text`` safe inside a Markdown table cell: ``|`` escaped, line breaks as spaces.
+
+    A dataset or combination name comes from a file name or a results file, so it may
+    hold either; unescaped, a ``|`` starts a new column and a newline ends the table.
+    """
+    flat = " ".join(str(text).replace("\r\n", "\n").replace("\r", "\n").split("\n"))
+    return flat.replace("\\", "\\\\").replace("|", "\\|")
+
+
 def _markdown(table: Table) -> str:
-    head = [str(c) for c in table.frame.columns]
-    body = _texts(table)
+    head = [markdown_cell(c) for c in table.frame.columns]
+    body = [[markdown_cell(v) for v in row] for row in _texts(table)]
     numeric = [
         pd.api.types.is_numeric_dtype(table.frame[c]) or "W/T/L" in c for c in table.frame.columns
     ]
     rule = ["---:" if n else "---" for n in numeric]
     lines = [f"### {table.title}", ""]
-    lines += ["| " + " | ".join(r).replace("\n", " ") + " |" for r in [head, rule, *body]]
+    lines += ["| " + " | ".join(r) + " |" for r in [head, rule, *body]]
     lines += [""] + [f"{n}" for n in table.notes]
     return "\n".join(lines).rstrip() + "\n"
 

@@ -51,6 +51,7 @@ COMPARISONS = (
     ("aurc", "AURC vs Chow's ranking", "aurc", "cart_aurc", False),
 )
 _BASELINE = "CART"
+_NO_DATA = "no data"
 
 LEGEND = [
     "**Legend.** *unit*: a dataset (the mean of its folds) when the results hold several "
@@ -108,29 +109,35 @@ def units(rows: pd.DataFrame, chow_ties: str = "row_order") -> tuple[pd.DataFram
 
 
 def comparisons(per: pd.DataFrame, unit: str, threshold: float = 0.005) -> pd.DataFrame:
-    """One row per (non-baseline) combination: gain, W/T/L, p and Holm's p of each comparison."""
+    """One row per (non-baseline) combination: n, gain, W/T/L, p and Holm's p of each comparison.
+
+    Every comparison has its columns; ``{key}_n`` is 0 (and the rest NaN) for a
+    combination without the comparison's numbers (an older file, an interrupted run).
+    """
     combos = [c for c in dict.fromkeys(per["combo"]) if c != _BASELINE]
     table = pd.DataFrame({"combo": combos})
     for key, _title, mine, ref, higher in COMPARISONS:
-        if mine not in per or ref not in per or per[[mine, ref]].isna().all().any():
-            continue
         stats = []
         for combo in combos:
-            part = per[per["combo"] == combo]
-            diff = part[mine] - part[ref] if higher else part[ref] - part[mine]
-            d = _round_diff(diff)
-            d = d[~np.isnan(d)]
+            d = np.array([])
+            if mine in per and ref in per:
+                part = per[per["combo"] == combo]
+                diff = part[mine] - part[ref] if higher else part[ref] - part[mine]
+                d = _round_diff(diff)
+                d = d[~np.isnan(d)]
             stats.append(
                 {
                     f"{key}_n": d.size,
                     f"{key}_gain": float(d.mean()) if d.size else np.nan,
-                    f"{key}_wins": int(np.sum(d > threshold)),
-                    f"{key}_ties": int(np.sum(np.abs(d) <= threshold)),
-                    f"{key}_losses": int(np.sum(d < -threshold)),
+                    f"{key}_wins": int(np.sum(d > threshold)) if d.size else np.nan,
+                    f"{key}_ties": int(np.sum(np.abs(d) <= threshold)) if d.size else np.nan,
+                    f"{key}_losses": int(np.sum(d < -threshold)) if d.size else np.nan,
                     f"{key}_p": _wilcoxon_greater(d),
                 }
             )
-        block = pd.DataFrame(stats)
+        names = [f"{key}_{s}" for s in ("n", "gain", "wins", "ties", "losses", "p")]
+        block = pd.DataFrame(stats, columns=names)
+        block[f"{key}_n"] = block[f"{key}_n"].astype(int)
         block[f"{key}_p_holm"] = holm(block[f"{key}_p"])
         table = pd.concat([table, block], axis=1)
     return table
@@ -179,7 +186,9 @@ def friedman(per: pd.DataFrame, unit: str, measure: str) -> dict | None:
     """
     from scipy.stats import friedmanchisquare, rankdata, studentized_range
 
-    frame = per.assign(gain_vs_chow=per["decided_accuracy"] - per["chow_decided_accuracy"])
+    frame = per
+    if "chow_decided_accuracy" in per:
+        frame = per.assign(gain_vs_chow=per["decided_accuracy"] - per["chow_decided_accuracy"])
     if measure not in frame:
         return None
     matrix = frame.pivot_table(index=unit, columns="combo", values=measure, aggfunc="first")
@@ -213,8 +222,8 @@ def friedman(per: pd.DataFrame, unit: str, measure: str) -> dict | None:
 
 
 def _wtl(row, key) -> str:
-    if pd.isna(row.get(f"{key}_wins", np.nan)):
-        return "–"
+    if not row.get(f"{key}_n", 0):
+        return _NO_DATA
     return f"{int(row[f'{key}_wins'])}/{int(row[f'{key}_ties'])}/{int(row[f'{key}_losses'])}"
 
 
@@ -253,21 +262,29 @@ def summary_table(rows: pd.DataFrame, threshold: float = 0.005, chow_ties="row_o
     return Table("Summary per combination (the shape of the paper's Table 1)", out, notes, digits)
 
 
+def _without_data(tests: pd.DataFrame, key: str) -> list[str]:
+    return [c for c, n in zip(tests["combo"], tests[f"{key}_n"], strict=True) if not n]
+
+
 def tests_table(per: pd.DataFrame, unit: str, threshold: float) -> Table:
-    """The three comparisons side by side, with Holm's correction per comparison."""
+    """The three comparisons side by side, with Holm's correction per comparison.
+
+    Each comparison states its number of units (``n``); a combination without the
+    comparison's numbers reads "no data", never "0/0/0".
+    """
     tests = comparisons(per, unit, threshold)
     out = pd.DataFrame({"combination": tests["combo"]})
-    present = [c for c in COMPARISONS if f"{c[0]}_p" in tests]
-    for key, _title, *_ in present:
+    for key, _title, *_ in COMPARISONS:
         short = {"cart": "CART", "chow": "Chow", "aurc": "AURC"}[key]
+        out[f"{short}: n"] = tests[f"{key}_n"]
         out[f"{short}: gain"] = tests[f"{key}_gain"]
         out[f"{short}: W/T/L"] = [_wtl(r, key) for _, r in tests.iterrows()]
         out[f"{short}: p"] = tests[f"{key}_p"]
         out[f"{short}: p Holm"] = tests[f"{key}_p_holm"]
     notes = [
-        f"One-sided Wilcoxon signed-rank tests over {tests.filter(like='_n').max().max()} "
-        f"{unit}s that the combination is better than the reference; Holm's correction across "
-        f"the {len(tests)} combinations of each comparison."
+        f"One-sided Wilcoxon signed-rank tests over the {unit}s that have the numbers of the "
+        f"comparison (its n) that the combination is better than the reference; Holm's "
+        f"correction across the combinations of each comparison that have data."
     ]
     if unit == "fold":
         k = per["fold"].nunique()
@@ -275,34 +292,57 @@ def tests_table(per: pd.DataFrame, unit: str, threshold: float) -> Table:
             f"These tests are over the {k} folds of one dataset: the smallest possible one-sided "
             f"p is then 1/2^{k} = {0.5**k:.3f} before correction, so they are weak tests."
         )
-    missing = [t for k, t, *_ in COMPARISONS if f"{k}_p" not in tests]
-    if missing:
-        notes.append(
-            f"Not in these results (written before the columns existed): {', '.join(missing)}."
-        )
+    for key, title, mine, ref, _ in COMPARISONS:
+        lacking = _without_data(tests, key)
+        if lacking:
+            columns = " or ".join(c for c in (mine, ref) if c not in per) or f"{mine}/{ref}"
+            notes.append(
+                f"No data for {title} ({len(lacking)} of {len(tests)} combinations: "
+                f"{_listed(lacking)}): these results hold no {columns} for them (written "
+                "before the column existed, or by a run that did not compute it)."
+            )
     digits = {c: (-1 if "p" in c.split(": ")[-1] else 4) for c in out.columns[1:]}
     title = "Every comparison three ways: CART on all rows, Chow at the same flag rate, AURC"
     return Table(title, out, notes, digits)
 
 
+def _listed(names: Sequence[str], most: int = 6) -> str:
+    shown = ", ".join(names[:most])
+    return shown + (f" and {len(names) - most} more" if len(names) > most else "")
+
+
 def verdict(per: pd.DataFrame, unit: str, threshold: float) -> list[str]:
-    """The plain sentences the report opens with."""
+    """The plain sentences the report opens with; only comparisons with data are counted."""
     tests = comparisons(per, unit, threshold)
     lines = []
+    if tests.empty:
+        return [
+            f"- Only {_BASELINE}'s rows: there is no combination to compare (an interrupted "
+            "run stops after some datasets; rerun it to add the others)."
+        ]
     for key, title, *_ in COMPARISONS:
-        if f"{key}_p_holm" not in tests:
+        has = tests[tests[f"{key}_n"] > 0]
+        if has.empty:
+            lines.append(f"- **{title}**: no data (no combination has its numbers).")
             continue
-        p = tests[f"{key}_p_holm"].dropna()
-        if p.empty:
-            continue
-        raw = tests[f"{key}_p"].dropna()
+        p, raw = has[f"{key}_p_holm"].dropna(), has[f"{key}_p"].dropna()
         better = int((p < ALPHA).sum())
-        lines.append(
-            f"- **{title}**: {better} of {len(tests)} combinations better at Holm-adjusted "
-            f"p < {ALPHA} (one-sided Wilcoxon p {raw.min():.4f}–{raw.max():.4f}, "
-            f"Holm-adjusted {p.min():.4f}–{p.max():.4f})."
+        n_lo, n_hi = int(has[f"{key}_n"].min()), int(has[f"{key}_n"].max())
+        over = f"{n_hi}" if n_lo == n_hi else f"{n_lo}–{n_hi}"
+        text = (
+            f"- **{title}**: {better} of {len(has)} combinations with data better at "
+            f"Holm-adjusted p < {ALPHA}, over {over} {unit}s"
         )
-    if len(lines) >= 2 and "chow_p" in tests:
+        if not p.empty:
+            text += (
+                f" (one-sided Wilcoxon p {raw.min():.4f}–{raw.max():.4f}, "
+                f"Holm-adjusted {p.min():.4f}–{p.max():.4f})"
+            )
+        lacking = _without_data(tests, key)
+        if lacking:
+            text += f"; no data for {len(lacking)} ({_listed(lacking, 3)})"
+        lines.append(text + ".")
+    if (tests["cart_n"] > 0).any() and (tests["chow_n"] > 0).any():
         lines.append(
             "- The comparison with CART on all rows is the paper's and flatters: flagging the "
             "hardest rows raises decided accuracy whatever the flags mean. The comparison with "
@@ -355,31 +395,32 @@ def friedman_tables(per: pd.DataFrame, unit: str) -> tuple[list[Table], dict]:
 
 def per_dataset_table(rows: pd.DataFrame, chow_ties: str = "row_order") -> Table:
     """Table 4's shape: one row per dataset, one column per combination."""
-    per, _ = units(rows.assign(dataset=rows.get("dataset", "")), chow_ties)
-    if "dataset" not in per:
-        per["dataset"] = ""
-    combos = list(dict.fromkeys(per["combo"]))
-    out = pd.DataFrame({"dataset": list(dict.fromkeys(per["dataset"]))})
-    cart = per.groupby("dataset")["cart_accuracy"].first()
-    out["CART acc."] = out["dataset"].map(cart)
-    for combo in combos:
+    df, _, metrics = _prepared(rows)
+    if chow_ties == "mean" and "chow_decided_accuracy_ties_mean" in df:
+        df["chow_decided_accuracy"] = df["chow_decided_accuracy_ties_mean"]
+    per = df.groupby(["dataset", "combo"], sort=False)[metrics].mean()
+    out = pd.DataFrame({"dataset": list(dict.fromkeys(df["dataset"]))})
+    out["CART acc."] = out["dataset"].map(df.groupby("dataset")["cart_accuracy"].mean())
+    for combo in dict.fromkeys(df["combo"]):
         if combo == _BASELINE:
             continue
-        part = per[per["combo"] == combo].set_index("dataset")
-        out[combo] = [
-            (
-                f"{part.at[d, 'decided_accuracy']:.4f} ({100 * part.at[d, 'uncertain_rate']:.1f} %"
-                f", Chow {part.at[d, 'chow_decided_accuracy']:.4f})"
-                if d in part.index and pd.notna(part.at[d, "decided_accuracy"])
-                else "–"
-            )
-            for d in out["dataset"]
-        ]
+        out[combo] = [_per_dataset_cell(per, d, combo) for d in out["dataset"]]
     notes = [
         "Each cell: mean decided accuracy over the folds (flagged %, Chow's decided accuracy "
         "at the same flag rate). – where the combination was not run or flagged every row."
     ]
     return Table("Per dataset (the shape of the paper's Table 4)", out, notes, {})
+
+
+def _per_dataset_cell(per: pd.DataFrame, dataset: str, combo: str) -> str:
+    if (dataset, combo) not in per.index:
+        return "–"
+    row = per.loc[(dataset, combo)]
+    if pd.isna(row["decided_accuracy"]):
+        return "–"
+    chow = row.get("chow_decided_accuracy", np.nan)
+    chow_text = f", Chow {chow:.4f}" if pd.notna(chow) else ""
+    return f"{row['decided_accuracy']:.4f} ({100 * row['uncertain_rate']:.1f} %{chow_text})"
 
 
 def report_tables(
@@ -396,6 +437,7 @@ def report_tables(
     if per_dataset:
         tables.append(per_dataset_table(rows, chow_ties))
     n_units = per[unit].nunique()
+    missing = coverage_notes(rows, per, unit)
     head = [
         f"# Results: {rows['dataset'].nunique() if 'dataset' in rows else 1} dataset(s), "
         f"{per['combo'].nunique()} combination(s), {len(rows)} fold rows",
@@ -404,10 +446,77 @@ def report_tables(
         "",
         *verdict(per, unit, threshold),
         "",
+        *provenance_lines(rows.attrs.get("protocols", [])),
+        "",
+        *([*(f"- {m}" for m in missing), ""] if missing else []),
+        *[f"Note: {n}" for n in rows.attrs.get("notes", [])],
         *LEGEND,
         "",
     ]
     return head, tables, fried
+
+
+def coverage_notes(rows: pd.DataFrame, per: pd.DataFrame, unit: str) -> list[str]:
+    """What a partial (interrupted) or older results file lacks, in plain sentences."""
+    notes = []
+    if unit == "dataset":
+        counts = per.groupby("combo", sort=False)["dataset"].nunique()
+        short = counts[counts < counts.max()]
+        if len(short):
+            listed = _listed([f"{c} ({n} of {counts.max()})" for c, n in short.items()])
+            notes.append(
+                f"Missing: not every combination has every dataset ({listed} datasets); each "
+                "comparison counts the datasets it has (its n)."
+            )
+    folds = rows.groupby(["dataset", "combo"], sort=False)["fold"].nunique()
+    expected = int(rows["cv"].max()) if "cv" in rows and rows["cv"].notna().any() else None
+    if expected and (folds < expected).any():
+        notes.append(
+            f"Missing: {int((folds < expected).sum())} (dataset, combination) pair(s) have fewer "
+            f"than their {expected} folds (an interrupted run); their means are over the folds "
+            "present. Rerun the same command to complete them."
+        )
+    absent = [c for c in ("chow_decided_accuracy", "aurc", "cart_aurc") if c not in rows]
+    if absent:
+        notes.append(
+            f"Missing: these results have no {', '.join(absent)} column (written by an older "
+            "version); the comparisons that need them read 'no data'."
+        )
+    return notes
+
+
+def provenance_lines(protocols: Sequence[dict]) -> list[str]:
+    """The stored protocol and the library versions that made the rows."""
+    versions: list[dict] = []
+    settings = []
+    for protocol in protocols:
+        for v in protocol.get("versions", []) if isinstance(protocol, dict) else []:
+            if isinstance(v, dict) and v not in versions:
+                versions.append(v)
+        shown = {k: v for k, v in protocol.items() if k != "versions"}
+        if shown and shown not in settings:
+            settings.append(shown)
+    lines = [
+        "Protocol: "
+        + "; ".join(f"{k} {str(v)[:200]}" for k, v in sorted(s.items()) if v not in ({}, None))
+        + "."
+        for s in settings
+    ]
+    if not versions:
+        return [
+            *lines,
+            "Library versions: not recorded in these results (written before run_suite stored "
+            "them beside the protocol).",
+        ]
+    names = ("python", "numpy", "scipy", "scikit-learn", "ternary")
+    for v in versions:
+        lines.append(
+            "Made with "
+            + ", ".join(f"{n} {str(v.get(n, '?'))[:40]}" for n in names)
+            + ("" if len(versions) == 1 else " (the rows come from more than one set of versions)")
+            + "."
+        )
+    return lines
 
 
 def _parser(prog: str | None = None) -> argparse.ArgumentParser:
@@ -460,10 +569,13 @@ def _parser(prog: str | None = None) -> argparse.ArgumentParser:
 def load_rows(paths: Sequence[str], keep=None, exclude=()) -> pd.DataFrame:
     """The rows of every results file, filtered by dataset name; one row per key."""
     frames = [read_results(p) for p in paths]
+    protocols = [f.attrs.get("protocol") or {} for f in frames]
+    notes = [n for f in frames for n in f.attrs.get("notes", [])]
     frames = [f for f in frames if len(f)]
     if not frames:
         raise ResultsFileError(f"No rows in {', '.join(map(str, paths))}.")
     rows = pd.concat(frames, ignore_index=True)
+    rows.attrs = {}
     if keep:
         unknown = sorted(set(keep) - set(rows["dataset"]))
         if unknown:
@@ -480,7 +592,9 @@ def load_rows(paths: Sequence[str], keep=None, exclude=()) -> pd.DataFrame:
         rows = rows[~twice]
     if rows.empty:
         raise ResultsFileError("No rows are left after --datasets/--exclude.")
-    return rows.reset_index(drop=True)
+    rows = rows.reset_index(drop=True)
+    rows.attrs = {"protocols": protocols, "notes": notes}
+    return rows
 
 
 def main(argv: list[str] | None = None, *, prog: str | None = None) -> int:

@@ -41,12 +41,26 @@ import numpy as np
 import pandas as pd
 
 from ternary.experiment._csvstore import ResultsFileError, _CsvStore, read_csv_results
+from ternary.experiment._dbread import (
+    _bounded,
+    check_database,
+    check_sizes,
+    connect_read_only,
+    inspect,
+    read_protocol_rows,
+    read_rows,
+)
 
 __all__ = ["ResultsDatabase", "open_store", "read_results", "write_results"]
 
 _MAGIC = b"SQLite format 3\x00"
 _SCHEMA_VERSION = 1
 _KEY = ("dataset", "combo", "fold")
+# the protocol's key listing the library versions of every run that wrote rows
+_VERSIONS = "versions"
+# the keys of rows a run can have written (read_rows drops the others with a warning)
+_VALID = "WHERE typeof(fold) = 'integer' AND fold >= 0 AND typeof(dataset) = 'text' "
+_VALID += "AND typeof(combo) = 'text'"
 # how long a writer waits for the other run's commit before giving up
 _BUSY_SECONDS = 60.0
 
@@ -103,14 +117,16 @@ class ResultsDatabase:
             directory.mkdir(parents=True, exist_ok=True)
         except OSError as exc:
             raise self._error("create", exc) from exc
-        if self.path.exists() and self.path.stat().st_size and not is_database(self.path):
-            raise ResultsFileError(
-                f"{str(self.path)!r} exists but is not a SQLite database. Choose another "
-                "output file, or name a CSV results file with the .csv suffix."
-            )
+        if self.path.exists() and self.path.stat().st_size:
+            if not is_database(self.path):
+                raise ResultsFileError(
+                    f"{str(self.path)!r} exists but is not a SQLite database. Choose another "
+                    "output file, or name a CSV results file with the .csv suffix."
+                )
+            self._check_existing()
         try:
-            self._conn = sqlite3.connect(
-                str(self.path), timeout=_BUSY_SECONDS, isolation_level=None
+            self._conn = _bounded(
+                sqlite3.connect(str(self.path), timeout=_BUSY_SECONDS, isolation_level=None)
             )
             self.conn.execute("PRAGMA journal_mode=WAL")
             self.conn.execute("PRAGMA synchronous=NORMAL")
@@ -122,6 +138,18 @@ class ResultsDatabase:
             self.__exit__(None, None, None)
             raise
         return self
+
+    def _check_existing(self) -> None:
+        """Read-only first: a view, trigger, index or oversized file is refused unwritten."""
+        conn, _ = connect_read_only(self.path)
+        try:
+            check_database(conn, self.path, writing=True)
+            read_protocol_rows(conn, self.path)
+            check_sizes(conn, self.path)
+        except sqlite3.DatabaseError as exc:
+            raise ResultsFileError(f"Cannot read {str(self.path)!r}: {exc}.") from exc
+        finally:
+            conn.close()
 
     def __exit__(self, *exc_info) -> None:
         if self._conn is not None:
@@ -176,8 +204,7 @@ class ResultsDatabase:
     # ---------------------------------------------------------------------- protocol
     def protocol(self) -> dict[str, Any]:
         """The stored protocol (empty before the first run)."""
-        rows = self.conn.execute("SELECT key, value FROM protocol ORDER BY key").fetchall()
-        return {k: json.loads(v) for k, v in rows}
+        return read_protocol_rows(self.conn, self.path)
 
     def check_protocol(self, protocol: dict[str, Any]) -> None:
         """Store ``protocol``, or raise `ResultsFileError` if it differs from the stored one.
@@ -190,6 +217,7 @@ class ResultsDatabase:
         }
         with self._transaction() as conn:
             stored = self.protocol()
+            wanted.pop(_VERSIONS, None)  # not a protocol setting (record_versions)
             differ = [k for k in wanted if k in stored and stored[k] != wanted[k]]
             if differ:
                 listed = "; ".join(
@@ -205,25 +233,41 @@ class ResultsDatabase:
                 [(k, json.dumps(v, sort_keys=True)) for k, v in wanted.items() if k not in stored],
             )
 
+    def record_versions(self, versions: dict[str, str]) -> None:
+        """Add this run's library versions to the ``versions`` the protocol lists.
+
+        Kept apart from the protocol's check: a run resumed under other versions is
+        allowed, and the report then names every set of versions that made rows.
+        """
+        with self._transaction() as conn:
+            stored = self.protocol().get(_VERSIONS, [])
+            if not isinstance(stored, list):
+                stored = []
+            if versions not in stored:
+                conn.execute(
+                    "INSERT OR REPLACE INTO protocol (key, value) VALUES (?, ?)",
+                    (_VERSIONS, json.dumps([*stored, versions], sort_keys=True)),
+                )
+
     # ---------------------------------------------------------------------- state
     def done(self) -> set[tuple[str, str, int]]:
         if not self._table_columns():
             return set()
         return {
             (d, c, int(f))
-            for d, c, f in self.conn.execute("SELECT dataset, combo, fold FROM results")
+            for d, c, f in self.conn.execute(f"SELECT dataset, combo, fold FROM results {_VALID}")
         }
 
     def done_for(self, dataset: str) -> set[tuple[str, str, int]]:
         """The finished keys of one dataset, as committed now (by this run or another)."""
         if not self._table_columns():
             return set()
-        query = "SELECT dataset, combo, fold FROM results WHERE dataset = ?"
+        query = f"SELECT dataset, combo, fold FROM results {_VALID} AND dataset = ?"
         return {(d, c, int(f)) for d, c, f in self.conn.execute(query, (dataset,))}
 
     @property
     def frame(self) -> pd.DataFrame:
-        return _read_table(self.conn)
+        return read_rows(self.conn, self.path)
 
     # ---------------------------------------------------------------------- write
     def add(self, row: dict) -> bool:
@@ -266,25 +310,6 @@ class ResultsDatabase:
         self._columns = self._table_columns()
 
 
-def _read_table(conn: sqlite3.Connection) -> pd.DataFrame:
-    if not [r for r in conn.execute("PRAGMA table_info(results)")]:
-        return pd.DataFrame()
-    cursor = conn.execute("SELECT * FROM results ORDER BY rowid")
-    names = [d[0] for d in cursor.description]
-    frame = pd.DataFrame.from_records(cursor.fetchall(), columns=names)
-    for name in names:
-        column = frame[name]
-        if name in ("dataset", "combo"):
-            frame[name] = column.astype(str)
-        elif column.dtype == object:
-            present = column.dropna()
-            if present.map(lambda v: isinstance(v, (int, float))).all():
-                frame[name] = pd.to_numeric(column, errors="coerce").astype(np.float64)
-    if len(frame):
-        frame["fold"] = frame["fold"].astype(int)
-    return frame
-
-
 def open_store(path):
     """The store for ``path``: a SQLite database, or the CSV file for a ``.csv`` name.
 
@@ -315,26 +340,24 @@ def read_results(path) -> pd.DataFrame:
         raise ResultsFileError(f"No such results file: {str(path)!r}.")
     if not is_database(path):
         return read_csv_results(path)
-    try:
-        conn = sqlite3.connect(
-            f"{path.resolve().as_uri()}?mode=ro", uri=True, timeout=_BUSY_SECONDS
-        )
-    except sqlite3.Error as exc:
-        raise ResultsFileError(f"Cannot open {str(path)!r}: {exc}.") from exc
-    try:
-        return _read_table(conn)
-    except sqlite3.Error as exc:
-        raise ResultsFileError(f"Cannot read {str(path)!r}: {exc}.") from exc
-    finally:
-        conn.close()
+    rows, protocol, note = inspect(path)
+    rows.attrs["protocol"] = protocol
+    rows.attrs["notes"] = [note] if note else []
+    return rows
 
 
 def read_protocol(path) -> dict[str, Any]:
     """The protocol stored in a results database ({} for a CSV file)."""
     if not is_database(path):
         return {}
-    with ResultsDatabase(path) as db:
-        return db.protocol()
+    conn, _ = connect_read_only(path)
+    try:
+        check_database(conn, path)
+        return read_protocol_rows(conn, path)
+    except sqlite3.DatabaseError as exc:
+        raise ResultsFileError(f"Cannot read {str(path)!r}: {exc}.") from exc
+    finally:
+        conn.close()
 
 
 def write_results(frame: pd.DataFrame, path, protocol: dict[str, Any] | None = None) -> int:

@@ -162,6 +162,7 @@ def _run_suite(datasets, out, combos, progress, scheduler, cv_options) -> pd.Dat
     )
     with open_store(out) as store, _runner(scheduler, cv_options["n_jobs"]) as runner:
         store.check_protocol(protocol)
+        store.record_versions(library_versions())
         counter = _Counter(progress, len(entries) * len(combos) * cv)
         counter.start(store.done(), [n for n, _ in entries], labels, cv, out)
         if store.dropped:
@@ -185,6 +186,24 @@ def _protocol(cv, seed, max_depth, scale, tree_params) -> dict[str, Any]:
         "scale": bool(scale),
         "tree_params": {k: repr(v) for k, v in sorted(tree_params.items())},
         "ternary_version": __version__,
+    }
+
+
+def library_versions() -> dict[str, str]:
+    """The versions that made a run's numbers, stored beside its protocol and reported."""
+    import platform
+
+    import scipy
+    import sklearn
+
+    from ternary import __version__
+
+    return {
+        "python": platform.python_version(),
+        "numpy": np.__version__,
+        "scipy": scipy.__version__,
+        "scikit-learn": sklearn.__version__,
+        "ternary": __version__,
     }
 
 

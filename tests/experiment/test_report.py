@@ -7,6 +7,7 @@ and the report must give the same numbers from the same rows.
 
 from __future__ import annotations
 
+import fnmatch
 import io
 from pathlib import Path
 
@@ -67,6 +68,39 @@ def _benchmarks_table1() -> pd.DataFrame:
     return frame.set_index("combination")
 
 
+def _stored_rows(exclude=NOT_CC18) -> pd.DataFrame:
+    """The stored fold rows, read with pandas alone (not the report's reader)."""
+    rows = pd.read_csv(STORED, dtype={"dataset": str, "combo": str})
+    for pattern in exclude:
+        rows = rows[~rows["dataset"].map(lambda n, p=pattern: fnmatch.fnmatchcase(n, p))]
+    return rows
+
+
+def _derived(rows: pd.DataFrame, mine: str, ref: str, threshold: float = 0.005) -> pd.DataFrame:
+    """Per combination, from the rows themselves: the W/T/L of ``mine`` against ``ref`` over
+    the datasets' fold means, the one-sided Wilcoxon p and Holm's p (statsmodels)."""
+    from scipy.stats import wilcoxon
+    from statsmodels.stats.multitest import multipletests
+
+    means = rows.groupby(["dataset", "combo"], sort=False)[[mine, ref]].mean().reset_index()
+    out = []
+    for combo, part in means.groupby("combo", sort=False):
+        if combo == "CART":
+            continue
+        d = np.round((part[mine] - part[ref]).to_numpy(dtype=float), 12)
+        d = d[~np.isnan(d)]
+        nonzero = d[d != 0]
+        p = wilcoxon(nonzero, alternative="greater").pvalue if nonzero.size > 1 else np.nan
+        wins, losses = int((d > threshold).sum()), int((d < -threshold).sum())
+        wtl = f"{wins}/{d.size - wins - losses}/{losses}"
+        out.append({"combo": combo, "n": d.size, "wtl": wtl, "p": p})
+    frame = pd.DataFrame(out).set_index("combo")
+    ok = frame["p"].notna()
+    frame["p_holm"] = np.nan
+    frame.loc[ok, "p_holm"] = multipletests(frame.loc[ok, "p"], method="holm")[1]
+    return frame
+
+
 def _run(argv, capsys) -> str:
     assert report_main(argv) == 0
     return capsys.readouterr().out
@@ -113,23 +147,33 @@ def test_report_reproduces_table_1_of_benchmarks_md(stored_report):
 def test_report_prints_the_chow_comparison_with_holm_adjusted_p(stored_report):
     tests = _tables(stored_report)
     tests = tests[next(t for t in tests if t.startswith("Every comparison"))]
+    tests = tests.set_index("combination")
     raw, adjusted = tests["Chow: p"].astype(float), tests["Chow: p Holm"].astype(float)
     assert len(tests) == 10 and (adjusted >= raw - 1e-4).all()
-    assert raw.min() > 0.9  # not one combination beats Chow's rule at its own flag rate
-    assert "**vs Chow, same flag rate**: 0 of 10 combinations better" in stored_report
-    # against CART on all rows the same rows look like a success
-    assert "**vs CART, all rows**: 8 of 10 combinations better" in stored_report
+    rows = _stored_rows()
+    for key, mine, ref, title in (
+        ("Chow", "decided_accuracy", "chow_decided_accuracy", "vs Chow, same flag rate"),
+        ("CART", "decided_accuracy", "cart_accuracy", "vs CART, all rows"),
+    ):
+        want = _derived(rows, mine, ref).loc[tests.index]
+        assert tests[f"{key}: W/T/L"].tolist() == want["wtl"].tolist()
+        assert tests[f"{key}: n"].astype(int).tolist() == want["n"].tolist()
+        np.testing.assert_allclose(tests[f"{key}: p"].astype(float), want["p"], atol=5e-5)
+        better = int((want["p_holm"] < 0.05).sum())
+        assert f"**{title}**: {better} of 10 combinations with data better" in stored_report
 
 
-def test_on_all_72_stored_datasets_cart_flatters_and_chow_does_not(capsys):
+def test_on_all_72_stored_datasets_the_p_values_are_those_of_the_rows(capsys):
     tests = _tables(_run([str(STORED)], capsys))
     tests = tests[next(t for t in tests if t.startswith("Every comparison"))]
-    cart, chow = tests["CART: p"].astype(float), tests["Chow: p"].astype(float)
-    # CART on all rows flatters, Chow's rule does not (the issue's 0.0000–0.065 vs 0.97–1.0);
-    # since the hard-middle tie rule and float64 bounds, class_overlap / hard_middle sits at
-    # p = 0.0997 (it was 0.065) while the other nine stay below 0.05
-    assert (cart < 0.05).sum() == 9 and cart.max() < 0.1 and chow.min() > 0.97
-    assert len(tests) == 10
+    tests = tests.set_index("combination")
+    rows = _stored_rows(exclude=())
+    assert len(tests) == 10 and rows["dataset"].nunique() == 72
+    for key, ref in (("CART", "cart_accuracy"), ("Chow", "chow_decided_accuracy")):
+        want = _derived(rows, "decided_accuracy", ref).loc[tests.index]
+        np.testing.assert_allclose(tests[f"{key}: p"].astype(float), want["p"], atol=5e-5)
+        np.testing.assert_allclose(tests[f"{key}: p Holm"].astype(float), want["p_holm"], atol=5e-5)
+        assert tests[f"{key}: W/T/L"].tolist() == want["wtl"].tolist()
 
 
 @pytest.mark.parametrize("suffix, magic", [(".svg", b"<svg"), (".png", b"\x89PNG")])
@@ -139,7 +183,12 @@ def test_report_writes_the_critical_difference_diagram(tmp_path, capsys, suffix,
     head = path.read_bytes()[:4096]
     assert magic in head
     friedman = _tables(text)["Friedman test over all combinations"]
-    assert friedman["datasets"].tolist() == ["48", "48"]  # node_bootstrap misses 2 sets
+    rows = _stored_rows()
+    combos = rows["combo"].nunique()
+    complete = rows.groupby("dataset")["combo"].nunique().eq(combos).sum()
+    flagged_all = rows.groupby(["dataset", "combo"])["decided_accuracy"].mean().isna()
+    complete -= flagged_all[flagged_all].reset_index()["dataset"].nunique()
+    assert friedman["datasets"].tolist() == [str(complete)] * 2
     assert float(friedman["p"].iloc[0]) < 0.05
     ranks = _tables(text)["Mean Friedman ranks (1 = best)"]
     assert len(ranks) == 11
@@ -166,7 +215,12 @@ def test_latex_csv_and_per_dataset_outputs(capsys):
     assert len(per) == 50 and per.columns[:2].tolist() == ["dataset", "CART acc."]
     summary = frames["Summary per combination (the shape of the paper's Table 1)"]
     row = summary.set_index("combination").loc["gain_ratio / probabilistic"]
-    assert round(row["decided acc."], 4) == 0.7729 and row["W/T/L vs Chow"] == "16/13/21"
+    rows = _stored_rows()
+    part = rows[rows["combo"] == "gain_ratio / probabilistic"]
+    mean = part.groupby("dataset")["decided_accuracy"].mean().mean()
+    assert row["decided acc."] == pytest.approx(mean, abs=5e-5)
+    chow = _derived(rows, "decided_accuracy", "chow_decided_accuracy")
+    assert row["W/T/L vs Chow"] == chow.loc["gain_ratio / probabilistic", "wtl"]
 
 
 def test_python_m_ternary_experiment_report_dispatches(tmp_path, capsys):
@@ -177,7 +231,7 @@ def test_python_m_ternary_experiment_report_dispatches(tmp_path, capsys):
     # the export is the same rows, now in a database
     db = tmp_path / "diabetes.sqlite"
     assert main(["report", str(STORED), "--datasets", "diabetes", "--export-rows", str(db)]) == 0
-    assert len(read_results(db)) == 55
+    assert len(read_results(db)) == (_stored_rows(exclude=())["dataset"] == "diabetes").sum()
 
 
 def test_holm_matches_a_hand_computed_case_and_statsmodels():
