@@ -15,10 +15,12 @@ import sys
 from collections.abc import Sequence
 from pathlib import Path
 
+from ternary._modelfile import ModelFileError
+from ternary._modelfile import load_model as _load_model
+from ternary._optional import MissingOptionalDependency
+
 __all__ = ["main"]
 
-# Types a saved ternary pipeline may hold; anything else in a model file is refused.
-_TRUSTED_PREFIXES = ("ternary.", "sklearn.", "numpy.", "builtins.", "pandas.", "collections.")
 _PROGRESS_ROWS = 50_000  # files with more rows get a progress bar (when tqdm is installed)
 _CHUNK = 10_000
 
@@ -48,35 +50,11 @@ def _parser(prog: str | None) -> argparse.ArgumentParser:
 
 
 def load_model(path: str):
-    """The pipeline in skops file ``path``, trusting only ternary, scikit-learn and numpy types."""
+    """The model in skops file ``path``, through `ternary.pipeline.load_model`, or a `_Failure`."""
     try:
-        import skops.io as sio
-    except ImportError as exc:
-        from ternary._optional import missing_message
-
-        raise _Failure(missing_message("skops", "Reading a model")) from exc
-    if not Path(path).is_file():
-        raise _Failure(f"No model file {path!r}. Give the path of a .skops file.")
-    try:
-        untrusted = sio.get_untrusted_types(file=path)
-    except Exception as exc:  # noqa: BLE001 - any reading error means "not a skops file"
-        raise _Failure(
-            f"{path!r} is not a skops model file ({type(exc).__name__}: {exc})."
-        ) from exc
-    foreign = [t for t in untrusted if not t.startswith(_TRUSTED_PREFIXES)]
-    if foreign:
-        raise _Failure(
-            f"{path!r} holds types that are not ternary's, scikit-learn's or numpy's "
-            f"({', '.join(foreign[:5])}); it is not loaded. Open it with skops.io.load "
-            "yourself if you trust it."
-        )
-    try:
-        model = sio.load(path, trusted=untrusted)
-    except Exception as exc:  # noqa: BLE001
-        raise _Failure(f"Could not load {path!r}: {type(exc).__name__}: {exc}") from exc
-    if not hasattr(model, "predict_proba"):
-        raise _Failure(f"{path!r} holds a {type(model).__name__}, not a classifier.")
-    return model
+        return _load_model(path)
+    except (ModelFileError, MissingOptionalDependency) as exc:
+        raise _Failure(str(exc)) from exc
 
 
 def _write_csv(table, out_path: str) -> None:

@@ -7,7 +7,8 @@ and gaps included) everywhere: ``predict``, ``predict_proba`` and, beyond scikit
 ``predict_confidence``, ``boundary_distance`` and ``explain_row``. Each exists exactly
 when the final step has it (scikit-learn's ``available_if``), so a
 `~ternary.selective.RiskControlledClassifier` at the end offers verdicts but no
-boundary distance, and only a single tree explains a row.
+boundary distance, and only a single tree explains a row. `load_model` opens a saved
+one (a skops file) trusting only the types in `MODEL_TYPES`.
 
 >>> from ternary import TernaryTreeClassifier, make_pipeline
 >>> from ternary.data import load_csv
@@ -25,13 +26,38 @@ True
 
 from __future__ import annotations
 
+import copy
+
 import numpy as np
 import pandas as pd
 from sklearn.pipeline import Pipeline
 from sklearn.pipeline import make_pipeline as _sk_make_pipeline
 from sklearn.utils.metaestimators import available_if
 
-__all__ = ["TernaryPipeline", "make_pipeline", "predict_main", "score"]
+from ternary._modelfile import (
+    MAX_MEMBERS,
+    MAX_RATIO,
+    MAX_SCHEMA_BYTES,
+    MAX_UNPACKED_BYTES,
+    MIN_UNPACKED_BYTES,
+    MODEL_TYPES,
+    ModelFileError,
+    load_model,
+)
+
+__all__ = [
+    "MAX_MEMBERS",
+    "MAX_RATIO",
+    "MAX_SCHEMA_BYTES",
+    "MAX_UNPACKED_BYTES",
+    "MIN_UNPACKED_BYTES",
+    "MODEL_TYPES",
+    "ModelFileError",
+    "TernaryPipeline",
+    "load_model",
+    "make_pipeline",
+    "score",
+]
 
 
 def _final_has(name: str):
@@ -216,7 +242,9 @@ def make_pipeline(*steps, memory=None, verbose: bool = False) -> TernaryPipeline
     TernaryPipeline
         Its steps named by their lower-cased class names (numbered where a class
         repeats); with transformers, set to hand on pandas DataFrames unless the
-        final step was fitted on an array without feature names.
+        final step was fitted on an array without feature names. The transformers
+        are then copies (fitted ones stay fitted), so the steps given are left as
+        they were; the final step is the one given.
 
     Raises
     ------
@@ -233,13 +261,20 @@ def make_pipeline(*steps, memory=None, verbose: bool = False) -> TernaryPipeline
     """
     if not steps:
         raise ValueError("make_pipeline needs at least one step (the model).")
-    named = _sk_make_pipeline(*steps, memory=memory, verbose=verbose).steps
-    pipe = TernaryPipeline(named, memory=memory, verbose=verbose)
     final = steps[-1]
     fitted_without_names = hasattr(final, "n_features_in_") and not hasattr(
         final, "feature_names_in_"
     )
-    if len(steps) > 1 and not fitted_without_names:
+    pandas_output = len(steps) > 1 and not fitted_without_names
+    if pandas_output:
+        # set_output changes the transformer it is called on, and a step given here is
+        # often shared (a dataset's preprocessor, which run_cv and the app's pages use
+        # for arrays): the pipeline sets it on its own copies. A deep copy, not
+        # sklearn's clone, since a fitted transformer must stay fitted.
+        steps = (*(copy.deepcopy(step) for step in steps[:-1]), final)
+    named = _sk_make_pipeline(*steps, memory=memory, verbose=verbose).steps
+    pipe = TernaryPipeline(named, memory=memory, verbose=verbose)
+    if pandas_output:
         pipe.set_output(transform="pandas")
     return pipe
 
@@ -303,22 +338,3 @@ def score(model, rows, *, chunk_size: int = 20_000, progress=None) -> pd.DataFra
         return pd.DataFrame(columns=columns, index=rows.index)
     return pd.concat(parts)
 
-
-def predict_main(argv=None, *, prog: str | None = None) -> int:
-    """``ternary predict MODEL DATA --out OUT`` as a function (see ``ternary predict --help``).
-
-    Parameters
-    ----------
-    argv : list of str, optional
-        The command's arguments (default: ``sys.argv[1:]``).
-    prog : str, optional
-        The command's name in its usage line.
-
-    Returns
-    -------
-    int
-        0 on success, 2 (with a message on stderr) for bad input.
-    """
-    from ternary._predict_cli import main
-
-    return main(argv, prog=prog)

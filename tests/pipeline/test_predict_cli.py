@@ -12,11 +12,16 @@ import pandas as pd
 import pytest
 
 from ternary import TernaryTreeClassifier, make_pipeline
+from ternary.cli import main as ternary_main
 from ternary.data import load_csv, read_rows
-from ternary.pipeline import predict_main as main
 
 sio = pytest.importorskip("skops.io")
 ROOT = Path(__file__).resolve().parents[2]
+
+
+def main(argv: list[str]) -> int:
+    """``ternary predict ARGV``, in this process."""
+    return ternary_main(["predict", *argv])
 
 
 def _csv(n: int, seed: int, label: bool) -> str:

@@ -1,0 +1,234 @@
+"""Open a saved model (a skops file) without running anything the file brings along.
+
+A skops file is a zip archive: ``schema.json`` describes the objects, one node per
+object with its type (``__module__`` + ``__class__``) and the skops loader that builds
+it (``__loader__``), and ``.npy`` members hold the arrays. skops builds only the types
+it is told to trust, but "trust" is the caller's to decide, and a prefix rule such as
+"every ``numpy.`` or ``builtins.`` name" lets a file call ``numpy.full_like`` and
+``builtins.eval`` through scikit-learn's ``FunctionTransformer``. `load_model` trusts
+exactly `MODEL_TYPES`: the types, each with the loaders, that the models this project
+saves contain (the trees, the forest, the pipeline with its ``Preprocessor``). No
+function, no method, no module attribute is among them, so nothing in an accepted
+file can be called while it is built.
+
+The archive is measured before anything is unpacked (`zipfile` reads only its
+directory for that): at most `MAX_MEMBERS` members, and the sizes they declare
+unpacked, each and summed, within ``max(MIN_UNPACKED_BYTES, MAX_RATIO * file size)``
+and never above `MAX_UNPACKED_BYTES`; ``schema.json`` at most `MAX_SCHEMA_BYTES`.
+`zipfile` holds every member to its declared size (a member that inflates further
+fails its check), so these bounds bound what reading the file can take. For scale:
+the largest forest the app fits (100 trees of depth 12 on 8,000 rows) is a 7.2 MB file
+of 1,402 members, its schema 2.4 MB; compressed with deflate it unpacks 4.7 times.
+"""
+
+from __future__ import annotations
+
+import io
+import json
+import os
+import zipfile
+from typing import Any
+
+__all__ = [
+    "MAX_MEMBERS",
+    "MAX_RATIO",
+    "MAX_SCHEMA_BYTES",
+    "MAX_UNPACKED_BYTES",
+    "MIN_UNPACKED_BYTES",
+    "MODEL_TYPES",
+    "ModelFileError",
+    "load_model",
+]
+
+#: Every type a model saved by ternary holds, with the skops loaders that build it;
+#: derived by saving every kind of model the app and the library save (tree and forest
+#: with every δ method, routing and option, pipelines with a file's ``Preprocessor``)
+#: and listing the nodes of each file (tests/pipeline/test_modelfile.py regenerates it).
+MODEL_TYPES: dict[str, tuple[str, ...]] = {
+    "builtins.dict": ("DictNode",),
+    "builtins.frozenset": ("ConstructorFromReduceNode",),
+    "builtins.list": ("ListNode",),
+    "builtins.str": ("JsonNode", "TypeNode"),
+    "builtins.tuple": ("TupleNode",),
+    "numpy.ndarray": ("NdArrayNode",),
+    "ternary._classes.TernaryTreeClassifier": ("ObjectNode",),
+    "ternary._forest.TernaryForestClassifier": ("ObjectNode",),
+    "ternary.data._preprocess.Preprocessor": ("ObjectNode",),
+    "ternary.data._preprocess._Rule": ("ObjectNode",),
+    "ternary.pipeline.TernaryPipeline": ("ObjectNode",),
+    "ternary.selective.RiskControlledClassifier": ("ObjectNode",),
+    "ternary.tree.TernaryTree": ("ObjectNode",),
+}
+#: most members an archive may have (the app's largest forest has 1,402)
+MAX_MEMBERS = 50_000
+#: most bytes the members may unpack to per byte of the file (deflate packs a saved
+#: forest about 5 to 1; a zip bomb of zeros about 1000 to 1)
+MAX_RATIO = 100
+#: what any file may unpack to, whatever its size (small files compress well too)
+MIN_UNPACKED_BYTES = 64 * 2**20
+#: what no file may unpack to (1 GiB), nor be
+MAX_UNPACKED_BYTES = 2**30
+#: the largest ``schema.json`` read (parsed JSON takes several times its size)
+MAX_SCHEMA_BYTES = 64 * 2**20
+
+
+class ModelFileError(ValueError):
+    """A file that is not a model ternary saved, or one it will not open; the message says why."""
+
+
+def _archive(source: Any, name: str) -> tuple[Any, int]:
+    """An open binary file of ``source`` (a path or the bytes) and its size."""
+    if isinstance(source, (bytes, bytearray, memoryview)):
+        data = bytes(source)
+        return io.BytesIO(data), len(data)
+    path = os.fspath(source)
+    if not os.path.isfile(path):
+        raise ModelFileError(f"No model file {name}. Give the path of a .skops file.")
+    try:
+        handle = open(path, "rb")  # noqa: SIM115 - closed by load_model
+    except OSError as exc:
+        raise ModelFileError(f"Could not open {name}: {exc.strerror or exc}.") from exc
+    return handle, os.fstat(handle.fileno()).st_size
+
+
+def _check_members(archive: zipfile.ZipFile, size: int, name: str) -> None:
+    """Refuse an archive whose members, by number or declared size, pass the bounds."""
+    infos = archive.infolist()
+    if len(infos) > MAX_MEMBERS:
+        raise ModelFileError(
+            f"{name} has {len(infos):,} members, more than the {MAX_MEMBERS:,} a saved "
+            "model may have; it is not read."
+        )
+    bound = min(MAX_UNPACKED_BYTES, max(MIN_UNPACKED_BYTES, MAX_RATIO * size))
+    total = 0
+    for info in infos:
+        total += info.file_size
+        if info.file_size > bound or total > bound:
+            raise ModelFileError(
+                f"{name} would unpack to more than {bound:,} bytes (member "
+                f"{info.filename!r} declares {info.file_size:,} from a {size:,}-byte "
+                f"file; the bound is {MAX_RATIO} times the file's size, at least "
+                f"{MIN_UNPACKED_BYTES:,} and at most {MAX_UNPACKED_BYTES:,} bytes); "
+                "it is not read."
+            )
+    try:
+        schema = archive.getinfo("schema.json")
+    except KeyError:
+        raise ModelFileError(f"{name} is not a skops model file (it has no schema.json).") from None
+    if schema.file_size > MAX_SCHEMA_BYTES:
+        raise ModelFileError(
+            f"{name}'s schema.json declares {schema.file_size:,} bytes, more than the "
+            f"{MAX_SCHEMA_BYTES:,} a saved model's may have; it is not read."
+        )
+
+
+def _first_untrusted(schema: Any) -> str | None:
+    """The first node (in the file's order) whose type or loader is not `MODEL_TYPES`'."""
+    stack = [schema]
+    while stack:
+        node = stack.pop()
+        if isinstance(node, dict):
+            if "__loader__" in node:
+                module, cls, loader = (
+                    node.get("__module__"),
+                    node.get("__class__"),
+                    node.get("__loader__"),
+                )
+                kind = f"{module}.{cls}"
+                if loader not in MODEL_TYPES.get(kind, ()):
+                    return f"{kind} (built by skops' {loader})"
+            stack.extend(reversed(list(node.values())))
+        elif isinstance(node, list):
+            stack.extend(reversed(node))
+    return None
+
+
+def _checked_schema(archive: zipfile.ZipFile, name: str) -> None:
+    try:
+        schema = json.loads(archive.read("schema.json"))
+    except (ValueError, RecursionError, zipfile.BadZipFile, OSError, EOFError) as exc:
+        raise ModelFileError(
+            f"{name} is not a skops model file (its schema.json: {type(exc).__name__})."
+        ) from exc
+    untrusted = _first_untrusted(schema)
+    if untrusted is not None:
+        raise ModelFileError(
+            f"{name} holds the type {untrusted}, which no model saved by ternary holds, "
+            "so it is not loaded (a file can run code through such types). Open it with "
+            "skops.io.load yourself only if you trust where it came from."
+        )
+
+
+def load_model(source, *, name: str | None = None):
+    """The fitted model in a skops file, built only from the types ternary's models hold.
+
+    The archive is measured before it is unpacked (members and declared sizes, see
+    the bounds in ``ternary.pipeline``'s `MAX_MEMBERS`, `MAX_RATIO`,
+    `MIN_UNPACKED_BYTES`, `MAX_UNPACKED_BYTES` and `MAX_SCHEMA_BYTES`), then every
+    object it describes must be one of `MODEL_TYPES`, built the way ternary saves it.
+    A scikit-learn ``FunctionTransformer``, a function, a module attribute or a class
+    of another package is refused before anything is built, with its name.
+
+    Parameters
+    ----------
+    source : str, os.PathLike or bytes
+        The path of the file (``.skops``, the app's model download or
+        ``skops.io.dump(model, path)``), or its bytes.
+    name : str, optional
+        How messages name the file; default its path, or "the model file" for bytes.
+
+    Returns
+    -------
+    estimator
+        The fitted model: a `TernaryPipeline`, a ternary tree or forest (anything
+        `MODEL_TYPES` allows that has ``classes_`` and ``predict_proba``).
+
+    Raises
+    ------
+    ModelFileError
+        When the file is missing, is not a skops archive, passes a bound, holds a
+        type outside `MODEL_TYPES`, cannot be built, or holds no classifier; the
+        message says which.
+    ternary._optional.MissingOptionalDependency
+        When skops is not installed (the message says how to install it).
+
+    Examples
+    --------
+    >>> import skops.io as sio
+    >>> from sklearn.datasets import make_moons
+    >>> from ternary import TernaryTreeClassifier
+    >>> from ternary.pipeline import load_model
+    >>> X, y = make_moons(100, random_state=0)
+    >>> tree = TernaryTreeClassifier(max_depth=2, random_state=0).fit(X, y)
+    >>> bool((load_model(sio.dumps(tree)).predict(X) == tree.predict(X)).all())
+    True
+    """
+    from ternary._optional import optional_import
+
+    sio = optional_import("skops.io", "Reading a model")
+    if name is None:
+        name = "the model file" if isinstance(source, (bytes, bytearray)) else repr(str(source))
+    handle, size = _archive(source, name)
+    with handle:
+        if size > MAX_UNPACKED_BYTES:
+            raise ModelFileError(
+                f"{name} is {size:,} bytes, more than the {MAX_UNPACKED_BYTES:,} a saved "
+                "model may be; it is not read."
+            )
+        try:
+            archive = zipfile.ZipFile(handle)
+        except Exception as exc:  # noqa: BLE001 - whatever zipfile raises, it is no archive
+            raise ModelFileError(
+                f"{name} is not a skops model file (not a zip archive: {type(exc).__name__})."
+            ) from exc
+        with archive:
+            _check_members(archive, size, name)
+            _checked_schema(archive, name)
+        handle.seek(0)
+        try:
+            model = sio.load(handle, trusted=sorted(MODEL_TYPES))
+        except Exception as exc:  # noqa: BLE001 - a damaged file fails in many ways
+            raise ModelFileError(f"Could not load {name}: {type(exc).__name__}: {exc}") from exc
+    if not (hasattr(model, "predict_proba") and hasattr(model, "classes_")):
+        raise ModelFileError(f"{name} holds a {type(model).__name__}, not a fitted classifier.")
+    return model

@@ -1,0 +1,337 @@
+"""`load_model` opens exactly what ternary saves, and refuses every other file before it runs.
+
+Each hostile file is made here: a scikit-learn pipeline of FunctionTransformers that reaches
+``builtins.eval``, a module attribute (``sklearn.utils._testing.os``), ``os.system``, a class
+of ``__main__``, a zip bomb, an archive of too many members, a pickle, truncated and empty
+files. `MODEL_TYPES` is checked against the types of every kind of model the app and the
+library save, regenerated from real files.
+"""
+
+from __future__ import annotations
+
+import io
+import itertools
+import json
+import os
+import pickle
+import warnings
+import zipfile
+
+import numpy as np
+import pytest
+from sklearn.dummy import DummyClassifier
+from sklearn.pipeline import Pipeline
+from sklearn.preprocessing import FunctionTransformer
+
+from ternary import (
+    DELTA_METHODS,
+    ROUTINGS,
+    TernaryForestClassifier,
+    TernaryPipeline,
+    TernaryTreeClassifier,
+    make_pipeline,
+)
+from ternary.cli import main as ternary_main
+from ternary.data import load_csv
+from ternary.pipeline import (
+    MAX_MEMBERS,
+    MODEL_TYPES,
+    ModelFileError,
+    load_model,
+)
+from ternary.selective import RiskControlledClassifier
+
+sio = pytest.importorskip("skops.io")
+
+
+def _table(n: int = 160) -> bytes:
+    """A credit-like file: numbers with gaps, a two-level and a many-level text column."""
+    rng = np.random.default_rng(0)
+    lines = ["age,sex,job,income,when,y"]
+    for i in range(n):
+        age = "" if i % 11 == 0 else str(20 + i % 40)
+        sex = "" if i % 13 == 0 else "FM"[i % 2]
+        job = "abcdefghijkl"[i % 12]
+        label = ["good", "bad"][(i % 3 > 0) ^ (i % 7 == 0)]
+        lines.append(f"{age},{sex},{job},{rng.normal(50, 10):.2f},2020-01-0{1 + i % 5},{label}")
+    return ("\n".join(lines) + "\n").encode()
+
+
+@pytest.fixture(scope="module")
+def ds():
+    return load_csv(_table())
+
+
+@pytest.fixture(scope="module")
+def tree_pipe(ds):
+    tree = TernaryTreeClassifier(max_depth=3, random_state=0).fit(ds.X, ds.y)
+    return make_pipeline(ds.preprocessor, tree)
+
+
+def _nodes(blob: bytes) -> set[tuple[str, str]]:
+    """(type, skops loader) of every node in a skops file's schema."""
+    found, stack = set(), [json.loads(zipfile.ZipFile(io.BytesIO(blob)).read("schema.json"))]
+    while stack:
+        node = stack.pop()
+        if isinstance(node, dict):
+            if "__loader__" in node:
+                found.add((f"{node['__module__']}.{node['__class__']}", node["__loader__"]))
+            stack.extend(node.values())
+        elif isinstance(node, list):
+            stack.extend(node)
+    return found
+
+
+def _saved_models(ds):
+    """Every kind of model ternary saves (the app's downloads, the library's estimators),
+    each with rows it scores."""
+    X, y, pre = ds.X, ds.y, ds.preprocessor
+    raw = ds.raw.drop(columns=[ds.target])
+    for delta_method, routing in itertools.product(DELTA_METHODS, ROUTINGS):
+        tree = TernaryTreeClassifier(
+            max_depth=3, delta_method=delta_method, routing=routing, random_state=0
+        ).fit(X, y)
+        yield tree, X
+        yield make_pipeline(pre, tree), raw
+    options = [
+        {"class_weight": "balanced"},
+        {"class_weight": {"good": 2.0, "bad": 1.0}},
+        {"criterion": "entropy", "max_features": "sqrt"},
+        {"max_features": 0.5, "ccp_alpha": 0.01},
+        {"delta_method": "node_bootstrap", "n_bootstraps": 5},
+        {"delta_scale": "bayes", "max_depth": None},
+        {"routing": "hard_middle", "min_samples_middle": 2},
+    ]
+    for option in options:
+        yield make_pipeline(pre, TernaryTreeClassifier(random_state=0, **option).fit(X, y)), raw
+    for delta_method, routing in itertools.product(DELTA_METHODS, ("probabilistic", "deferred")):
+        forest = TernaryForestClassifier(
+            n_estimators=3, max_depth=3, delta_method=delta_method, routing=routing, random_state=0
+        ).fit(X, y)
+        yield make_pipeline(pre, forest), raw
+    oob = TernaryForestClassifier(
+        n_estimators=3, max_depth=3, oob_score=True, class_weight="balanced", random_state=0
+    )
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", UserWarning)  # three trees leave rows out of every bag
+        yield oob.fit(X, y), X
+    yield TernaryForestClassifier(n_estimators=2, bootstrap=False, random_state=0).fit(X, y), X
+    bare = TernaryTreeClassifier(max_depth=3, random_state=0).fit(X.to_numpy(), y)
+    yield bare, X.to_numpy()  # fitted without feature names
+    body = b"".join(b"%d,%d,%d\n" % (i % 7, i % 5, i % 3) for i in range(90))
+    numeric = load_csv(b"a,b,y\n" + body)  # integer labels, numbers only
+    tree = TernaryTreeClassifier(max_depth=2).fit(numeric.X, numeric.y)
+    yield make_pipeline(numeric.preprocessor, tree), numeric.raw.drop(columns=["y"])
+    risk = RiskControlledClassifier(TernaryTreeClassifier(max_depth=3, random_state=0))
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", UserWarning)  # few calibration rows: all flagged
+        risk.fit(X, y)
+    yield make_pipeline(pre, risk), raw
+
+
+def test_model_types_is_exactly_what_saved_models_hold(ds):
+    seen: set[tuple[str, str]] = set()
+    for model, rows in _saved_models(ds):
+        blob = sio.dumps(model)
+        seen |= _nodes(blob)
+        # skops' own list of what it would not trust by default is inside the constant
+        assert set(sio.get_untrusted_types(data=blob)) <= set(MODEL_TYPES)
+        loaded = load_model(blob)
+        assert type(loaded) is type(model)
+        np.testing.assert_array_equal(loaded.predict_proba(rows), model.predict_proba(rows))
+    allowed = {(name, loader) for name, loaders in MODEL_TYPES.items() for loader in loaders}
+    assert seen == allowed  # every entry is needed, and nothing else appears
+    # no function, method or module attribute is trusted
+    assert {loader for _, loader in allowed} <= {
+        "ObjectNode",
+        "DictNode",
+        "ListNode",
+        "TupleNode",
+        "JsonNode",
+        "NdArrayNode",
+        "ConstructorFromReduceNode",
+        "TypeNode",
+    }
+    assert {name for name, loader in allowed if loader == "TypeNode"} == {"builtins.str"}
+
+
+@pytest.mark.xfail(
+    strict=True,
+    raises=TypeError,
+    reason="graft_report_ is a pandas DataFrame, which skops cannot save (ternary/_classes.py)",
+)
+def test_a_grafted_tree_saves(ds):
+    tree = TernaryTreeClassifier(max_depth=3, graft="all", random_state=0).fit(ds.X, ds.y)
+    assert load_model(sio.dumps(tree)).predict(ds.X).tolist() == tree.predict(ds.X).tolist()
+
+
+# --- hostile files ---------------------------------------------------------------------
+
+
+def _predict(model_path, tmp_path, capsys) -> tuple[int, str]:
+    data = tmp_path / "rows.csv"
+    data.write_bytes(b"a,b\n1,2\n3,4\n")
+    status = ternary_main(["predict", str(model_path), str(data), "--out", str(tmp_path / "o.csv")])
+    return status, capsys.readouterr().err
+
+
+def _eval_chain(marker, final):
+    """numpy.full_like -> numpy.ravel -> builtins.max -> builtins.eval: code runs on predict."""
+    code = f"__import__('pathlib').Path({str(marker)!r}).write_text('ran')"
+    steps = [
+        ("fill", FunctionTransformer(np.full_like, kw_args={"fill_value": code, "dtype": object})),
+        ("flat", FunctionTransformer(np.ravel)),
+        ("pick", FunctionTransformer(max)),
+        ("run", FunctionTransformer(eval)),
+    ]
+    return steps + [("model", final)]
+
+
+@pytest.mark.parametrize("container", [Pipeline, TernaryPipeline])
+def test_function_transformer_chain_to_eval_is_refused_and_never_runs(container, tmp_path, capsys):
+    marker = tmp_path / "PWNED"
+    final = DummyClassifier().fit([[0, 0], [1, 1]], [0, 1])
+    path = tmp_path / "evil.skops"
+    sio.dump(container(_eval_chain(marker, final)), path)
+    # the file does what it says on an open that trusts it (the attack is real)
+    assert "builtins.eval" in sio.get_untrusted_types(file=path)
+    status, err = _predict(path, tmp_path, capsys)
+    assert status == 2 and "Traceback" not in err
+    first = (
+        "sklearn.pipeline.Pipeline"
+        if container is Pipeline
+        else ("sklearn.preprocessing._function_transformer.FunctionTransformer")
+    )
+    assert f"holds the type {first}" in err
+    assert not marker.exists()
+    with pytest.raises(ModelFileError, match="FunctionTransformer|Pipeline"):
+        load_model(path)
+    assert not marker.exists()
+
+
+def _edited(blob: bytes, edit) -> bytes:
+    """``blob`` with its schema.json changed by ``edit(schema)`` (the arrays kept)."""
+    source = zipfile.ZipFile(io.BytesIO(blob))
+    out = io.BytesIO()
+    with zipfile.ZipFile(out, "w") as target:
+        for info in source.infolist():
+            data = source.read(info)
+            if info.filename == "schema.json":
+                schema = json.loads(data)
+                edit(schema)
+                data = json.dumps(schema).encode()
+            target.writestr(info.filename, data)
+    return out.getvalue()
+
+
+def _tree_attrs(schema: dict) -> dict:
+    return schema["content"]["content"]
+
+
+def test_module_attribute_types_are_refused(tmp_path, capsys):
+    X, y = np.arange(40.0).reshape(20, 2), np.arange(20) % 2
+    tree = TernaryTreeClassifier(max_depth=2, random_state=0).fit(X, y)
+    module_os = {
+        "__class__": "os",
+        "__module__": "sklearn.utils._testing",
+        "__loader__": "TypeNode",
+        "__id__": 1,
+    }
+    blob = _edited(sio.dumps(tree), lambda s: _tree_attrs(s).__setitem__("helper", module_os))
+    path = tmp_path / "os.skops"
+    path.write_bytes(blob)
+    # a prefix rule ("sklearn." is trusted) would build the tree with the os module inside
+    assert "sklearn.utils._testing.os" in sio.get_untrusted_types(data=blob)
+    status, err = _predict(path, tmp_path, capsys)
+    assert status == 2 and "holds the type sklearn.utils._testing.os" in err
+
+
+def test_os_system_is_refused(tmp_path, capsys):
+    final = DummyClassifier().fit([[0, 0], [1, 1]], [0, 1])
+    path = tmp_path / "system.skops"
+    sio.dump(TernaryPipeline([("sh", FunctionTransformer(os.system)), ("m", final)]), path)
+    status, err = _predict(path, tmp_path, capsys)
+    assert status == 2 and "FunctionTransformer" in err and "Traceback" not in err
+    # the function itself, were the transformer allowed, is refused by name too
+    blob = _edited(
+        path.read_bytes(),
+        lambda s: s["content"]["content"].__setitem__(
+            "steps",
+            {
+                "__class__": "system",
+                "__module__": os.system.__module__,
+                "__loader__": "FunctionNode",
+                "__id__": 2,
+                "content": {"module_path": os.system.__module__, "function": "system"},
+            },
+        ),
+    )
+    with pytest.raises(ModelFileError, match=rf"{os.system.__module__}\.system"):
+        load_model(blob)
+
+
+def test_classes_of_main_are_refused(tmp_path, capsys):
+    X, y = np.arange(40.0).reshape(20, 2), np.arange(20) % 2
+    tree = TernaryTreeClassifier(max_depth=2, random_state=0).fit(X, y)
+    blob = _edited(sio.dumps(tree), lambda s: s.__setitem__("__module__", "__main__"))
+    path = tmp_path / "main.skops"
+    path.write_bytes(blob)
+    status, err = _predict(path, tmp_path, capsys)
+    assert status == 2 and "holds the type __main__.TernaryTreeClassifier" in err
+
+
+def test_pickles_truncated_and_empty_files_are_refused(tree_pipe, tmp_path, capsys):
+    good = sio.dumps(tree_pipe)
+    cases = {
+        "pickle.skops": pickle.dumps(tree_pipe),
+        "half.skops": good[: len(good) // 2],
+        "tail.skops": good[:-30],
+        "empty.skops": b"",
+    }
+    for name, blob in cases.items():
+        path = tmp_path / name
+        path.write_bytes(blob)
+        status, err = _predict(path, tmp_path, capsys)
+        assert status == 2, name
+        assert "not a skops model file" in err or "Could not load" in err, (name, err)
+        assert "Traceback" not in err
+    assert not (tmp_path / "o.csv").exists()
+
+
+def test_zip_bomb_is_refused_before_it_is_unpacked(tree_pipe, tmp_path, capsys):
+    path = tmp_path / "bomb.skops"
+    good = zipfile.ZipFile(io.BytesIO(sio.dumps(tree_pipe)))
+    zeros = bytes(2**20)
+    with zipfile.ZipFile(path, "w", zipfile.ZIP_DEFLATED) as bomb:
+        bomb.writestr("schema.json", good.read("schema.json"))
+        with bomb.open("bomb.npy", "w", force_zip64=True) as member:
+            for _ in range(600):  # 600 MB of zeros, 1 MB in memory at a time
+                member.write(zeros)
+    assert path.stat().st_size < 2 * 2**20
+    status, err = _predict(path, tmp_path, capsys)
+    assert status == 2 and "would unpack to more than" in err
+    assert "'bomb.npy' declares 629,145,600" in err
+
+
+def test_deflated_models_within_the_bound_load(tree_pipe, ds):
+    blob = sio.dumps(tree_pipe, compression=zipfile.ZIP_DEFLATED)
+    rows = ds.raw.drop(columns=[ds.target])
+    assert load_model(blob).predict(rows).tolist() == tree_pipe.predict(rows).tolist()
+
+
+def test_too_many_members_are_refused(tree_pipe, tmp_path, capsys):
+    path = tmp_path / "many.skops"
+    good = zipfile.ZipFile(io.BytesIO(sio.dumps(tree_pipe)))
+    with zipfile.ZipFile(path, "w") as many:
+        many.writestr("schema.json", good.read("schema.json"))
+        for i in range(MAX_MEMBERS):
+            many.writestr(f"{i}.npy", b"")
+    status, err = _predict(path, tmp_path, capsys)
+    assert status == 2 and f"has {MAX_MEMBERS + 1:,} members" in err
+
+
+def test_missing_file_and_a_model_that_is_no_classifier(tmp_path):
+    with pytest.raises(ModelFileError, match="No model file"):
+        load_model(tmp_path / "none.skops")
+    with pytest.raises(ModelFileError, match="holds a list, not a fitted classifier"):
+        load_model(sio.dumps(["a"]))
