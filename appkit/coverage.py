@@ -53,36 +53,59 @@ __all__ = [
 
 
 @st.cache_resource(show_spinner=False)
-def _result_store() -> tuple[OrderedDict, threading.Lock]:
-    """Result tables of the long runs, shared by all sessions (most recent last).
+def _result_store() -> tuple[OrderedDict, threading.Lock, dict]:
+    """Result tables of the long runs, shared by all sessions (most recent last), and the
+    runs under way (key -> an event set when it ends).
 
     The long runs report progress to a bar on the page, and Streamlit cannot
     replay page elements touched from inside an ``st.cache_data`` function; so
     they are cached here by hand, under their spec's key.
     """
-    return OrderedDict(), threading.Lock()
+    return OrderedDict(), threading.Lock(), {}
 
 
 _STORE_SIZE = 32
 
 
 def _stored(key: tuple, compute) -> pd.DataFrame:
-    store, lock = _result_store()
+    """The stored table of ``key``, computing it once however many sessions ask at once.
+
+    A class that opens the page together would otherwise run the same cross-validation
+    once per student; the later ones wait for the first one's run instead.
+    """
+    store, lock, running = _result_store()
     with lock:
         if key in store:
             store.move_to_end(key)
             return store[key].copy()
-    result = compute()  # outside the lock: other sessions keep reading meanwhile
-    with lock:
-        store[key] = result
-        while len(store) > _STORE_SIZE:
-            store.popitem(last=False)
+        done = running.get(key)
+        if done is None:
+            done = running[key] = threading.Event()
+            mine = True
+        else:
+            mine = False
+    if not mine:
+        done.wait()
+        with lock:
+            if key in store:
+                return store[key].copy()
+        return _stored(key, compute)  # the first run failed or was evicted: run it here
+    try:
+        result = compute()  # outside the lock: other sessions keep reading meanwhile
+        with lock:
+            store[key] = result
+            while len(store) > _STORE_SIZE:
+                store.popitem(last=False)
+    finally:
+        with lock:
+            running.pop(key, None)
+        done.set()
     return result.copy()
 
 
 def is_cached(spec: CVSpec) -> bool:
     """Whether ``spec``'s results are already in the store (no compute needed)."""
-    store, lock = _result_store()
+    store, lock, _ = _result_store()
     with lock:
         return spec.key in store
 

@@ -2,6 +2,7 @@
 
 Usage: python benchmarks/bench_app.py [--repeats 5] [--quick] [--no-browser]
        python benchmarks/bench_app.py --only-first-visit   (a fresh server's first visits)
+       python benchmarks/bench_app.py --class 60   (60 students at once: bench_class.py)
 
 Compute: times the cached wrappers in ``appkit`` that the pages call, with the
 cache missed on purpose (every repeat uses a parameter value not seen before),
@@ -691,6 +692,11 @@ def _arguments(argv):
 
 
 def main(argv=None) -> int:
+    argv = sys.argv[1:] if argv is None else list(argv)
+    if "--class" in argv:  # N students on one server: bench_class.py, with its own options
+        import bench_class
+
+        return bench_class.main(argv)
     args = _arguments(argv)
     if args.only_first_visit:
         return print("\n".join(_first_visit_lines(bench_first_visit()))) or 0

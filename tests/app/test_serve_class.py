@@ -67,3 +67,47 @@ def test_the_selective_view_is_shared_and_holds_the_curves_it_draws():
     pd.testing.assert_frame_equal(view.table, fresh.table.round(4))
     drawn = {str(trace.name) for trace in view.figure.data}
     assert any("Chow" in name for name in drawn)
+
+
+def test_a_class_asking_for_the_same_new_run_at_once_computes_it_once():
+    import threading
+
+    calls, started, release = [], threading.Event(), threading.Event()
+    table = pd.DataFrame({"accuracy": [0.9]})
+
+    def compute():
+        calls.append(threading.current_thread().name)
+        started.set()
+        release.wait(30)
+        return table
+
+    key = ("test-single-flight", object())
+    got = {}
+
+    def student(name):
+        got[name] = coverage._stored(key, compute)
+
+    first = threading.Thread(target=student, args=("first",), name="first")
+    first.start()
+    assert started.wait(30)
+    second = threading.Thread(target=student, args=("second",), name="second")
+    second.start()
+    second.join(0.3)  # the second student is waiting for the first one's run meanwhile
+    release.set()
+    first.join(30)
+    second.join(30)
+    assert calls == ["first"]
+    pd.testing.assert_frame_equal(got["first"], table)
+    pd.testing.assert_frame_equal(got["second"], table)
+    assert got["second"] is not got["first"]  # each session its own copy
+
+
+def test_a_failed_run_lets_the_waiting_student_run_it_again():
+    def broken():
+        raise RuntimeError("no luck")
+
+    key = ("test-single-flight-failure",)
+    with pytest.raises(RuntimeError, match="no luck"):
+        coverage._stored(key, broken)
+    table = pd.DataFrame({"accuracy": [0.5]})
+    pd.testing.assert_frame_equal(coverage._stored(key, lambda: table), table)
