@@ -5,6 +5,9 @@ The numbers come from `appkit.yourdata`; this module only lays them out.
 
 from __future__ import annotations
 
+import json
+import shlex
+
 import numpy as np
 import pandas as pd
 import streamlit as st
@@ -16,7 +19,13 @@ from appkit.model import is_forest, model_params
 from appkit.regions import member_for_story
 from ternary.data import Dataset, to_csv
 
-__all__ = ["cases_section", "export_section", "score_section"]
+__all__ = [
+    "cases_section",
+    "export_section",
+    "pipeline_snippet",
+    "predict_command",
+    "score_section",
+]
 
 #: the cases are computed on arrival when the estimate is at most this (else a button)
 ON_ARRIVAL_SECONDS = cost.AUTO_RUN_SECONDS
@@ -185,9 +194,12 @@ def score_section(ds: Dataset, pipe) -> None:
     st.success(f"Scored {result.n_rows:,} rows; {_pct(result.flag_rate)} boundary-uncertain.")
     for note in result.notes:
         st.caption(plain(note))
-    if result.n_labelled:
+    if result.label_note:
+        st.warning(plain(result.label_note), icon="⚠️")
+    if result.n_labelled > sum(result.foreign_labels.values()):
+        accuracy = np.nan if result.decided_accuracy is None else result.decided_accuracy
         cols = st.columns(2)
-        cols[0].metric("Decided accuracy (new rows)", _pct(result.decided_accuracy or np.nan))
+        cols[0].metric("Decided accuracy (new rows)", _pct(accuracy))
         cols[1].metric("Flag rate (new rows)", _pct(result.flag_rate))
     st.dataframe(result.table.head(200), hide_index=True, width="stretch", height=260)
     stem = str(upload.name).rsplit(".", 1)[0]
@@ -215,6 +227,23 @@ def export_section(ds: Dataset, pipe, key: tuple) -> None:
         help="The loader's cleaning and the model in one scikit-learn pipeline: it takes the "
         "rows of a file as they are, gaps and text included.",
     )
-    st.code(yourdata.PIPELINE_SNIPPET.format(file=f"{base}.skops"), language="python")
+    st.code(pipeline_snippet(f"{base}.skops"), language="python")
     st.caption("Or from a shell, for a file of any size:")
-    st.code(f"python -m ternary predict {base}.skops new_rows.csv --out scored.csv", language="sh")
+    st.code(predict_command(f"{base}.skops"), language="sh")
+
+
+def predict_command(model_file: str) -> str:
+    """The shell command that scores a CSV with ``model_file``, the name quoted for a POSIX
+    shell: it comes from the upload's name, and ``x;touch${IFS}PWNED;#.csv`` must stay a
+    file name when the command is pasted."""
+    return f"python -m ternary predict {shlex.quote(model_file)} new_rows.csv --out scored.csv"
+
+
+def pipeline_snippet(model_file: str) -> str:
+    """The Python that loads ``model_file`` and scores a CSV, the name a string literal.
+
+    The snippet writes the name between double quotes; JSON's string escapes (``\\"``,
+    ``\\\\``, ``\\n``, ``\\uXXXX``) mean the same in a Python literal, so a name holding
+    ``"`` or a line break stays one string instead of becoming code.
+    """
+    return yourdata.PIPELINE_SNIPPET.format(file=json.dumps(model_file, ensure_ascii=False)[1:-1])
