@@ -49,7 +49,7 @@ CASE_FILTERS = {
 }
 #: how to score a CSV with the downloaded pipeline (skops loads only the types it is told)
 PIPELINE_SNIPPET = """import skops.io as sio
-from ternary.data import read_rows
+from ternary.data import read_rows, to_csv
 
 untrusted = sio.get_untrusted_types(file="{file}")
 print(untrusted)  # expect ternary and scikit-learn types only
@@ -57,7 +57,7 @@ pipe = sio.load("{file}", trusted=untrusted)
 
 rows = read_rows("new_rows.csv")  # the file's columns as they are: text, gaps and all
 pred, verdict = pipe.predict_with_verdict(rows)  # verdict 0: boundary-uncertain
-rows.assign(prediction=pred, verdict=verdict).to_csv("scored.csv", index=False)
+to_csv(rows.assign(prediction=pred, verdict=verdict), "scored.csv")  # formulas escaped
 """
 
 

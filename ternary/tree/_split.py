@@ -1,4 +1,4 @@
-"""CART's best split of one node over all features, in one compiled call.
+"""CART's best split of one node over all features, by the growth's compiled scan.
 
 The hard-middle routing grows its own three-way tree, so it cannot use
 scikit-learn's builder; each node needs CART's best ``(feature, θ)`` on its rows.
@@ -6,7 +6,9 @@ Asking a depth-1 `~sklearn.tree.DecisionTreeClassifier` for it costs a full
 estimator call per node (parameter and input validation, target encoding, a random
 state), which on the small nodes of a live page costs more than the search itself.
 `best_split` runs the same search as scikit-learn's ``BestSplitter`` with the Gini
-or entropy criterion in one numba call:
+or entropy criterion in two numba calls (a stable sort of the node's rows by each
+feature, then the scan over sorted rows that the hard-middle growth uses,
+`ternary.tree.growth`):
 
 * rows sorted by the feature; a candidate between sorted rows ``p−1`` and ``p``
   wherever ``x[p] > x[p−1] + 1e-7`` (scikit-learn's ``FEATURE_THRESHOLD``), a
@@ -36,131 +38,22 @@ scikit-learn stump.
 
 from __future__ import annotations
 
-import math
-
 import numpy as np
 
 from ternary import _jit
+from ternary.tree import growth
 
 __all__ = ["best_split", "split_kernel_available"]
 
-FEATURE_THRESHOLD = 1e-7  # scikit-learn's: values closer than this are one value
-_EPSILON = float(np.finfo(np.float64).eps)
 
-
-def _best_split_rows(X, y, w, n_classes, gini, min_samples_leaf, min_weight_leaf, out):
-    """Best ``(feature, θ)`` of the rows ``X`` (float32), or feature -1 when none.
-
-    Written in plain Python so that numba can compile it and a test can run it
-    uncompiled. ``out[0]`` receives θ.
-    """
-    m, n_features = X.shape
-    total = np.zeros(n_classes)
-    w_node = 0.0
-    for i in range(m):
-        total[y[i]] += w[i]
-        w_node += w[i]
-    out[0] = 0.0
-    node_impurity = 0.0
-    if gini:
-        sq = 0.0
-        for k in range(n_classes):
-            sq += total[k] * total[k]
-        node_impurity = 1.0 - sq / (w_node * w_node)
-    else:
-        for k in range(n_classes):
-            c = total[k]
-            if c > 0.0:
-                c /= w_node
-                node_impurity -= c * math.log(c)
-    if w_node < 2.0 * min_weight_leaf or node_impurity <= _EPSILON:
-        return -1
-    left = np.empty(n_classes)
-    right = np.empty(n_classes)
-    column = np.empty(m, dtype=np.float32)
-    best = -np.inf
-    best_feature = -1
-    for f in range(n_features):
-        for i in range(m):
-            column[i] = X[i, f]
-        order = np.argsort(column, kind="mergesort")
-        # float32 values held as float64, exactly: every sum below is in double, as in C
-        v = column[order].astype(np.float64)
-        if v[m - 1] <= v[0] + FEATURE_THRESHOLD:
-            continue  # constant
-        for k in range(n_classes):
-            left[k] = 0.0
-        w_left = 0.0
-        pos = 0
-        p = 0
-        while p < m:
-            while p + 1 < m and v[p + 1] <= v[p] + FEATURE_THRESHOLD:
-                p += 1
-            p_prev = p
-            p += 1
-            if p >= m:
-                break
-            if p < min_samples_leaf or m - p < min_samples_leaf:
-                continue
-            if p - pos <= m - p:
-                for q in range(pos, p):
-                    r = order[q]
-                    left[y[r]] += w[r]
-                    w_left += w[r]
-            else:  # from the node's end back, as scikit-learn's reverse_reset does
-                for k in range(n_classes):
-                    left[k] = total[k]
-                w_left = w_node
-                for q in range(m - 1, p - 1, -1):
-                    r = order[q]
-                    left[y[r]] -= w[r]
-                    w_left -= w[r]
-            pos = p
-            w_right = w_node - w_left
-            if w_left < min_weight_leaf or w_right < min_weight_leaf:
-                continue
-            for k in range(n_classes):
-                right[k] = total[k] - left[k]
-            # scikit-learn's children impurities, in its order of operations
-            imp_left = 0.0
-            imp_right = 0.0
-            if gini:
-                sq_left = 0.0
-                sq_right = 0.0
-                for k in range(n_classes):
-                    sq_left += left[k] * left[k]
-                    sq_right += right[k] * right[k]
-                imp_left = 1.0 - sq_left / (w_left * w_left)
-                imp_right = 1.0 - sq_right / (w_right * w_right)
-            else:
-                for k in range(n_classes):
-                    c = left[k]
-                    if c > 0.0:
-                        c /= w_left
-                        imp_left -= c * math.log(c)
-                    c = right[k]
-                    if c > 0.0:
-                        c /= w_right
-                        imp_right -= c * math.log(c)
-            proxy = -w_right * imp_right - w_left * imp_left
-            if proxy > best:
-                best = proxy
-                best_feature = f
-                out[0] = v[p_prev] / 2.0 + v[p] / 2.0
-    return best_feature
-
-
-_SIGNATURE = (
-    "intp(float32[:, :], intp[::1], float64[::1], intp, boolean, intp, float64, float64[::1])"
+# The split search is the growth's scan over sorted rows (`ternary.tree.growth`): one
+# source serves the presorted growth and this node-by-node search. It is registered as
+# a family of its own so that either can be switched off alone (`ternary.compiled.without`).
+_jit.register(
+    "split",
+    {name: growth._SIGNATURES[name] for name in ("presort", "split")},
+    {"presort": growth._presort_rows, "split": growth._split_sorted},
 )
-
-
-_jit.register("split", {"best_split": _SIGNATURE}, {"best_split": _best_split_rows})
-
-
-def _kernel():
-    kernels = _jit.kernels("split")
-    return None if kernels is None else kernels["best_split"]
 
 
 def split_kernel_available() -> bool:
@@ -175,7 +68,7 @@ def split_kernel_available() -> bool:
         True when numba is importable and the split kernel compiled; False when
         `best_split` with ``compiled=True`` always returns None.
     """
-    return _kernel() is not None
+    return _jit.available("split")
 
 
 def best_split(
@@ -222,23 +115,31 @@ def best_split(
     X = np.asarray(X)
     if X.dtype != np.float32 or X.ndim != 2 or X.shape[0] < 2:
         return None
-    args = (
-        X,
+    if compiled:
+        kernels = _jit.kernels("split")
+        if kernels is None:
+            return None
+        presort, scan = kernels["presort"], kernels["split"]
+    else:
+        presort, scan = growth._presort_rows, growth._split_sorted
+    # the node's rows sorted stably by each feature, then the growth's scan over them
+    XT = np.ascontiguousarray(X.T)
+    rows = np.arange(X.shape[0], dtype=np.intp)
+    order = np.empty(XT.shape, dtype=np.intp)
+    presort(XT, rows, order)
+    out = np.zeros(1)
+    feature = scan(
+        XT,
         np.ascontiguousarray(y, dtype=np.intp),
         np.ascontiguousarray(w, dtype=np.float64),
+        rows,
+        order,
         int(n_classes),
         criterion == "gini",
         int(min_samples_leaf),
         float(min_weight_leaf),
-        np.zeros(1),
+        out,
     )
-    if compiled:
-        kernel = _kernel()
-        if kernel is None:
-            return None
-        feature = kernel(*args)
-    else:
-        feature = _best_split_rows(*args)
     if feature < 0:
         return None
-    return int(feature), float(args[-1][0])
+    return int(feature), float(out[0])

@@ -107,7 +107,12 @@ def test_all_features_take_the_lowest_index_of_the_best(params):
     proxies = {f: _proxy(X, y, w, f, t, criterion) for f, t in found}
     best = max(proxies.values())
     tied = [f for f, p in proxies.items() if np.isclose(p, best, rtol=1e-12, atol=1e-12)]
-    assert got[0] == min(tied)
+    # Ties are decided in the kernel's own arithmetic: an exact tie goes to the lowest
+    # index, but proxies an ulp apart (computed here in another order) are no tie there,
+    # so a higher index may win where this arithmetic also ranks it at least as high
+    # (hypothesis found 17 rows with proxies -11.666666666666664 vs ...666).
+    assert got[0] in tied
+    assert got[0] == min(tied) or proxies[got[0]] >= proxies[min(tied)]
     assert got[1] == per_feature[got[0]][1]
     if len(tied) == 1:
         _assert_same_or_tied(got, _stump(X, y, w, criterion, msl), X, y, w, criterion)
