@@ -6,6 +6,7 @@ from __future__ import annotations
 import io
 import re
 import warnings
+from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -13,13 +14,13 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
+from ._assemble import _assemble
 from ._clean import (
     _MAX_CELLS,
     _MAX_CLASSES,
     _MAX_COLUMNS,
     _MAX_ROWS,
     _ORDINAL_THRESHOLD,
-    _assemble,
     _check_cells,
     _check_names,
     _check_shape,
@@ -353,6 +354,8 @@ def load_arff(
     max_classes: int = _MAX_CLASSES,
     ordinal_threshold: int = _ORDINAL_THRESHOLD,
     name: str | None = None,
+    merge_spellings: bool = True,
+    keep_columns: Sequence[str] = (),
 ) -> Dataset:
     """Load a Weka ARFF file as a Dataset.
 
@@ -381,6 +384,9 @@ def load_arff(
     name : str, optional
         Dataset name; default the file name without its extension, then the
         ``@relation``.
+    merge_spellings, keep_columns
+        As for :func:`load_csv`; declared nominal levels are never merged, and only
+        ``?`` marks a gap (a declared level such as ``none`` is a level).
 
     Returns
     -------
@@ -393,7 +399,15 @@ def load_arff(
         For every problem with the input.
     """
     opts = _options(
-        missing, max_rows, max_columns, max_bytes, max_classes, ordinal_threshold, max_values
+        missing,
+        max_rows,
+        max_columns,
+        max_bytes,
+        max_classes,
+        ordinal_threshold,
+        max_values,
+        merge_spellings=merge_spellings,
+        keep_columns=keep_columns,
     )
     data, file_name, text, encoding, codec = _checked_text(source, opts)
     report = [f"Read as {encoding}."]

@@ -1,8 +1,7 @@
-"""The shared cleaning pipeline: a raw table of float or text columns to a Dataset.
+"""The shared cleaning helpers: the loaders' options and limits, the target, column reading.
 
-Every loader parses its format into a raw table and hands it to :func:`_assemble`,
-which picks the target, converts and encodes the features, handles missing values,
-drops columns that cannot help (empty, constant, identifiers) and writes the report.
+The loaders (through ``_assemble``) and the :class:`Preprocessor` (``_preprocess``)
+both import from here; this module imports neither, so the imports go one way.
 """
 
 from __future__ import annotations
@@ -14,14 +13,16 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from ._dataset import DataError, Dataset, _class_names, _quote_list, _quoted
+from ._columns import (
+    _column_tokens,
+    _read_text,
+    _reading_lines,
+    _TextReading,
+)
+from ._dataset import DataError, _quote_list, _quoted
+from ._dates import _as_dates
 from ._source import MAX_FILE_BYTES
 
-# Tokens that people and tools commonly write for "no value"; compared after
-# stripping whitespace and lower-casing.
-_MISSING_TOKENS = frozenset(
-    {"", "?", "na", "n/a", "nan", "-nan", "null", "none", "missing", "#n/a", "<na>", "nil"}
-)
 # A numeric-looking text column is still treated as numeric when at most this
 # fraction of its non-missing values fail to parse (they become missing and are
 # reported); beyond it the column is taken to be categorical.
@@ -57,6 +58,8 @@ class _Options:
     max_classes: int = _MAX_CLASSES
     ordinal_threshold: int = _ORDINAL_THRESHOLD
     max_cells: int = _MAX_CELLS
+    merge_spellings: bool = True
+    keep_columns: tuple = ()
 
 
 def _options(
@@ -67,6 +70,9 @@ def _options(
     max_classes: int,
     ordinal_threshold: int,
     max_cells: int = _MAX_CELLS,
+    *,
+    merge_spellings: bool = True,
+    keep_columns=(),
 ) -> _Options:
     if missing not in _MISSING_CHOICES:
         raise DataError(
@@ -82,7 +88,18 @@ def _options(
         int(max_classes),
         int(ordinal_threshold),
         int(max_cells),
+        bool(merge_spellings),
+        _names_tuple(keep_columns),
     )
+
+
+def _names_tuple(names) -> tuple:
+    """``keep_columns`` as a tuple of names (one name alone is accepted too)."""
+    if names is None:
+        return ()
+    if isinstance(names, str):
+        return (names,)
+    return tuple(str(n) for n in names)
 
 
 def _resolve_target(columns: list[str], target: str | int | None) -> str:
@@ -136,6 +153,8 @@ def _prepare_target(
         keep = ~np.isnan(values)
         text = None
     else:
+        # A marker word that is a frequent label ("none") is a class, as in a feature.
+        tokens = _column_tokens(raw.astype("string").str.strip(), tokens)
         text, missing = _clean_text(raw, tokens)
         keep = ~missing.to_numpy()
         values = _to_float(text)
@@ -217,6 +236,11 @@ class _Column:
     junk: frozenset = frozenset()  # the few texts of a numeric column read as missing
     fill: Any = None  # the value that fills its gaps (set by the Preprocessor)
     thousands: bool = False  # numbers written with digit groups (1,234.5 or 1.234,5)
+    dates: tuple = ()  # the date formats a text column was read with (days since 1970)
+    gaps: dict | None = None  # stripped spelling -> rows the cleaning read as a gap
+    tokens: frozenset | None = None  # the markers read as gaps here (None: all)
+    gap_mask: np.ndarray | None = None  # the gaps before imputation
+    merge: bool = False  # levels matched without letter case
 
 
 def _convert_feature(
@@ -226,6 +250,7 @@ def _convert_feature(
     decimal_comma: bool,
     report: list[str],
     tokens: frozenset[str],
+    merge: bool = True,
 ) -> _Column:
     if pd.api.types.is_bool_dtype(raw.dtype):
         return _Column(name, "numeric", raw.to_numpy(dtype=np.float64, na_value=np.nan))
@@ -234,31 +259,65 @@ def _convert_feature(
     text, missing = _clean_text(raw, tokens)
     numbers = _to_float(text)
     present = ~missing.to_numpy()
+    gaps = _spellings(raw, missing) if tokens else None
     n_present = int(present.sum())
     failed = present & np.isnan(numbers)
     if n_present == 0:
-        return _Column(name, "numeric", numbers)
+        return _Column(name, "numeric", numbers, gaps=gaps)
     if failed.any() and decimal_comma:
         # Semicolon- or tab-separated files from European locales write 1,5.
         alt = _to_float(text.str.replace(",", ".", regex=False))
         if not (present & np.isnan(alt)).any():
             report.append(f"Column {_quoted(name)}: read decimal commas (e.g. '1,5') as numbers.")
-            return _Column(name, "numeric", alt, decimal_comma=True)
+            return _Column(name, "numeric", alt, decimal_comma=True, gaps=gaps)
     if failed.any():
         grouped = _thousands(name, text, present, decimal_comma, report)
         if grouped is not None:
+            grouped.gaps = gaps
             return grouped
     n_failed = int(failed.sum())
     if n_failed == 0:
-        return _Column(name, "numeric", numbers, from_text=True)
+        return _Column(name, "numeric", numbers, from_text=True, gaps=gaps)
     if n_failed < n_present and n_failed <= _JUNK_FRACTION * n_present:
         examples = _quote_list(sorted(set(text[failed].tolist()))[:3], limit=3)
         report.append(
             f"Column {_quoted(name)}: {n_failed} non-numeric value(s) in a numeric "
             f"column (e.g. {examples}) were treated as missing."
         )
-        return _Column(name, "numeric", numbers, junk=frozenset(text[failed].tolist()))
-    values = text.to_numpy(dtype=object, na_value=None)
+        return _Column(name, "numeric", numbers, junk=frozenset(text[failed].tolist()), gaps=gaps)
+    return _text_feature(name, raw, levels, report, tokens, merge)
+
+
+def _spellings(raw: pd.Series, missing: pd.Series) -> dict:
+    """``{stripped text: rows}`` of the cells read as gaps that hold a text."""
+    marked = missing.to_numpy() & raw.notna().to_numpy()
+    if not marked.any():
+        return {}
+    counts = raw[marked].astype("string").str.strip().value_counts()
+    return {str(k): int(v) for k, v in counts.items()}
+
+
+def _text_feature(
+    name: str,
+    raw: pd.Series,
+    levels: list[str] | None,
+    report: list[str],
+    tokens: frozenset[str],
+    merge: bool,
+) -> _Column:
+    """A text column as levels, or as dates when every value reads as one."""
+    reading: _TextReading = _read_text(raw, tokens, merge and levels is None)
+    values = reading.values
+    kept = tokens - {str(w).lower() for w in reading.kept_markers}
+    if levels is None:
+        dates = _as_dates(name, values)
+        if dates is not None:
+            report.append(dates.line)
+        if dates is not None and dates.days is not None:
+            return _Column(
+                name, "numeric", dates.days, dates=dates.formats, gaps=reading.gaps, tokens=kept
+            )
+    report.extend(_reading_lines(name, reading, len(values)))
     present = set(pd.unique(values[values != None]))  # noqa: E711 - elementwise
     present.discard(None)
     present_levels = sorted(present)
@@ -267,8 +326,12 @@ def _convert_feature(
         # Keep the declared order; values outside the declaration go last.
         ordered = [lv for lv in levels if lv in present]
         ordered += [lv for lv in present_levels if lv not in declared]
-        return _Column(name, "categorical", values, ordered, declared=True)
-    return _Column(name, "categorical", values, present_levels)
+        return _Column(
+            name, "categorical", values, ordered, declared=True, gaps=reading.gaps, tokens=kept
+        )
+    return _Column(
+        name, "categorical", values, present_levels, gaps=reading.gaps, tokens=kept, merge=merge
+    )
 
 
 # Numbers with digit groups: 1,234.5 (a comma file) or 1.234,5 (a decimal-comma file).
@@ -321,68 +384,6 @@ def _looks_like_identifier(values: np.ndarray) -> bool:
     present = pd.Series(values).dropna()
     return len(present) > _IDENTIFIER_MIN_ROWS and present.nunique() >= _IDENTIFIER_SHARE * len(
         present
-    )
-
-
-def _assemble(
-    frame: pd.DataFrame,
-    target: str | int | None,
-    *,
-    opts: _Options,
-    name: str,
-    source: str,
-    report: list[str],
-    nominal_levels: dict[str, list[str]] | None = None,
-    decimal_comma: bool = False,
-    missing_tokens: frozenset[str] = frozenset(),
-) -> Dataset:
-    """Turn a raw table (float or text columns) into a clean :class:`Dataset`.
-
-    ``missing_tokens`` are the (lower-case) texts that mean "no value"; CSV
-    passes the usual spellings, while ARFF and OpenML mark missing values
-    themselves, so there a nominal level such as "none" stays a level.
-    """
-    columns = [str(c) for c in frame.columns]
-    target_col = _resolve_target(columns, target)
-    feature_cols = [c for c in columns if c != target_col]
-    if not feature_cols:
-        raise DataError(
-            f"The file has only the target column {_quoted(target_col)} and no feature columns. "
-            "If it should have more columns, check the delimiter (comma, semicolon or tab)."
-        )
-    labels, keep = _prepare_target(frame[target_col], target_col, opts, report, missing_tokens)
-    from ._preprocess import Preprocessor
-
-    pre = Preprocessor(
-        missing=opts.missing,
-        ordinal_threshold=opts.ordinal_threshold,
-        missing_tokens=tuple(sorted(missing_tokens)),  # a tuple: skops stores it as is
-        decimal_comma=decimal_comma,
-        nominal_levels=nominal_levels or None,
-    )
-    block = pre._fit(
-        frame, report, keep=None if keep.all() else keep, columns=feature_cols, labels=labels
-    )
-    rows = pre.kept_rows_
-    labels = labels[rows]
-    X = pd.DataFrame(block, columns=list(pre.feature_names_out_), copy=False)
-    y = np.asarray(labels)
-    report.append(
-        f"Loaded {X.shape[0]} rows × {X.shape[1]} features, "
-        f"{len(np.unique(y))} classes (target {_quoted(target_col)})."
-    )
-    kept = np.flatnonzero(keep)[rows]
-    raw = frame if len(kept) == len(frame) else frame.iloc[kept]
-    return Dataset(
-        X=X,
-        y=y,
-        class_names=_class_names(y),
-        name=name,
-        source=source,
-        report=report,
-        preprocessor=pre,
-        raw=raw,
-        target=target_col,
     )
 
 

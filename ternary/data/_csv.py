@@ -10,6 +10,7 @@ from __future__ import annotations
 import csv
 import io
 import re
+from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -17,14 +18,13 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
+from ._assemble import _assemble
 from ._clean import (
     _MAX_CELLS,
     _MAX_CLASSES,
     _MAX_COLUMNS,
     _MAX_ROWS,
-    _MISSING_TOKENS,
     _ORDINAL_THRESHOLD,
-    _assemble,
     _check_cells,
     _check_names,
     _check_shape,
@@ -33,6 +33,7 @@ from ._clean import (
     _resolve_target,
     _to_float,
 )
+from ._columns import _GAP_MARKS, _MISSING_TOKENS
 from ._dataset import DataError, Dataset, _quote_list, _shorten
 from ._source import (
     _MAX_LINE_BYTES,
@@ -45,11 +46,11 @@ from ._source import (
     _wide_codec,
 )
 
-# The missing-value tokens in the exact spellings pandas should treat as missing
-# while parsing, so numeric columns holding them still parse straight to float64.
-_CSV_NA_VALUES = sorted(
-    {t for tok in _MISSING_TOKENS for t in (tok, tok.upper(), tok.capitalize())}
-)
+# The gap marks in the exact spellings pandas should treat as missing while parsing,
+# so numeric columns holding them still parse straight to float64. The marker words
+# ("none", "nil", "missing") stay text: the cleaning decides per column whether
+# they are a gap or a level (``_columns``).
+_CSV_NA_VALUES = sorted({t for tok in _GAP_MARKS for t in (tok, tok.upper(), tok.capitalize())})
 # pandas 3 parses floats exactly by default (and deprecates the argument); pandas 2 needs
 # "round_trip", or a CSV loads back numbers one bit off the ones it holds.
 _EXACT_FLOATS = {"float_precision": "round_trip"} if int(pd.__version__.split(".")[0]) < 3 else {}
@@ -138,6 +139,7 @@ class _CsvText:
     blank: list[int]  # positions whose header was empty
     first_row: tuple[int, list[str]]  # (line number, fields) of the first data row
     report: list[str]
+    index_col: bool | None = None  # how pandas was told to treat a first column
 
 
 def _open_csv(source: Any, opts: _Options) -> _CsvText:
@@ -341,8 +343,20 @@ def load_csv(
     max_classes: int = _MAX_CLASSES,
     ordinal_threshold: int = _ORDINAL_THRESHOLD,
     name: str | None = None,
+    merge_spellings: bool = True,
+    keep_columns: Sequence[str] = (),
 ) -> Dataset:
     """Load a delimited text file (CSV, semicolon- or tab-separated) as a Dataset.
+
+    How cells are read (each rule is stated in the report where it applies): the
+    marks ``""``, ``?``, ``NA``, ``N/A``, ``NaN``, ``null``, ``#N/A`` are gaps, and the
+    words ``none``, ``nil``, ``missing`` too, except in a text column where such a
+    word fills at least 2 % of the rows: there it is a category. The report names
+    the texts read as gaps per column, with counts. A text column whose values all
+    read as dates (ISO, day-first or month-first where the column settles which,
+    month names) becomes days since 1970-01-01. An integer column of all-different
+    values named like an identifier (``id``, ``*_id``, ``key``, ``uuid``) is set aside,
+    like a text column of nearly all-different values.
 
     Parameters
     ----------
@@ -353,8 +367,11 @@ def load_csv(
     target : str or int, optional
         Name (or position) of the label column; default the last column.
     missing : {"impute", "drop", "keep"}, default="impute"
-        Fill missing feature values (numeric: column median, text: most frequent
-        value), drop the rows that have them, or keep them as NaN in ``X`` (in
+        Fill missing feature values (numeric: column median, plus a 0/1 column
+        ``name=(missing)`` where at least 5 % of the rows are gaps; text: a level of
+        its own, ``(missing)``; more than 20 % imputed adds a line beginning
+        "Warning:", listed in ``Dataset.warnings``), drop the rows that have them,
+        or keep them as NaN in ``X`` (in
         every column a text value becomes) so that cross-validation can impute
         inside each training fold. Rows with a missing target are always dropped.
     max_rows, max_columns : int
@@ -370,9 +387,16 @@ def load_csv(
         More distinct labels than this means the target is not a class column.
     ordinal_threshold : int, default=10
         Text columns with at most this many levels are one-hot encoded (a single
-        0/1 column for two levels); more levels become ordinal codes.
+        0/1 column for two levels); more levels become codes in order of frequency
+        (0 the most frequent level, ties alphabetical).
     name : str, optional
         Dataset name; default the file name without its extension.
+    merge_spellings : bool, default=True
+        Read levels that differ only in letter case as one level, named by the
+        most frequent spelling (surrounding spaces are never part of a level);
+        False keeps letter cases apart.
+    keep_columns : sequence of str, default=()
+        Columns to keep as features although they look like identifiers.
 
     Returns
     -------
@@ -385,9 +409,23 @@ def load_csv(
         For every problem with the input, with a message that says what to do.
     """
     opts = _options(
-        missing, max_rows, max_columns, max_bytes, max_classes, ordinal_threshold, max_values
+        missing,
+        max_rows,
+        max_columns,
+        max_bytes,
+        max_classes,
+        ordinal_threshold,
+        max_values,
+        merge_spellings=merge_spellings,
+        keep_columns=keep_columns,
     )
-    head = _open_csv(source, opts)
+    return _load_opened(_open_csv(source, opts), target, opts, name)
+
+
+def _load_opened(
+    head: _CsvText, target: str | int | None, opts: _Options, name: str | None
+) -> Dataset:
+    """`load_csv` after the header: parse the rows and clean them into a Dataset."""
     names, report = head.names, head.report
     if not np.isnan(_to_float(pd.Series(names, dtype="string"))).any():
         report.append(
@@ -401,6 +439,7 @@ def load_csv(
         names, target if target is not None else (named[-1] if named else None)
     )
     frame = _parse_rows(head, target_name, opts)
+    parsed_gaps = _gap_spellings(head, frame, target_name)
     head.data = b""  # the parsed table replaces the bytes: let them go before cleaning
     _check_shape(len(frame), frame.shape[1], opts)
     report.append(f"Found {len(frame)} rows and {frame.shape[1]} columns.")
@@ -415,7 +454,31 @@ def load_csv(
         report=report,
         decimal_comma=head.delimiter != ",",
         missing_tokens=_MISSING_TOKENS,
+        parsed_gaps=parsed_gaps,
     )
+
+
+def _gap_spellings(head: _CsvText, frame: pd.DataFrame, target_name: str) -> dict:
+    """``{column: {text: cells}}`` of the cells the parser read as gaps ("" an empty cell).
+
+    Only the feature columns with a gap are read a second time, as text, so a file
+    without gaps costs nothing more; the report names the markers per column.
+    """
+    gappy = [c for c in frame.columns if c != target_name and frame[c].isna().any()]
+    if not gappy:
+        return {}
+    try:
+        cells = _read_frame(head, target_name, head.index_col, usecols=gappy, as_text=True)
+    except DataError:
+        return {}
+    if len(cells) != len(frame):
+        return {}
+    out = {}
+    for c in gappy:
+        marked = cells[c].to_numpy(dtype=object)[frame[c].isna().to_numpy()]
+        counts = pd.Series(marked).str.strip().value_counts()
+        out[c] = {str(k): int(v) for k, v in counts.items()}
+    return out
 
 
 def _parse_rows(head: _CsvText, target_name: str, opts: _Options) -> pd.DataFrame:
@@ -439,6 +502,7 @@ def _parse_rows(head: _CsvText, target_name: str, opts: _Options) -> pd.DataFram
                 "extra field from the rows."
             )
         frame = _read_frame(head, target_name, index_col=False)
+        head.index_col = False
         head.report.append(
             "Ignored an empty field at the end of each data row (a delimiter after the last value)."
         )
@@ -471,7 +535,19 @@ def _check_first_row(head: _CsvText, opts: _Options) -> None:
         )
 
 
-def _read_frame(head: _CsvText, target_name: str, index_col: bool | None) -> pd.DataFrame:
+def _read_frame(
+    head: _CsvText, target_name: str, index_col: bool | None, usecols=None, as_text=False
+) -> pd.DataFrame:
+    """The data rows; ``as_text`` keeps every cell as the text written (no gaps, no spaces cut)."""
+    if as_text:
+        cells = {"dtype": str, "na_filter": False, "skipinitialspace": False}
+    else:
+        cells = {
+            "dtype": {target_name: str},
+            "na_values": _CSV_NA_VALUES,
+            "skipinitialspace": True,
+            **_EXACT_FLOATS,
+        }
     try:
         return pd.read_csv(
             # Bytes, not the decoded text: io.StringIO would hold four bytes per character.
@@ -482,14 +558,12 @@ def _read_frame(head: _CsvText, target_name: str, index_col: bool | None) -> pd.
             skiprows=head.skip,
             names=head.names,
             index_col=index_col,
-            dtype={target_name: str},
-            na_values=_CSV_NA_VALUES,
+            usecols=usecols,
             keep_default_na=False,
-            skipinitialspace=True,
             skip_blank_lines=True,
             low_memory=False,
             engine="c",
-            **_EXACT_FLOATS,
+            **cells,
         )
     except pd.errors.EmptyDataError as exc:
         raise DataError(

@@ -87,6 +87,11 @@ class Dataset:
         return [str(c) for c in self.X.columns]
 
     @property
+    def warnings(self) -> list[str]:
+        """The report's warnings (lines that begin "Warning:"), for showing apart."""
+        return [line for line in self.report if line.startswith("Warning:")]
+
+    @property
     def n_classes(self) -> int:
         """Number of distinct labels."""
         return len(self.class_names)

@@ -26,12 +26,12 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
+from ._assemble import _assemble
 from ._clean import (
     _MAX_CLASSES,
     _MAX_COLUMNS,
     _MAX_ROWS,
     _ORDINAL_THRESHOLD,
-    _assemble,
     _check_shape,
     _Options,
     _options,

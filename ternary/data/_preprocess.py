@@ -14,7 +14,6 @@ can never drift apart.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any
 
 import numpy as np
 import pandas as pd
@@ -24,7 +23,6 @@ from sklearn.utils.validation import check_is_fitted
 from ._clean import (
     _FLOAT32_MAX,
     _MISSING_CHOICES,
-    _MISSING_TOKENS,
     _ORDINAL_THRESHOLD,
     _clean_text,
     _Column,
@@ -34,30 +32,29 @@ from ._clean import (
     _is_constant,
     _is_missing,
     _looks_like_identifier,
+    _names_tuple,
     _to_float,
-    _unique_name,
-    _with_nan,
+)
+from ._columns import (
+    _MISSING_TOKENS,
+    _WARN_SHARE,
+    GAP_LEVEL,
+    _by_frequency,
+    _gap_line,
+    _is_numeric_identifier,
 )
 from ._dataset import DataError, _quote_list, _quoted
+from ._dates import _days_of
+from ._encode import (
+    _encode_values,
+    _encoding_line,
+    _encoding_of,
+    _indicated,
+    _output_names,
+    _Rule,
+)
 
 __all__ = ["Preprocessor", "TransformReport"]
-
-
-@dataclass
-class _Rule:
-    """What fit learned about one raw column."""
-
-    name: str
-    role: str  # "feature", "identifier" or "empty"
-    kind: str = "numeric"  # "numeric" or "categorical"
-    decimal_comma: bool = False
-    thousands: bool = False  # digit groups: 1,234.5 (or 1.234,5 with decimal_comma)
-    junk: tuple = ()  # texts a numeric column read as missing at fit (sorted)
-    fill: Any = None  # imputation value (None: leave the gap as NaN)
-    levels: list | None = None  # categorical levels, in code order
-    encoding: str = "number"  # "number", "binary", "onehot" or "ordinal"
-    outputs: list = field(default_factory=list)  # encoded column names
-    kept: list = field(default_factory=list)  # which outputs survive the constant check
 
 
 @dataclass
@@ -120,14 +117,16 @@ class Preprocessor(TransformerMixin, BaseEstimator):
     ----------
     missing : {"impute", "drop", "keep"}, default="impute"
         As for `load_csv`. ``"impute"`` fills a gap with the column's median
-        (numbers) or most frequent value (text, ties to the alphabetically
-        first), learned at fit. ``"drop"`` drops the training rows with a gap
+        (numbers; plus a 0/1 column ``name=(missing)`` when at least 5 % of the
+        rows are gaps) or makes it a level of its own, ``(missing)`` (text), learned
+        at fit. ``"drop"`` drops the training rows with a gap
         (see `fit_transform`'s ``kept_rows_``) and fills gaps of new rows with
         the values learned from the remaining rows. ``"keep"`` leaves every gap
         as NaN, in every column a text value becomes.
     ordinal_threshold : int, default=10
         Text columns with at most this many levels are one-hot encoded (one 0/1
-        column for two levels); more levels become ordinal codes.
+        column for two levels); more levels become codes in order of frequency at
+        fit (declared levels: in the declared order).
     missing_tokens : collection of str or None, default=None
         Lower-case texts meaning "no value" (compared after stripping spaces);
         None: the CSV loader's spellings ("", "?", "NA", "null", ...).
@@ -138,6 +137,13 @@ class Preprocessor(TransformerMixin, BaseEstimator):
         levels alphabetically.
     drop_constant : bool, default=True
         Set aside encoded columns with a single value at fit.
+    merge_spellings : bool, default=True
+        Read levels of a text column that differ only in letter case as one level,
+        named by the most frequent spelling (surrounding spaces never count);
+        False keeps letter cases apart. Declared (ARFF) levels are never merged.
+    keep_columns : collection of str, default=()
+        Columns to use as features although they look like identifiers (nearly
+        all-different text, or all-different integers under a name such as ``id``).
 
     Attributes
     ----------
@@ -181,6 +187,8 @@ class Preprocessor(TransformerMixin, BaseEstimator):
         decimal_comma: bool = False,
         nominal_levels: dict | None = None,
         drop_constant: bool = True,
+        merge_spellings: bool = True,
+        keep_columns=(),
     ):
         self.missing = missing
         self.ordinal_threshold = ordinal_threshold
@@ -188,6 +196,8 @@ class Preprocessor(TransformerMixin, BaseEstimator):
         self.decimal_comma = decimal_comma
         self.nominal_levels = nominal_levels
         self.drop_constant = drop_constant
+        self.merge_spellings = merge_spellings
+        self.keep_columns = keep_columns
 
     # ------------------------------------------------------------------ fit
     def fit(self, X, y=None):
@@ -252,12 +262,14 @@ class Preprocessor(TransformerMixin, BaseEstimator):
         keep: np.ndarray | None = None,
         columns: list[str] | None = None,
         labels: np.ndarray | None = None,
+        parsed_gaps: dict | None = None,
     ):
         """Fit on ``frame`` (its ``columns``, rows ``keep``); return the float64 block.
 
         The loaders pass their whole parsed table with the feature columns and the
         labelled rows, so no copy of the table is made, and the labels of those rows
-        for the check that dropping rows with gaps leaves two classes.
+        for the check that dropping rows with gaps leaves two classes. ``parsed_gaps``
+        (CSV) names, per column, the texts the parser already read as gaps, for the report.
         """
         if self.missing not in _MISSING_CHOICES:
             raise DataError(
@@ -268,7 +280,7 @@ class Preprocessor(TransformerMixin, BaseEstimator):
             raise ValueError("The rows have repeated column names; give every column one name.")
         self.feature_names_in_ = np.asarray(columns, dtype=object)
         self.n_features_in_ = len(columns)
-        converted, rules = self._convert_all(frame, columns, keep, report)
+        converted, rules = self._convert_all(frame, columns, keep, report, parsed_gaps or {})
         rows = self._learn_missing(converted, report)
         if labels is not None and len(np.unique(labels[rows])) < 2:
             raise DataError(
@@ -281,7 +293,9 @@ class Preprocessor(TransformerMixin, BaseEstimator):
         self.kept_rows_ = rows
         self.report_ = list(report)
         self.set_aside_ = {
-            r.name: r.role if r.role != "feature" else "constant"
+            r.name: ("identifier" if r.role == "id number" else r.role)
+            if r.role != "feature"
+            else "constant"
             for r in rules
             if r.role != "feature" or not any(r.kept)
         }
@@ -296,26 +310,37 @@ class Preprocessor(TransformerMixin, BaseEstimator):
             return _MISSING_TOKENS
         return frozenset(str(t).strip().lower() for t in self.missing_tokens)
 
-    def _convert_all(self, frame, columns, keep, report):
+    def _convert_all(self, frame, columns, keep, report, parsed_gaps):
         levels = self.nominal_levels or {}
         every_row = keep is None or bool(keep.all())
+        keep_columns = set(_names_tuple(self.keep_columns))
         converted, rules, from_text = [], [], []
         for name in columns:
             raw = frame[name] if every_row else frame[name][keep]
             c = _convert_feature(
-                name, raw, levels.get(name), self.decimal_comma, report, self._tokens
+                name,
+                raw,
+                levels.get(name),
+                self.decimal_comma,
+                report,
+                self._tokens,
+                merge=bool(self.merge_spellings),
             )
+            line = _gap_line(name, c.gaps or {}, parsed_gaps.get(name))
+            report.extend([line] if line else [])
             if c.kind == "numeric":
                 _finite_float32(c, report)
             if c.kind == "numeric" and np.isnan(c.values).all():
                 rules.append(_Rule(name, "empty"))
-            elif c.kind == "categorical" and _looks_like_identifier(c.values):
-                rules.append(_Rule(name, "identifier"))
+            elif name not in keep_columns and _is_identifier(c):
+                rules.append(_Rule(name, "identifier" if c.kind != "numeric" else "id number"))
             else:
                 comma = c.decimal_comma or (c.thousands and self.decimal_comma)
-                rules.append(
-                    _Rule(name, "feature", c.kind, comma, c.thousands, tuple(sorted(c.junk)))
-                )
+                rule = _Rule(name, "feature", c.kind, comma, c.thousands, tuple(sorted(c.junk)))
+                rule.dates, rule.merge = c.dates, c.merge
+                if c.tokens is not None and c.tokens != self._tokens:
+                    rule.tokens = tuple(sorted(c.tokens))
+                rules.append(rule)
                 converted.append(c)
                 from_text += [name] if c.from_text else []
         _report_set_aside(rules, from_text, report)
@@ -358,9 +383,17 @@ class Preprocessor(TransformerMixin, BaseEstimator):
                     "before fitting."
                 )
         for c in converted:
-            c.fill = None if self.missing == "keep" else _fill_value(c)
             if self.missing == "impute":
+                c.gap_mask = _is_missing(c)
+                if c.kind == "categorical" and c.gap_mask.any():
+                    # A gap is a level of its own: a split can learn what a gap says.
+                    c.fill = GAP_LEVEL
+                    c.levels = [*(lv for lv in c.levels or [] if lv != GAP_LEVEL), GAP_LEVEL]
+                else:
+                    c.fill = _fill_value(c)
                 _impute(c, report)
+            else:
+                c.fill = None if self.missing == "keep" else _fill_value(c)
         return rows
 
     def _learn_encoding(self, converted, rules, report) -> dict[str, np.ndarray]:
@@ -372,10 +405,15 @@ class Preprocessor(TransformerMixin, BaseEstimator):
             if c.kind == "categorical":
                 present = set(c.values.tolist())
                 rule.levels = [lv for lv in c.levels if lv in present]
-                rule.encoding = _encoding_of(rule.levels, self.ordinal_threshold)
-                encoded.append(_encoding_line(rule, c.declared))
+                rule.encoding = _encoding_of(rule.levels, self.ordinal_threshold, c.declared)
+                if rule.encoding == "frequency":
+                    rule.levels = _by_frequency(c.values, rule.levels)
+                encoded.append(_encoding_line(rule, c.declared, self.ordinal_threshold))
+            else:
+                rule.indicator = c.gap_mask is not None and _indicated(c.gap_mask)
             rule.outputs = _output_names(rule, taken)
-            for name, values in zip(rule.outputs, _encode_values(rule, c.values), strict=True):
+            columns = _encode_values(rule, c.values, c.gap_mask)
+            for name, values in zip(rule.outputs, columns, strict=True):
                 out[name] = values
         report.extend(encoded)
         constant = [k for k, v in out.items() if self.drop_constant and _is_constant(v)]
@@ -452,12 +490,13 @@ class Preprocessor(TransformerMixin, BaseEstimator):
         for rule in self._rules:
             if rule.role != "feature" or not any(rule.kept):
                 continue
-            values, gaps, unseen = _convert_new(rule, frame[rule.name], self._tokens)
+            tokens = self._tokens if rule.tokens is None else frozenset(rule.tokens)
+            values, missing, gaps, unseen = _convert_new(rule, frame[rule.name], tokens)
             if gaps:
                 notes.gaps[rule.name] = gaps
             if unseen:
                 notes.unseen[rule.name] = unseen
-            encoded = _encode_values(rule, values)
+            encoded = _encode_values(rule, values, missing)
             for name, keep, column in zip(rule.outputs, rule.kept, encoded, strict=True):
                 if keep:
                     out[name] = column
@@ -531,9 +570,23 @@ def _block(out: dict[str, np.ndarray], n_rows: int) -> np.ndarray:
     return block
 
 
+def _is_identifier(c: _Column) -> bool:
+    if c.kind == "categorical":
+        return _looks_like_identifier(c.values)
+    return not c.dates and _is_numeric_identifier(c.name, c.values)
+
+
 def _report_set_aside(rules: list[_Rule], from_text: list[str], report: list[str]) -> None:
     all_nan = [r.name for r in rules if r.role == "empty"]
     identifiers = [r.name for r in rules if r.role == "identifier"]
+    numbers = [r.name for r in rules if r.role == "id number"]
+    if numbers:
+        report.append(
+            f"Set aside {len(numbers)} integer column(s) whose values are all different and "
+            f"whose name says identifier: {_quote_list(numbers)} (kept for display, not a "
+            "feature: a tree could split on the row order). Pass keep_columns="
+            f"[{_quoted(numbers[0])}] to use it as a feature."
+        )
     if from_text:
         report.append(
             f"Read {len(from_text)} column(s) of numbers stored as text (quoted, "
@@ -558,70 +611,42 @@ def _impute(c: _Column, report: list[str]) -> None:
         return
     if c.kind == "numeric":
         c.values = np.where(miss, c.fill, c.values)
+        marks = (
+            f"; a 0/1 column {_quoted(f'{c.name}={GAP_LEVEL}')} marks them"
+            if _indicated(miss)
+            else ""
+        )
         report.append(
             f"Column {_quoted(c.name)}: imputed {n_miss} missing value(s) with the median "
-            f"{c.fill:g}."
+            f"{c.fill:g}{marks}."
         )
+        if n_miss > _WARN_SHARE * len(miss):
+            report.append(
+                f"Warning: column {_quoted(c.name)} had {100 * n_miss / len(miss):.3g} % of its "
+                f"values missing (more than {100 * _WARN_SHARE:.0f} %), filled with the median "
+                f"{c.fill:g}: its splits rest on the few values measured."
+            )
     else:
         c.values = np.where(miss, c.fill, c.values).astype(object)
         report.append(
-            f"Column {_quoted(c.name)}: filled {n_miss} missing value(s) with "
-            f"the most frequent value {_quoted(c.fill)}."
+            f"Column {_quoted(c.name)}: {n_miss} missing value(s) kept as a level of their "
+            f"own, {_quoted(c.fill)}."
         )
 
 
-def _encoding_of(levels: list, threshold: int) -> str:
-    if len(levels) > threshold:
-        return "ordinal"
-    return "binary" if len(levels) == 2 else "onehot"
+def _convert_new(rule: _Rule, raw: pd.Series, tokens: frozenset):
+    """One raw column of new rows read as at fit: ``(values, gap mask, gaps, unseen)``.
 
-
-def _encoding_line(rule: _Rule, declared: bool) -> str:
-    name, levels = _quoted(rule.name), rule.levels or []
-    if rule.encoding == "binary":
-        col = _quoted(rule.outputs[0]) if rule.outputs else _quoted(f"{rule.name}={levels[1]}")
-        return (
-            f"Column {name} ({_quoted(levels[0])}/{_quoted(levels[1])}) "
-            f"encoded as one 0/1 column {col}."
-        )
-    if rule.encoding == "onehot":
-        return f"Column {name} ({len(levels)} levels) one-hot encoded into {len(levels)} columns."
-    order = "declared order" if declared else "alphabetical order"
-    return (
-        f"Column {name} ({len(levels)} levels) encoded as ordinal codes "
-        f"0–{len(levels) - 1} ({order})."
-    )
-
-
-def _output_names(rule: _Rule, taken: set[str]) -> list[str]:
-    levels = rule.levels or []
-    if rule.encoding == "binary":
-        return [_unique_name(f"{rule.name}={levels[1]}", taken)]
-    if rule.encoding == "onehot":
-        return [_unique_name(f"{rule.name}={lv}", taken) for lv in levels]
-    return [_unique_name(rule.name, taken)]
-
-
-def _encode_values(rule: _Rule, values: np.ndarray) -> list[np.ndarray]:
-    """The encoded columns of one converted column (numbers as they are)."""
+    The mask marks the rows filled (gaps and unseen values), before filling.
+    """
+    unseen = 0
     if rule.kind == "numeric":
-        return [values.astype(np.float64, copy=False)]
-    # Only missing='keep' (or an unseen value) leaves a gap here; its rows stay NaN in
-    # every column the text becomes, so a fold-wise imputer sees them.
-    missing = pd.isna(values)
-    levels = rule.levels or []
-    if rule.encoding == "binary":
-        return [_with_nan((values == levels[1]).astype(np.float64), missing)]
-    if rule.encoding == "onehot":
-        return [_with_nan((values == lv).astype(np.float64), missing) for lv in levels]
-    codes = {lv: float(i) for i, lv in enumerate(levels)}
-    return [np.array([codes.get(v, np.nan) for v in values], dtype=np.float64)]
-
-
-def _convert_new(rule: _Rule, raw: pd.Series, tokens: frozenset) -> tuple[np.ndarray, int, int]:
-    """One raw column of new rows read as at fit: ``(values, gaps, unseen values)``."""
-    if rule.kind == "numeric":
-        values = _numbers_of(rule, raw, tokens)
+        if rule.dates:
+            text, marked = _clean_text(raw, tokens)
+            values = _days_of(text, rule.dates)
+            unseen = int((np.isnan(values) & ~marked.to_numpy()).sum())
+        else:
+            values = _numbers_of(rule, raw, tokens)
         infinite = np.isinf(values)
         if infinite.any():
             values = np.where(infinite, np.nan, values)
@@ -629,12 +654,17 @@ def _convert_new(rule: _Rule, raw: pd.Series, tokens: frozenset) -> tuple[np.nda
             if (np.abs(values) > _FLOAT32_MAX).any():
                 values = np.clip(values, -_FLOAT32_MAX, _FLOAT32_MAX)
         missing = np.isnan(values)
-        unseen = 0
     else:
         text, missing_mask = _clean_text(raw, tokens)
-        values = text.to_numpy(dtype=object, na_value=None)
         missing = missing_mask.to_numpy()
-        known = pd.Series(values).isin(rule.levels).to_numpy()
+        if rule.merge:  # a new spelling of a level ("NORTH ") is that level
+            lookup = {str(lv).lower(): lv for lv in rule.levels or []}
+            mapped = text.str.lower().map(lookup).astype(object)
+            known = mapped.notna().to_numpy()
+            values = np.where(known, mapped.to_numpy(dtype=object), None).astype(object)
+        else:
+            values = text.to_numpy(dtype=object, na_value=None)
+            known = pd.Series(values).isin(rule.levels).to_numpy()
         strange = ~missing & ~known
         unseen = int(strange.sum())
         missing = missing | strange
@@ -643,7 +673,7 @@ def _convert_new(rule: _Rule, raw: pd.Series, tokens: frozenset) -> tuple[np.nda
     if missing.any() and rule.fill is not None:
         values = np.where(missing, rule.fill, values)
         values = values.astype(np.float64 if rule.kind == "numeric" else object)
-    return values, gaps, unseen
+    return values, missing, gaps, unseen
 
 
 def _numbers_of(rule: _Rule, raw: pd.Series, tokens: frozenset) -> np.ndarray:

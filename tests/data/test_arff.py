@@ -57,10 +57,11 @@ SMALL_ARFF = b"""% a comment
 def test_arff_small_file_round_trip(tmp_path):
     ds = load_arff(write(tmp_path, "tiny.arff", SMALL_ARFF))
     assert ds.source == "arff" and ds.name == "tiny"
-    assert ds.feature_names == ["width", "colour=green"]
+    assert ds.feature_names == ["width", "colour=red", "colour=green", "colour=(missing)"]
     np.testing.assert_array_equal(ds.X["width"], [1, 2, 3])
-    # The missing colour is filled with the most frequent value; tie -> "green".
-    np.testing.assert_array_equal(ds.X["colour=green"], [0, 1, 1])
+    # The missing colour is a level of its own.
+    np.testing.assert_array_equal(ds.X["colour=(missing)"], [0, 0, 1])
+    np.testing.assert_array_equal(ds.X["colour=green"], [0, 1, 0])
     assert list(ds.y) == ["yes", "no", "yes"]
 
 

@@ -123,15 +123,19 @@ def test_csv_two_level_text_is_a_single_indicator(tmp_path):
     assert "one 0/1 column 'sex=male'" in report_text(ds)
 
 
-def test_csv_high_cardinality_text_is_ordinal(tmp_path):
+def test_csv_high_cardinality_text_is_coded_by_frequency_not_alphabet(tmp_path):
     cities = [f"city{k:02d}" for k in range(12)]
-    rows = [cities[i % 12] for i in range(30)]
+    # city11 is the most frequent (8 rows), then city00..city10 (2 rows each, alphabetical).
+    rows = [cities[i % 11] for i in range(22)] + ["city11"] * 8
     lines = ["city,v,y"] + [f"{c},{i},{i % 3}" for i, c in enumerate(rows)]
     ds = load_csv(write(tmp_path, "h.csv", "\n".join(lines).encode()))
     assert ds.feature_names == ["city", "v"]
-    # Ordinal codes follow alphabetical order: city00 -> 0 ... city11 -> 11.
-    np.testing.assert_array_equal(ds.X["city"], [i % 12 for i in range(30)])
-    assert "12 levels) encoded as ordinal codes 0–11" in report_text(ds)
+    code = {c: (0 if c == "city11" else int(c[4:]) + 1) for c in cities}
+    np.testing.assert_array_equal(ds.X["city"], [code[c] for c in rows])
+    assert (
+        "Column 'city' (12 levels, more than the 10 that are one-hot encoded) encoded as codes "
+        "0–11 in order of frequency (0: the most frequent level, 'city11'; ties alphabetical)."
+    ) in ds.report
 
     # Raising the threshold turns the same column into 12 one-hot columns.
     wide = load_csv(write(tmp_path, "h.csv", "\n".join(lines).encode()), ordinal_threshold=12)
@@ -143,11 +147,22 @@ def test_csv_missing_values_imputed_with_median(tmp_path):
     ds = load_csv(write(tmp_path, "m.csv", data))
     # Median of the present values 1, 3, 10 is 3.
     np.testing.assert_array_equal(ds.X["a"], [1, 3, 3, 10, 3])
-    # The empty text value takes the most frequent level, "x".
-    np.testing.assert_array_equal(ds.X["b=y"], [0, 1, 0, 0, 0])
-    text = report_text(ds)
-    assert "Column 'a': imputed 2 missing value(s) with the median 3." in text
-    assert "Column 'b': filled 1 missing value(s) with the most frequent value 'x'." in text
+    # 2 gaps of 5 rows (at least 5 %): a 0/1 column marks them.
+    np.testing.assert_array_equal(ds.X["a=(missing)"], [0, 1, 0, 0, 1])
+    # The empty text value is a level of its own.
+    np.testing.assert_array_equal(ds.X["b=(missing)"], [0, 0, 1, 0, 0])
+    np.testing.assert_array_equal(ds.X["b=x"], [1, 0, 0, 1, 1])
+    assert "Column 'a': read 2 cell(s) as gaps: '?' ×1, 'NA' ×1." in ds.report
+    assert "Column 'b': 1 missing value(s) kept as a level of their own, '(missing)'." in ds.report
+    assert (
+        "Column 'a': imputed 2 missing value(s) with the median 3; a 0/1 column "
+        "'a=(missing)' marks them." in ds.report
+    )
+    # 40 % imputed: a warning line, also listed apart.
+    assert ds.warnings == [
+        "Warning: column 'a' had 40 % of its values missing (more than 20 %), filled with "
+        "the median 3: its splits rest on the few values measured."
+    ]
     assert ds.n_samples == 5
 
 
