@@ -2,10 +2,13 @@
 
 With ``routing="hard_middle"`` the rows inside a split's zone ``θ−δ < x ≤ θ+δ`` go to a
 middle child grown on them, so the zones change the training partition and the tree
-cannot come from scikit-learn's builder. It is grown node by node here, each node's
-split chosen by CART's split search on the rows that reach it (one compiled call,
-`ternary.tree.best_split`, or a depth-1 CART without numba; the same seeds drawn in the
-same order either way), its δ by the estimator's δ method.
+cannot come from scikit-learn's builder. With open ``zone_edges`` (the estimator's
+default) the zone is ``θ−δ < x < θ+δ``: a training row at θ+δ goes right, in the growth
+as at predict time, so the middle subtree is grown on exactly the rows it will flag.
+It is grown node by node here, each node's split chosen by CART's split search on the
+rows that reach it (one compiled call, `ternary.tree.best_split`, or a depth-1 CART
+without numba; the same seeds drawn in the same order either way), its δ by the
+estimator's δ method.
 
 With numba the growth sorts each feature once, at the root, and hands every child its
 rows already sorted (`ternary.tree.growth`): the split search scans them, the δ method
@@ -21,7 +24,7 @@ import numpy as np
 from sklearn.tree import DecisionTreeClassifier
 
 from ternary.delta import REGISTRY, NodeRows, node_delta
-from ternary.delta.kernels import node_delta_sorted
+from ternary.delta.kernels import margin_delta_sorted, node_delta_sorted
 from ternary.tree import (
     LEAF,
     UNDEFINED,
@@ -30,11 +33,11 @@ from ternary.tree import (
     best_split,
     impurity,
     split_kernel_available,
+    zone_top,
 )
 from ternary.tree.growth import (
     best_split_sorted,
     kernels_available,
-    margin_delta_sorted,
     partition,
     presort,
 )
@@ -111,9 +114,12 @@ def _three_way(estimator, x, rows, t, d, weights, min_weight_leaf):
     ``θ−δ < x ≤ θ+δ`` gets its own child, grown only when it holds at least
     ``min_samples_middle`` rows.
     """
-    # in float64, as prediction compares (a Python float would round the bounds to float32)
+    # in float64, as prediction compares (a Python float would round the bounds to float32);
+    # the middle is the zone prediction flags, so it holds θ+δ only with closed zone_edges
     low, high = (
-        (np.float64(t), np.float64(t)) if d <= 0.0 else (np.float64(t - d), np.float64(t + d))
+        (np.float64(t), np.float64(t))
+        if d <= 0.0
+        else (np.float64(t - d), zone_top(np.float64(t + d), estimator.zone_edges))
     )
     go_left, go_right = x <= low, x > high
     left_rows, right_rows = rows[go_left], rows[go_right]
@@ -277,7 +283,7 @@ def _grow_sorted(estimator, X, y_enc, weights, params, rng) -> TernaryTree:
         f, t = split
         assert order is not None  # only children past the depth limit go without one
         d = _sorted_delta(XT, y, w, order[f], f, t, K, params, rng)
-        low, high = (t, t) if d <= 0.0 else (t - d, t + d)
+        low, high = (t, t) if d <= 0.0 else (t - d, zone_top(t + d, estimator.zone_edges))
         fill = max_depth is None or depth + 1 < max_depth  # children below the limit split
         child_rows, child_order, counts = partition(
             XT, y, w, rows, order, f, low, high, K, fill_order=fill, label=label
@@ -308,7 +314,7 @@ def _grow_sorted(estimator, X, y_enc, weights, params, rng) -> TernaryTree:
 def _sorted_delta(XT, y, w, by_f, f, t, K, params, rng) -> float:
     """The node's δ from its rows sorted on ``f`` (``by_f``): `node_delta`'s value.
 
-    Margin in one compiled call (`ternary.tree.growth.margin_delta_sorted`), the curve
+    Margin in one compiled call (`ternary.delta.kernels.margin_delta_sorted`), the curve
     methods (quality plateau, gain ratio, class overlap) from
     `ternary.delta.kernels.node_delta_sorted` on the rows as `NodeRows` holds them (they
     are sorted already: no sort, no partition), node_bootstrap and any fallback by

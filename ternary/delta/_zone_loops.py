@@ -275,3 +275,50 @@ def _gini_qualities(left, total, node_of, out):
         imp_left = 1.0 - s_left if w_left > 0 else 0.0
         imp_right = 1.0 - s_right if w_right > 0 else 0.0
         out[c] = (1.0 - s_node) - (w_left * imp_left + w_right * imp_right) / w_total
+
+
+def _margin_sorted(XT, y, w, by_f, f, threshold, n_classes, max_fraction, scale):
+    """Margin's final δ of a node from its rows sorted on ``f``; see `margin_delta_sorted`.
+
+    `ternary.delta.margin_support` and `ternary.delta.node_delta` step by step: the
+    same sums in the same order, and Python's ``min``/``max`` (first of equals kept).
+    """
+    n = by_f.shape[0]
+    if n < 2:
+        return 0.0
+    s = 0  # rows with value ≤ θ: searchsorted(values, θ, side="right")
+    while s < n and XT[f, by_f[s]] <= threshold:
+        s += 1
+    raw = 0.0
+    if 0 < s < n:
+        left = np.zeros(n_classes)
+        right = np.zeros(n_classes)
+        for i in range(s):
+            left[y[by_f[i]]] += w[by_f[i]]
+        for i in range(s, n):
+            right[y[by_f[i]]] += w[by_f[i]]
+        c_left = np.argmax(left)
+        c_right = np.argmax(right)
+        raw = threshold - np.float64(XT[f, by_f[s - 1]])
+        other = np.float64(XT[f, by_f[s]]) - threshold
+        if other < raw:
+            raw = other  # the half-gap
+        if c_left != c_right:
+            found = False
+            for i in range(s, n):  # the first left-majority row right of θ
+                if y[by_f[i]] == c_left:
+                    raw = np.float64(XT[f, by_f[i]]) - threshold
+                    found = True
+                    break
+            for i in range(s - 1, -1, -1):  # the last right-majority row left of θ
+                if y[by_f[i]] == c_right:
+                    distance = threshold - np.float64(XT[f, by_f[i]])
+                    if not found or distance < raw:
+                        raw = distance
+                    break
+    if 0.0 > raw:
+        raw = 0.0
+    cap = max_fraction * (np.float64(XT[f, by_f[n - 1]]) - np.float64(XT[f, by_f[0]]))
+    if cap < raw:
+        raw = cap
+    return raw * scale

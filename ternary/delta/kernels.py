@@ -35,6 +35,7 @@ import numpy as np
 from ternary import _jit
 from ternary.delta._zone_loops import (
     _gini_qualities,
+    _margin_sorted,
     _overlap_all,
     _plateau_candidates,
     _plateau_reduce,
@@ -45,6 +46,7 @@ from ternary.tree import split_qualities, split_row_pairs
 
 __all__ = [
     "CURVE_METHODS",
+    "margin_delta_sorted",
     "margin_deltas_compiled",
     "node_delta_compiled",
     "node_delta_sorted",
@@ -155,6 +157,10 @@ _SIGNATURES = {
     "threshold_counts": "void(intp[::1], intp[::1], intp[::1], float64[::1], intp[::1], "
     "float64[::1], float64[::1], float64[:, ::1], float64[:, ::1], float64[::1])",
     "gini_qualities": "void(float64[:, ::1], float64[:, ::1], intp[::1], float64[::1])",
+    "margin_sorted": (
+        "float64(float32[:, ::1], intp[::1], float64[::1], intp[::1], intp, float64, intp,"
+        " float64, float64)"
+    ),
 }
 _FUNCTIONS = {
     "margin": _margin_all,
@@ -164,6 +170,7 @@ _FUNCTIONS = {
     "overlap": _overlap_all,
     "threshold_counts": _threshold_counts,
     "gini_qualities": _gini_qualities,
+    "margin_sorted": _margin_sorted,
 }
 
 
@@ -574,3 +581,71 @@ def node_delta_sorted(values, y, w, threshold: float, n_classes: int, params) ->
     except TypeError:  # input types the signatures do not cover
         return None
     return float(out[0] * params.delta_scale)
+
+
+def margin_delta_sorted(
+    XT: np.ndarray,
+    y: np.ndarray,
+    w: np.ndarray,
+    by_feature: np.ndarray,
+    feature: int,
+    threshold: float,
+    n_classes: int,
+    max_delta_fraction: float,
+    delta_scale: float,
+    *,
+    compiled: bool = True,
+) -> float | None:
+    """The margin δ of a node whose rows come sorted on the split feature.
+
+    The hard-middle growth keeps each node's rows sorted (`ternary.tree.growth`); this
+    reads the margin δ from them in one compiled call, with no sort and no partition.
+
+    Parameters
+    ----------
+    XT : ndarray of float32, shape (n_features, n_samples), C-contiguous
+        All training rows, transposed.
+    y : ndarray of intp, shape (n_samples,)
+        Encoded classes.
+    w : ndarray of float64, shape (n_samples,)
+        Sample weights.
+    by_feature : ndarray of intp
+        The node's positive-weight rows sorted on ``feature`` (a row of the lists of
+        `ternary.tree.growth.presort` or `ternary.tree.growth.partition`).
+    feature : int
+        The split feature.
+    threshold : float
+        The split threshold θ.
+    n_classes : int
+        The number of classes.
+    max_delta_fraction, delta_scale : float
+        The clamp and the scale of `ternary.delta.node_delta`.
+    compiled : bool, default=True
+        False runs the plain-Python source uncompiled (slow; for tests).
+
+    Returns
+    -------
+    float or None
+        ``node_delta(NodeRows(...), params)`` for ``params.method == "margin"``, bit for
+        bit; None without numba (``compiled=True``).
+    """
+    if compiled:
+        kernels = _kernels()
+        if kernels is None:
+            return None
+        kernel = kernels["margin_sorted"]
+    else:
+        kernel = _margin_sorted
+    return float(
+        kernel(
+            XT,
+            y,
+            w,
+            np.ascontiguousarray(by_feature),
+            int(feature),
+            float(threshold),
+            int(n_classes),
+            float(max_delta_fraction),
+            float(delta_scale),
+        )
+    )

@@ -40,7 +40,6 @@ from ternary import _jit
 __all__ = [
     "best_split_sorted",
     "kernels_available",
-    "margin_delta_sorted",
     "partition",
     "partition_numpy",
     "presort",
@@ -204,53 +203,6 @@ def _partition_rows(
             start[c] += 1
 
 
-def _margin_rows(XT, y, w, by_f, f, threshold, n_classes, max_fraction, scale):
-    """Margin's final δ of a node from its rows sorted on ``f``; see `margin_delta_sorted`.
-
-    `ternary.delta.margin_support` and `ternary.delta.node_delta` step by step: the
-    same sums in the same order, and Python's ``min``/``max`` (first of equals kept).
-    """
-    n = by_f.shape[0]
-    if n < 2:
-        return 0.0
-    s = 0  # rows with value ≤ θ: searchsorted(values, θ, side="right")
-    while s < n and XT[f, by_f[s]] <= threshold:
-        s += 1
-    raw = 0.0
-    if 0 < s < n:
-        left = np.zeros(n_classes)
-        right = np.zeros(n_classes)
-        for i in range(s):
-            left[y[by_f[i]]] += w[by_f[i]]
-        for i in range(s, n):
-            right[y[by_f[i]]] += w[by_f[i]]
-        c_left = np.argmax(left)
-        c_right = np.argmax(right)
-        raw = threshold - np.float64(XT[f, by_f[s - 1]])
-        other = np.float64(XT[f, by_f[s]]) - threshold
-        if other < raw:
-            raw = other  # the half-gap
-        if c_left != c_right:
-            found = False
-            for i in range(s, n):  # the first left-majority row right of θ
-                if y[by_f[i]] == c_left:
-                    raw = np.float64(XT[f, by_f[i]]) - threshold
-                    found = True
-                    break
-            for i in range(s - 1, -1, -1):  # the last right-majority row left of θ
-                if y[by_f[i]] == c_right:
-                    distance = threshold - np.float64(XT[f, by_f[i]])
-                    if not found or distance < raw:
-                        raw = distance
-                    break
-    if 0.0 > raw:
-        raw = 0.0
-    cap = max_fraction * (np.float64(XT[f, by_f[n - 1]]) - np.float64(XT[f, by_f[0]]))
-    if cap < raw:
-        raw = cap
-    return raw * scale
-
-
 _SIGNATURES = {
     "presort": "void(float32[:, ::1], intp[::1], intp[:, ::1])",  # XT: (n_features, n)
     "split": (
@@ -261,16 +213,11 @@ _SIGNATURES = {
         "void(float32[:, ::1], intp[::1], float64[::1], intp[::1], intp[:, :], intp, float64,"
         " float64, boolean, int8[::1], intp[::1], intp[:, ::1], intp[::1], float64[:, ::1])"
     ),
-    "margin": (
-        "float64(float32[:, ::1], intp[::1], float64[::1], intp[::1], intp, float64, intp,"
-        " float64, float64)"
-    ),
 }
 _PYTHON = {
     "presort": _presort_rows,
     "split": _split_sorted,
     "partition": _partition_rows,
-    "margin": _margin_rows,
 }
 
 
@@ -390,67 +337,6 @@ def best_split_sorted(
     if feature < 0:
         return None
     return int(feature), float(out[0])
-
-
-def margin_delta_sorted(
-    XT: np.ndarray,
-    y: np.ndarray,
-    w: np.ndarray,
-    by_feature: np.ndarray,
-    feature: int,
-    threshold: float,
-    n_classes: int,
-    max_delta_fraction: float,
-    delta_scale: float,
-    *,
-    compiled: bool = True,
-) -> float | None:
-    """The margin δ of a node whose rows come sorted on the split feature.
-
-    Parameters
-    ----------
-    XT : ndarray of float32, shape (n_features, n_samples), C-contiguous
-        All training rows, transposed.
-    y : ndarray of intp, shape (n_samples,)
-        Encoded classes.
-    w : ndarray of float64, shape (n_samples,)
-        Sample weights.
-    by_feature : ndarray of intp
-        The node's positive-weight rows sorted on ``feature`` (a row of `presort`'s or
-        `partition`'s lists).
-    feature : int
-        The split feature.
-    threshold : float
-        The split threshold θ.
-    n_classes : int
-        The number of classes.
-    max_delta_fraction, delta_scale : float
-        The clamp and the scale of `ternary.delta.node_delta`.
-    compiled : bool, default=True
-        False runs the plain-Python source uncompiled (slow; for tests).
-
-    Returns
-    -------
-    float or None
-        ``node_delta(NodeRows(...), params)`` for ``params.method == "margin"``, bit for
-        bit; None without numba (``compiled=True``).
-    """
-    kernel = _kernel("margin", compiled)
-    if kernel is None:
-        return None
-    return float(
-        kernel(
-            XT,
-            y,
-            w,
-            np.ascontiguousarray(by_feature),
-            int(feature),
-            float(threshold),
-            int(n_classes),
-            float(max_delta_fraction),
-            float(delta_scale),
-        )
-    )
 
 
 def partition(
