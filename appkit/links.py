@@ -22,7 +22,7 @@ import streamlit as st
 from appkit.datasets import BUILTIN_NAMES, generator_defaults
 from appkit.state import BOUNDS, DEFAULTS, MODEL_KINDS
 from appkit.vocabulary import DELTA_METHODS, ROUTINGS
-from ternary import GRAFT_MODES
+from ternary import GRAFT_MODES, ZONE_EDGES
 
 __all__ = ["COVERAGE_VIEWS", "PRESETS", "PRESET_SOURCES", "URL_KEYS", "restore", "sync"]
 
@@ -49,6 +49,7 @@ URL_KEYS = (
     "feature_x",
     "feature_y",
     "coverage_view",
+    "zone_edges",
 )
 #: the two views of the accuracy–coverage page: this dataset's CV, or the paper's Fig. 2
 COVERAGE_VIEWS = ("dataset", "paper")
@@ -59,6 +60,7 @@ _CHOICES = {
     "model": MODEL_KINDS,
     "dataset": tuple(BUILTIN_NAMES),
     "coverage_view": COVERAGE_VIEWS,
+    "zone_edges": ZONE_EDGES,
 }
 _TRUE, _FALSE = ("1", "true", "yes", "on"), ("0", "false", "no", "off")
 
@@ -78,6 +80,8 @@ PRESETS = (
             "max_depth": "3",
             "test_size": "0.0",
             "seed": "42",
+            # the paper's zone θ−δ < x ≤ θ+δ (the library's default leaves θ+δ out)
+            "zone_edges": "closed",
         },
     ),
     (
@@ -95,6 +99,7 @@ PRESETS = (
             "max_depth": "2",
             "test_size": "0.0",
             "seed": "42",
+            "zone_edges": "closed",
         },
     ),
     (
@@ -106,6 +111,7 @@ PRESETS = (
             "max_depth": "2",
             "test_size": "0.0",
             "seed": "42",
+            "zone_edges": "closed",
         },
     ),
     (

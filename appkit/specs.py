@@ -63,6 +63,7 @@ MODEL_PARAMS = (
     "graft_alpha",
     "ccp_alpha",
     "n_estimators",
+    "zone_edges",
 )
 
 #: the defaults the app sets otherwise than the estimators, and why
@@ -309,6 +310,8 @@ def model_params(state: Mapping[str, Any]) -> dict:
         "delta_scale": float(_get(state, "delta_scale")),
         "graft": "none" if graft_problem(routing) else graft,
         "random_state": int(_get(state, "seed")),
+        # the paper's presets ask for its closed zone; otherwise the library's default
+        "zone_edges": _get(state, "zone_edges"),
     }
     if _get(state, "model") == "forest":
         del params["graft"]  # a tree's post-processing; the forest has no such parameter

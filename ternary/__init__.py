@@ -26,6 +26,7 @@ _PUBLIC = {
     "GRAFT_MODES": "ternary._params",
     "PARAMETERS": "ternary._params",
     "ROUTINGS": "ternary._params",
+    "ZONE_EDGES": "ternary._params",
     "default_feature_names": "ternary._validation",
     "validate_params": "ternary._params",
     "TernaryTreeClassifier": "ternary._classes",
@@ -46,6 +47,7 @@ __all__ = [
     "GRAFT_MODES",
     "PARAMETERS",
     "ROUTINGS",
+    "ZONE_EDGES",
     "TernaryForestClassifier",
     "TernaryPipeline",
     "TernaryTree",
@@ -72,6 +74,7 @@ if TYPE_CHECKING:  # static tools see the names directly
         GRAFT_MODES,
         PARAMETERS,
         ROUTINGS,
+        ZONE_EDGES,
         validate_params,
     )
     from ternary._validation import default_feature_names

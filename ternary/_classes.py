@@ -66,10 +66,11 @@ def delta_params_of(estimator, delta_scale: float) -> DeltaParams:
 class TernaryTreeClassifier(ClassifierMixin, BaseEstimator):
     """A decision tree that says where it is unsure (Smits 2026).
 
-    Each split node carries an uncertainty zone ``(θ−δ, θ+δ]`` whose half-width
+    Each split node carries an uncertainty zone ``(θ−δ, θ+δ)`` whose half-width
     δ is computed locally from the training rows reaching the node. Rows that
     fall inside a zone still get a prediction, blended from both subtrees
     (or from a dedicated middle subtree), and are flagged boundary-uncertain.
+    The paper closes the zone at θ+δ, ``(θ−δ, θ+δ]``; ``zone_edges="closed"`` does so.
 
     Parameters
     ----------
@@ -126,6 +127,22 @@ class TernaryTreeClassifier(ClassifierMixin, BaseEstimator):
         Significance level of the binomial test that accepts a graft.
     ccp_alpha : float ≥ 0, default=0.0
         CART cost-complexity pruning, applied before grafting (binary routings).
+    zone_edges : {"open", "closed"}, default="open"
+        Whether a zone holds its upper end. "closed" is the paper's zone
+        ``θ−δ < x ≤ θ+δ``; "open" is ``θ−δ < x < θ+δ``, which flags a row only where the
+        blend sends it both ways (``0 < w_L < 1``) at some split it reaches. The paper's
+        blend gives a row at exactly θ+δ the weight ``w_L = 0``: all of it goes right and
+        its probabilities are CART's, yet the closed zone flags it. On integer-valued
+        features the margin method puts θ+δ on a training value (θ = (a+b)/2,
+        δ = (b−a)/2 for a clean split between a and b), so there most flagged rows are
+        such edge rows (measured on the CC18 tables in BENCHMARKS.md, "zone edges"). With
+        probabilistic routing the setting changes the verdicts only (and what follows
+        from them: `boundary_distance`, `ternary.explain.explain_row`, the rules and the
+        exports), never `predict_proba`. With deferred routing a row at θ+δ has not
+        entered that zone, so a zone below can still blend it. With hard_middle routing
+        the middle child is grown on the rows of the zone and receives them at predict
+        time, so a row at θ+δ goes right in growth and prediction alike (the tree
+        itself can differ). The paper's reproduction uses "closed".
 
     Attributes
     ----------
@@ -183,6 +200,7 @@ class TernaryTreeClassifier(ClassifierMixin, BaseEstimator):
         graft="none",
         graft_alpha=0.05,
         ccp_alpha=0.0,
+        zone_edges="open",
     ):
         self.delta_method = delta_method
         self.routing = routing
@@ -204,6 +222,7 @@ class TernaryTreeClassifier(ClassifierMixin, BaseEstimator):
         self.graft = graft
         self.graft_alpha = graft_alpha
         self.ccp_alpha = ccp_alpha
+        self.zone_edges = zone_edges
 
     # ------------------------------------------------------------------ fit
     # check_input is an optimisation, not metadata to route (as in scikit-learn's trees)
@@ -250,6 +269,7 @@ class TernaryTreeClassifier(ClassifierMixin, BaseEstimator):
             self._scale_probe(probe)
         else:
             self._zone(X, y_enc, weights, self._grow_cart(X, y_enc, weights))
+        self.tree_.zone_edges = self.zone_edges  # every walk of the tree reads it there
         if self.routing != "hard_middle" and self.graft_report_ is None:
             # CART's own partition: its stored impurities give the importances directly,
             # without walking the rows again (a fifth of a forest member's fit time)
@@ -327,6 +347,7 @@ class TernaryTreeClassifier(ClassifierMixin, BaseEstimator):
         self._delta_base = tree.delta.copy()
         # the same product node_delta forms with the scale inside, bit for bit
         tree.delta = tree.delta * self.delta_scale_
+        tree.zone_edges = self.zone_edges
         self.tree_ = tree
 
     def _graft(self, tree, X, y_enc, weights, params, rng):
@@ -477,10 +498,11 @@ class TernaryTreeClassifier(ClassifierMixin, BaseEstimator):
         zone on that path holds it, under probabilistic and deferred routing alike,
         so the distance predicts the verdicts of other scales: refitting with
         ``delta_scale = delta_scale_ · s`` (same data and integer ``random_state``)
-        flags exactly the rows whose distance is below ``s``, plus those at exactly
-        ``s`` whose nearest node has them right of θ, where the zone
-        ``θ−δ < x ≤ θ+δ`` is closed. The invariant holds to the last bit: each
-        node's distance is the float at which that zone's comparisons flip.
+        flags exactly the rows whose distance is below ``s``; with
+        ``zone_edges="closed"`` also those at exactly ``s`` whose nearest node has them
+        right of θ, where the zone ``θ−δ < x ≤ θ+δ`` is closed. The invariant holds to
+        the last bit: each node's distance is the float at which that zone's
+        comparisons flip.
 
         Parameters
         ----------
@@ -583,6 +605,11 @@ class TernaryTreeClassifier(ClassifierMixin, BaseEstimator):
         tags.input_tags.allow_nan = False
         return tags
 
+    def __setstate__(self, state):
+        # a model saved before zone_edges existed was fitted, and keeps routing, with the
+        # paper's closed zone (its tree_ reads "closed" too: TernaryTree's class default)
+        super().__setstate__({"zone_edges": "closed", **state})
+
 
 #: The parameters `rezone` may change: they move the zones, never CART's binary structure.
 REZONE_PARAMS = (
@@ -594,6 +621,7 @@ REZONE_PARAMS = (
     "n_bootstraps",
     "delta_scale",
     "max_delta_fraction",
+    "zone_edges",
 )
 
 

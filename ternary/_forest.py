@@ -150,7 +150,8 @@ class TernaryForestClassifier(ClassifierMixin, BaseEstimator):
         scikit-learn's compiled builder, so a forest of them would be far slower to fit, and
         its middle subtrees would be grown on the few zone rows of each bootstrap sample.
     criterion, min_samples_split, min_samples_leaf, min_weight_fraction_leaf, epsilon, alpha, \
-q, n_bootstraps, max_delta_fraction, delta_scale, ccp_alpha : as in `TernaryTreeClassifier`
+q, n_bootstraps, max_delta_fraction, delta_scale, ccp_alpha, zone_edges : as in \
+`TernaryTreeClassifier`
         Passed to every member, with the meaning and defaults they have there
         (``min_weight_fraction_leaf`` is a share of the member's own sample weight).
     class_weight : dict, "balanced" or None, default=None
@@ -216,6 +217,7 @@ q, n_bootstraps, max_delta_fraction, delta_scale, ccp_alpha : as in `TernaryTree
         max_delta_fraction=0.25,
         delta_scale=1.0,
         ccp_alpha=0.0,
+        zone_edges="open",
         class_weight=None,
         min_decided_fraction=0.5,
         oob_score=False,
@@ -239,6 +241,7 @@ q, n_bootstraps, max_delta_fraction, delta_scale, ccp_alpha : as in `TernaryTree
         self.max_delta_fraction = max_delta_fraction
         self.delta_scale = delta_scale
         self.ccp_alpha = ccp_alpha
+        self.zone_edges = zone_edges
         self.class_weight = class_weight
         self.min_decided_fraction = min_decided_fraction
         self.oob_score = oob_score
@@ -548,3 +551,7 @@ q, n_bootstraps, max_delta_fraction, delta_scale, ccp_alpha : as in `TernaryTree
         tags = super().__sklearn_tags__()
         tags.input_tags.allow_nan = False
         return tags
+
+    def __setstate__(self, state):
+        # saved before zone_edges existed: its members were fitted with the paper's zone
+        super().__setstate__({"zone_edges": "closed", **state})

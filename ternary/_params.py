@@ -17,6 +17,7 @@ import numpy as np
 
 from ternary._validation import check_choice, check_max_features, check_number
 from ternary.delta import DELTA_METHODS
+from ternary.tree import ZONE_EDGES
 
 __all__ = [
     "CRITERIA",
@@ -25,6 +26,7 @@ __all__ = [
     "GRAFT_MODES",
     "PARAMETERS",
     "ROUTINGS",
+    "ZONE_EDGES",
     "Parameter",
     "validate_forest_params",
     "validate_params",
@@ -124,6 +126,8 @@ PARAMETERS: dict[str, Parameter] = _table(
     Parameter("graft", "none", "choice", GRAFT_MODES),
     Parameter("graft_alpha", 0.05, "real", low=0.0, high=1.0),
     Parameter("ccp_alpha", 0.0, "real", low=0.0),
+    # "open" flags only two-sided blends; "closed" is the paper's zone (θ−δ, θ+δ]
+    Parameter("zone_edges", "open", "choice", ZONE_EDGES),
 )
 
 _FOREST_ONLY = _table(
@@ -150,6 +154,7 @@ FOREST_TREE_PARAMS = (
     "max_delta_fraction",
     "delta_scale",
     "ccp_alpha",
+    "zone_edges",
 )
 _FOREST_DEFAULTS = {"max_depth": None, "max_features": "sqrt"}
 _FOREST_ROUTINGS = tuple(r for r in ROUTINGS if r != "hard_middle")

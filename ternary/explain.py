@@ -38,7 +38,7 @@ from ternary.delta import (
     quality_curve,
     widest_overlap,
 )
-from ternary.tree import LEAF, iter_node_rows, traverse
+from ternary.tree import LEAF, iter_node_rows, traverse, zone_top
 
 __all__ = [
     "EXPLAINED_METHODS",
@@ -420,7 +420,8 @@ class SplitStep:
     in_zone : bool
         The row falls in this split's zone and is flagged here (deferred routing:
         only at the first zone on a path; below it routing is CART's; hard_middle:
-        the row goes down the middle branch).
+        the row goes down the middle branch). The zone holds ``x = θ + δ`` only with
+        the model's ``zone_edges="closed"``.
     reach : float
         The share of the row that reaches the node (1 for the whole row).
     w_left, w_right, w_middle : float
@@ -578,7 +579,9 @@ def _steps(model, x, names, total, weighted, reach, order):
         if routing == "hard_middle":
             in_zone = shares[2] > 0
         else:
-            in_zone = delta > 0 and low < value <= high and not hard[node]
+            # the zone holds θ+δ only with closed zone_edges
+            top = float(zone_top(high, tree.zone_edges))
+            in_zone = delta > 0 and low < value <= top and not hard[node]
         for k in tree.children(node):
             hard[k] = routing == "deferred" and (hard[node] or in_zone)
         steps.append(

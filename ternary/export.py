@@ -18,10 +18,11 @@ def export_text(clf, feature_names: Sequence[str] | None = None, decimals: int =
 
     Each split prints its two branches as CART would route (``x ≤ θ`` left), followed by
     the uncertainty zone ``θ−δ – θ+δ`` where δ > 0: a row inside it is flagged
-    boundary-uncertain (the zone is half-open, ``θ−δ < x ≤ θ+δ``). Hard-middle trees
-    print three branches instead: ``x ≤ θ−δ``, the middle ``θ−δ < x ≤ θ+δ`` and
-    ``x > θ+δ``. Splits added by grafting are marked ``[grafted]``; each leaf prints its
-    majority class.
+    boundary-uncertain (the zone is ``θ−δ < x < θ+δ``, or the paper's ``θ−δ < x ≤ θ+δ``
+    with ``zone_edges="closed"``). Hard-middle trees print three branches instead:
+    ``x ≤ θ−δ``, the middle ``θ−δ < x ≤ θ+δ`` and ``x > θ+δ`` (open: the middle
+    ``θ−δ < x < θ+δ`` and ``x ≥ θ+δ``). Splits added by grafting are marked
+    ``[grafted]``; each leaf prints its majority class.
 
     Parameters
     ----------
@@ -80,10 +81,12 @@ def export_text(clf, feature_names: Sequence[str] | None = None, decimals: int =
         middle = tree.children_middle[node]
         if middle != LEAF:
             lo, hi = num(theta - delta), num(theta + delta)
+            # an open zone leaves θ+δ to the right branch
+            end, right = (")", ">=") if tree.zone_edges == "open" else ("]", "> ")
             branches = [
                 (tree.children_left[node], f"{name} <= {lo}"),
-                (middle, f"{name} in ({lo}, {hi}]  (middle)"),
-                (tree.children_right[node], f"{name} >  {hi}"),
+                (middle, f"{name} in ({lo}, {hi}{end}  (middle)"),
+                (tree.children_right[node], f"{name} {right} {hi}"),
             ]
         else:
             zone = f"  (zone {num(theta - delta)} – {num(theta + delta)})" if delta > 0 else ""

@@ -12,6 +12,8 @@ predicts the library's class for it) and cover no flagged row.
 
 **Where a row becomes boundary-uncertain.** For the binary routings each zoned split ``n``
 gives one zone rule: the strict conditions leading to ``n`` and ``θ−δ < x ≤ θ+δ`` at ``n``.
+With the model's open ``zone_edges`` (the default) the zone is ``θ−δ < x < θ+δ`` and a
+right branch reads ``x ≥ θ+δ``: every condition follows the verdict's own zone.
 It covers the rows whose *first* zone is ``n``, so the zone rules partition the flagged
 rows. Their prediction is not one class (``prediction`` is None): inside the zone the
 library blends both subtrees. With ``routing="probabilistic"`` the blend goes on through
@@ -72,8 +74,8 @@ class Condition:
         Column index of the tested feature, in the model's feature order.
     name : str
         That feature's name, for the text of the rule.
-    op : {"<=", ">"}
-        The comparison.
+    op : {"<=", ">", "<", ">="}
+        The comparison; ``<`` and ``>=`` test an open zone's upper end θ+δ.
     threshold : float
         The float64 bound the float32 value is compared with (θ−δ, θ+δ, or θ where
         δ = 0).
@@ -98,7 +100,7 @@ class Condition:
             True for the rows passing the test, the float32 values compared as float64.
         """
         column = X32[:, self.feature].astype(np.float64)
-        return column <= self.threshold if self.op == "<=" else column > self.threshold
+        return _OPS[self.op](column, self.threshold)
 
     def __str__(self) -> str:
         return self.text()
@@ -119,6 +121,10 @@ class Condition:
         return f"{self.name} {self.op} {_num(self.threshold, digits)}"
 
 
+_OPS = {"<=": np.less_equal, "<": np.less, ">": np.greater, ">=": np.greater_equal}
+_UPPER = ("<=", "<")  # the ops that bound a feature from above
+
+
 def _num(value: float, digits: int = 6) -> str:
     return f"{value:.{digits}g}"
 
@@ -133,7 +139,8 @@ class Rule:
     Parameters
     ----------
     conditions : tuple of Condition
-        At most one ``<=`` and one ``>`` per feature (the tightest on the path).
+        At most one upper (``<=``/``<``) and one lower (``>``/``>=``) bound per feature
+        (the tightest on the path).
     prediction : class label or None
         The class of every row the rule covers; None for a zone rule of a binary routing,
         where the library blends both subtrees.
@@ -198,13 +205,15 @@ class Rule:
         """
         parts = []
         for feature in dict.fromkeys(c.feature for c in self.conditions):
-            mine = {c.op: c for c in self.conditions if c.feature == feature}
-            name = next(iter(mine.values())).name
-            if "<=" in mine and ">" in mine:
-                low, high = _num(mine[">"].threshold, digits), _num(mine["<="].threshold, digits)
-                parts.append(f"{low} < {name} <= {high}")
+            mine = [c for c in self.conditions if c.feature == feature]
+            upper = [c for c in mine if c.op in _UPPER]
+            lower = [c for c in mine if c.op not in _UPPER]
+            if upper and lower:
+                low, high = _num(lower[0].threshold, digits), _num(upper[0].threshold, digits)
+                left = "<" if lower[0].op == ">" else "<="
+                parts.append(f"{low} {left} {mine[0].name} {upper[0].op} {high}")
             else:
-                parts.append(next(iter(mine.values())).text(digits))
+                parts.append(mine[0].text(digits))
         return " AND ".join(parts) if parts else "(always)"
 
     def outcome_text(self) -> str:
@@ -245,32 +254,38 @@ def _as_float32(X, conditions) -> np.ndarray:
 
 
 def _merged(conditions: list[Condition]) -> tuple[Condition, ...] | None:
-    """The tightest ``<=`` and ``>`` per feature; None when no float32 value satisfies both."""
+    """The tightest upper and lower bound per feature; None when no float32 value meets both."""
     upper: dict[int, Condition] = {}
     lower: dict[int, Condition] = {}
-    order: list[tuple[int, str]] = []
+    order: list[tuple[int, bool]] = []
     for c in conditions:
-        table = upper if c.op == "<=" else lower
+        is_upper = c.op in _UPPER
+        table = upper if is_upper else lower
         best = table.get(c.feature)
         if best is None:
-            order.append((c.feature, c.op))
+            order.append((c.feature, is_upper))
+        # tighter: a lower upper bound (a higher lower one), or the same one strict
+        key = (c.threshold, c.op in ("<", ">"))
         if best is None or (
-            c.threshold < best.threshold if c.op == "<=" else c.threshold > best.threshold
+            (key[0], -key[1]) < (best.threshold, -(best.op == "<"))
+            if is_upper
+            else key > (best.threshold, best.op == ">")
         ):
             table[c.feature] = c
     for feature, high in upper.items():
         low = lower.get(feature)
-        if low is not None and not _float32_between(low.threshold, high.threshold):
+        if low is not None and not _float32_between(low, high):
             return None
-    return tuple((upper if op == "<=" else lower)[f] for f, op in order)
+    return tuple((upper if is_upper else lower)[f] for f, is_upper in order)
 
 
-def _float32_between(low: float, high: float) -> bool:
-    """Is there a float32 ``v`` with ``low < v ≤ high``?"""
-    v = np.float32(low)
-    if float(v) <= low:
+def _float32_between(low: Condition, high: Condition) -> bool:
+    """Is there a float32 ``v`` meeting both the lower and the upper condition?"""
+    v = np.float32(low.threshold)
+    # the smallest float32 meeting the lower bound, then the upper bound on it
+    if float(v) < low.threshold or (low.op == ">" and float(v) == low.threshold):
         v = np.nextafter(v, np.float32(np.inf))
-    return bool(np.isfinite(v)) and float(v) <= high
+    return bool(np.isfinite(v)) and bool(_OPS[high.op](float(v), high.threshold))
 
 
 def extract_rules(
@@ -380,14 +395,16 @@ def _walk(plan: TreePlan, names: list[str]):
             stack.append((plan.left[node], conds + [cond("<=", t)], middle_path))
             continue
         lo, hi = plan.lo[node], plan.hi[node]
-        zone = [cond(">", lo), cond("<=", hi)]
+        # an open zone ends before θ+δ, where the right branch starts (compared exactly)
+        below, above = ("<", ">=") if plan.zone_edges == "open" else ("<=", ">")
+        zone = [cond(">", lo), cond(below, hi)]
         if plan.routing == "hard_middle":
             stack.append((plan.middle[node], conds + zone, True))
         else:
             merged = _merged(conds + zone)
             if merged is not None:
                 out.append((merged, "zone", 0, node))
-        stack.append((plan.right[node], conds + [cond(">", hi)], middle_path))
+        stack.append((plan.right[node], conds + [cond(above, hi)], middle_path))
         stack.append((plan.left[node], conds + [cond("<=", lo)], middle_path))
     return out
 

@@ -10,12 +10,14 @@ shades the zone [θ−δ, θ+δ] and names δ in its title.
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import numpy as np
 import plotly.graph_objects as go
 from plotly.subplots import make_subplots
 
 from viz.colors import ZONE_FILL, class_color
-from viz.labels import format_number
+from viz.labels import format_number, plain_text
 
 __all__ = ["INSPECTOR_METHODS", "ZONE_NAME", "node_inspector_figure"]
 
@@ -448,13 +450,13 @@ def node_inspector_figure(
     method = e.method if method is None else method
     if method not in INSPECTOR_METHODS:
         raise ValueError(f"method={method!r} is not one of {', '.join(INSPECTOR_METHODS)}.")
-    if feature_name is not None:
-        from dataclasses import replace
-
-        e = replace(e, feature_name=str(feature_name))
+    # names come from the user's file: escaped once here, as plotly renders tags in
+    # titles, legends, hovers and ticks; the figure's own <br>/<sup> stay markup
+    name = e.feature_name if feature_name is None else feature_name
+    e = replace(e, feature_name=plain_text(name))
     if class_names is None:
-        class_names = [str(c) for c in e.classes]
-    class_names = [str(c) for c in class_names]
+        class_names = e.classes
+    class_names = [plain_text(c) for c in class_names]
     delta = e.delta_for(method)
 
     if method == "class_overlap":

@@ -5,17 +5,44 @@ range [θ−δ, θ+δ] and n; a leaf reads class, confidence (the largest class
 share) and n. `node_label_items` tags each line with its role so the DOT
 exporter can style δ red and the blend range grey italic without re-deriving
 the text.
+
+`plain_text` is the one formatter for a name (a feature, a class) shown in a
+plotly figure: plotly reads a subset of HTML in every title, hover, legend
+entry, tick and annotation, so names from a file are escaped once, here.
 """
 
 from __future__ import annotations
 
+import html
 import math
 
 import numpy as np
 
 from viz.shadow import ShadowTree
 
-__all__ = ["format_number", "node_label_items", "node_label_lines", "resolve_names"]
+__all__ = [
+    "format_number",
+    "node_label_items",
+    "node_label_lines",
+    "plain_text",
+    "resolve_names",
+]
+
+
+def plain_text(name) -> str:
+    """``str(name)`` as plotly text that shows exactly these characters.
+
+    Plotly renders tags (``<a href>``, ``<b>``, ``<br>``) and entities (``&lt;``,
+    ``&#39;``, but not ``&quot;``) in figure text, so ``<``, ``>`` and ``&`` are escaped,
+    once: a name from a file can then be no link, no markup, and ``"`` stays ``"``.
+    Escape a name once, where it enters a figure; never the markup the figure adds.
+
+    >>> plain_text('<a href="https://evil.example/">x</a> & "y"')
+    '&lt;a href="https://evil.example/"&gt;x&lt;/a&gt; &amp; "y"'
+    >>> plain_text(3.5)
+    '3.5'
+    """
+    return html.escape(str(name), quote=False)
 
 
 def format_number(x) -> str:

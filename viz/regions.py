@@ -13,7 +13,6 @@ does so in `appkit.answers`) and passes them in; nothing here calls a model.
 from __future__ import annotations
 
 import base64
-import html
 import struct
 import zlib
 from dataclasses import dataclass
@@ -24,6 +23,7 @@ import plotly.graph_objects as go
 from plotly.subplots import make_subplots
 
 from viz.colors import class_color, tint
+from viz.labels import plain_text
 
 __all__ = [
     "BACKGROUND_NAME",
@@ -296,13 +296,13 @@ def _point_traces(X2, y_codes, class_names, *, showlegend):
                 x=X2[sel, 0],
                 y=X2[sel, 1],
                 mode="markers",
-                name=f"class {html.escape(str(name))}",
+                name=f"class {plain_text(name)}",
                 legendgroup=f"class{k}",
                 showlegend=showlegend,
                 marker=dict(color=class_color(k), size=6, line=dict(color="#222222", width=0.8)),
                 # the row's position in X2, so a click on the point names its row
                 customdata=np.flatnonzero(sel),
-                hovertemplate=f"class {html.escape(str(name))}<br>(%{{x:.4g}}, %{{y:.4g}})"
+                hovertemplate=f"class {plain_text(name)}<br>(%{{x:.4g}}, %{{y:.4g}})"
                 "<extra></extra>",
             )
         )
@@ -326,7 +326,7 @@ def _check_inputs(X2, y, classes, feature_names, class_names):
     y_codes = np.searchsorted(classes, y)
     y_codes[(y_codes >= len(classes)) | (classes[np.minimum(y_codes, len(classes) - 1)] != y)] = -1
     # names from a user's file: plotly would render their tags, so they are escaped
-    feature_names = tuple(html.escape(str(n)) for n in feature_names)
+    feature_names = tuple(plain_text(n) for n in feature_names)
     return X2, y, classes, list(class_names), feature_names, y_codes
 
 

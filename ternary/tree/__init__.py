@@ -7,6 +7,7 @@
 * the training-partition walks `iter_node_rows` and `split_row_pairs`, and
   `impurity_importances` over them;
 * `zone_distance`, a row's distance to the zones on its path in units of δ;
+* `zone_top`, the bound of a zone's upper test for either ``zone_edges`` setting;
 * the split criterion: `impurity`, `split_quality`, and `best_split`, CART's split of one
   node over all features in one compiled call (the hard-middle growth's split search).
 """
@@ -35,11 +36,12 @@ from ternary.tree._routing import (
     walk,
 )
 from ternary.tree._split import best_split, split_kernel_available
-from ternary.tree._structure import LEAF, UNDEFINED, TernaryTree, TreeBuilder
+from ternary.tree._structure import LEAF, UNDEFINED, ZONE_EDGES, TernaryTree, TreeBuilder, zone_top
 
 __all__ = [
     "LEAF",
     "UNDEFINED",
+    "ZONE_EDGES",
     "TernaryTree",
     "TreeBuilder",
     "best_split",
@@ -58,6 +60,7 @@ __all__ = [
     "traverse",
     "walk",
     "zone_distance",
+    "zone_top",
 ]
 
 # pickles (and skops files) name the public path, which internal moves leave alone

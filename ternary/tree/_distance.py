@@ -25,10 +25,11 @@ def zone_distance(
     With ``base_delta`` (each node's δ before the scale, so ``δ = base_delta·scale``),
     each node's distance is instead the float ``s`` at which the zone of scale
     ``scale·s`` flips for the row, found by bisection on the very comparisons the
-    traversal makes (``x > θ−δ``, ``x ≤ θ+δ``): right of θ (the zone's closed end) it
-    is the smallest ``s`` whose zone holds ``x``, left of θ (open end) the largest whose
-    zone does not. So a refit at scale ``scale·s`` flags a row exactly when its distance
-    is below ``s``, or equal to ``s`` with the row right of θ at that node.
+    traversal makes (``x > θ−δ``, and ``x ≤ θ+δ`` or, with the tree's open
+    ``zone_edges``, ``x < θ+δ``): at a closed end (right of θ in a closed zone) it is
+    the smallest ``s`` whose zone holds ``x``, at an open end the largest whose zone does
+    not. So a refit at scale ``scale·s`` flags a row exactly when its distance is below
+    ``s``, or (closed zones only) equal to ``s`` with the row right of θ at that node.
 
     Parameters
     ----------
@@ -36,6 +37,7 @@ def zone_distance(
         The fitted tree.
     X : ndarray of shape (n_samples, n_features)
         The rows, float32 as the estimators route them (compared in float64).
+        The tree's ``zone_edges`` decides whether a zone holds its upper end.
     routing : {"probabilistic", "deferred", "hard_middle"}
         The routing, which decides the path: CART's for the binary routings, the three-way
         one for "hard_middle".
@@ -71,6 +73,7 @@ def zone_distance(
     [2.0, 0.0, 2.0]
     """
     n = X.shape[0]
+    tops = tree.zone_tops()
     best = np.full(n, np.inf)
     node = np.zeros(n, dtype=np.intp)
     rows = np.flatnonzero(tree.children_left[node] != LEAF)
@@ -88,13 +91,15 @@ def zone_distance(
         else:
             zoned = (base_delta[at] > 0) & (scale > 0) & three_way
             d = np.full(rows.size, np.inf)
-            d[zoned] = _flip_scale(x[zoned], theta[zoned], base_delta[at][zoned], scale)
+            d[zoned] = _flip_scale(
+                x[zoned], theta[zoned], base_delta[at][zoned], scale, tree.open_edges
+            )
         best[rows] = np.minimum(best[rows], np.where(zoned, d, np.inf))
         if routing == "hard_middle":
             middle = tree.children_middle[at]
-            lo, hi = np.where(middle != LEAF, theta - delta, theta), theta + delta
+            lo, top = np.where(middle != LEAF, theta - delta, theta), tops[at]
             step = np.where(x <= lo, tree.children_left[at], middle)
-            step = np.where(x > np.where(middle != LEAF, hi, theta), tree.children_right[at], step)
+            step = np.where(x > np.where(middle != LEAF, top, theta), tree.children_right[at], step)
         else:
             step = np.where(x <= theta, tree.children_left[at], tree.children_right[at])
         node[rows] = step
@@ -102,13 +107,14 @@ def zone_distance(
     return best
 
 
-def _flip_scale(x, theta, base, scale):
+def _flip_scale(x, theta, base, scale, open_edges=False):
     """The float where the zone ``θ ± base·(scale·s)`` starts to hold ``x`` (see above)."""
     top = np.finfo(np.float64).max
 
     def inside(s):
         half = base * (scale * s)
-        return (x > theta - half) & (x <= theta + half)
+        high = theta + half
+        return (x > theta - half) & ((x < high) if open_edges else (x <= high))
 
     with np.errstate(over="ignore", invalid="ignore"):
         guess = np.abs(x - theta) / (base * scale)
@@ -129,5 +135,6 @@ def _flip_scale(x, theta, base, scale):
             holds = inside(mid.view(np.float64))
             hi_bits = np.where(open_ & holds, mid, hi_bits)
             lo_bits = np.where(open_ & ~holds, mid, lo_bits)
-    flip = np.where(x > theta, hi_bits.view(np.float64), lo_bits.view(np.float64))
+    closed_end = (x > theta) & (not open_edges)
+    flip = np.where(closed_end, hi_bits.view(np.float64), lo_bits.view(np.float64))
     return np.where(never, np.inf, flip)

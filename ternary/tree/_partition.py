@@ -24,7 +24,8 @@ def iter_node_rows(
     """Yield the rows of the training partition that reach each node.
 
     Binary routings partition like CART (``x ≤ θ`` left); hard-middle trees
-    partition three ways (``x ≤ θ−δ``, ``x > θ+δ``, the rest to the middle).
+    partition three ways (``x ≤ θ−δ``, right of the zone, the rest to the middle; the
+    zone holds θ+δ or not as the tree's ``zone_edges`` says).
     Nodes come in preorder; only the rows of pending siblings are kept alive.
 
     Parameters
@@ -46,6 +47,7 @@ def iter_node_rows(
     """
     stack = [(0, np.arange(X.shape[0]))]
     middle = routing == "hard_middle"
+    tops = tree.zone_tops() if middle else None
     while stack:
         node, idx = stack.pop()
         yield node, idx
@@ -56,7 +58,8 @@ def iter_node_rows(
         t, d = tree.threshold[node], tree.delta[node]
         m = tree.children_middle[node]
         if middle and m != LEAF:
-            go_left, go_right = x <= t - d, x > t + d
+            assert tops is not None
+            go_left, go_right = x <= t - d, x > tops[node]
             stack.append((m, idx[~(go_left | go_right)]))
         else:
             go_left = x <= t
@@ -195,6 +198,7 @@ def _node_row_pairs(tree: TernaryTree, X: np.ndarray, routing: str):
     rows = np.arange(X.shape[0])
     node = np.zeros(rows.size, dtype=np.intp)
     middle = routing == "hard_middle"
+    tops = tree.zone_tops() if middle else None
     pair_rows, pair_nodes = [], []
     while rows.size:
         pair_rows.append(rows)
@@ -207,6 +211,7 @@ def _node_row_pairs(tree: TernaryTree, X: np.ndarray, routing: str):
         t = tree.threshold[node]
         go = np.where(x <= t, tree.children_left[node], tree.children_right[node])
         if middle:
+            assert tops is not None
             m = tree.children_middle[node]
             d = tree.delta[node]
             three = m != LEAF
@@ -215,7 +220,7 @@ def _node_row_pairs(tree: TernaryTree, X: np.ndarray, routing: str):
                 np.where(
                     x <= t - d,
                     tree.children_left[node],
-                    np.where(x > t + d, tree.children_right[node], m),
+                    np.where(x > tops[node], tree.children_right[node], m),
                 ),
                 go,
             )

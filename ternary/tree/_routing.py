@@ -30,13 +30,20 @@ def traverse(tree: TernaryTree, X: np.ndarray, routing: str, *, proba: bool = Tr
         The rows to route, float32 for the fast paths; thresholds and zone edges are
         compared with their float64 values.
     routing : {"probabilistic", "deferred", "hard_middle"}
-        * probabilistic: at a node, ``x ≤ θ−δ`` goes left, ``x > θ+δ`` right,
+        The zone is ``θ−δ < x ≤ θ+δ`` for a tree with closed ``zone_edges`` (the paper's)
+        and ``θ−δ < x < θ+δ`` for open ones; "right of the zone" is ``x > θ+δ`` or
+        ``x ≥ θ+δ`` accordingly.
+
+        * probabilistic: at a node, ``x ≤ θ−δ`` goes left, right of the zone right,
           and a row inside the zone goes both ways with ``w_L = (θ+δ−x)/(2δ)``,
           ``w_R = 1 − w_L``, recursively; leaf distributions are blended by the
-          product of weights along each path.
+          product of weights along each path. At ``x = θ+δ`` ``w_L = 0``, so the
+          probabilities do not depend on ``zone_edges``; the verdict does.
         * deferred: the same zone test, but once a row has entered a zone both
-          subtrees below it are followed with hard CART routing (``x ≤ θ``).
-        * hard_middle: ``x ≤ θ−δ`` left, ``x > θ+δ`` right, otherwise the
+          subtrees below it are followed with hard CART routing (``x ≤ θ``). With open
+          edges a row at ``θ+δ`` has not entered the zone (its blend there is one-sided),
+          so zones below can still blend it.
+        * hard_middle: ``x ≤ θ−δ`` left, right of the zone right, otherwise the
           middle child; exactly one leaf per row. A split without a middle child
           (possible only in a tree built by hand: the growth gives every split with
           δ > 0 one) routes like CART, ``x ≤ θ``, and flags no row.
@@ -151,6 +158,7 @@ def blend_dense(tree: TernaryTree, X: np.ndarray, routing: str) -> np.ndarray:
     lo, hi = t - d, t + d
     out = np.zeros((X.shape[0], tree.n_classes))
     lo_, hi_, t_ = lo[:, None], hi[:, None], t[:, None]
+    top_ = tree.zone_tops()[internal][:, None]
     with np.errstate(divide="ignore", over="ignore"):
         inv_two_d = np.where(d > 0, 0.5 / np.where(d > 0, d, 1.0), 0.0)
     # no zone, or one too thin to divide by: route like CART
@@ -167,7 +175,7 @@ def blend_dense(tree: TernaryTree, X: np.ndarray, routing: str) -> np.ndarray:
         np.clip(w_left, 0.0, 1.0, out=w_left)
         if hard_nodes.size:
             w_left[hard_nodes] = G[hard_nodes] <= t_[hard_nodes]
-        in_zone = (G > lo_) & (G <= hi_) if routing == "deferred" else None
+        in_zone = (G > lo_) & (G <= top_) if routing == "deferred" else None
         w_right = 1.0 - w_left
         deferred = routing == "deferred"
         if deferred:
@@ -201,7 +209,8 @@ def compiled_router(tree: TernaryTree, n_features: int, routing: str):
     """A scikit-learn ``Tree`` that routes through the zones in its compiled loop.
 
     Every split with δ > 0 becomes two binary tests: ``x ≤ θ−δ`` (left child) and,
-    on its right branch, ``x ≤ θ+δ`` (zone) against the right child. The zone
+    on its right branch, ``x ≤ b`` (zone) against the right child, ``b`` the zone's
+    `zone_top` (θ+δ when closed, the double below it when open). The zone
     branch ends in a marker leaf for the binary routings (ids ≥ ``node_count``:
     that row is boundary-uncertain) and goes to the middle child for hard-middle
     trees. Splits with δ = 0 keep ``x ≤ θ``. The tree is built through the
@@ -252,7 +261,7 @@ def compiled_router(tree: TernaryTree, n_features: int, routing: str):
         nodes["right_child"][:n] = right
         nodes["threshold"][:n] = np.where(zoned, tree.threshold - tree.delta, tree.threshold)
         nodes["feature"][second] = tree.feature[zk]
-        nodes["threshold"][second] = tree.threshold[zk] + tree.delta[zk]
+        nodes["threshold"][second] = tree.zone_tops()[zk]
         nodes["left_child"][second] = tree.children_middle[zk] if middle else marker
         nodes["right_child"][second] = tree.children_right[zk]
         values = np.zeros((total, 1, tree.n_classes))
@@ -336,6 +345,7 @@ def walk(tree: TernaryTree, X: np.ndarray, routing: str):
     feature, threshold, delta, value = tree.feature, tree.threshold, tree.delta, tree.value
     middle = routing == "hard_middle"
     deferred = routing == "deferred"
+    tops = tree.zone_tops()
     # Column-major copy: each node gathers one column for a sorted subset of rows.
     Xf = np.asfortranarray(X)
     # stack entries: (node, row indices, path weights or None for all-ones,
@@ -363,33 +373,35 @@ def walk(tree: TernaryTree, X: np.ndarray, routing: str):
                 sub_w = None if w is None else w[go]
                 stack.append((child, idx[go], sub_w, None if hard is None else hard[go]))
             continue
-        lo, hi = t - d, t + d
+        lo, top = t - d, tops[node]
         if middle:
             go_left = x <= lo
-            go_right = x > hi
+            go_right = x > top
             in_zone = ~(go_left | go_right)
             uncertain[idx[in_zone]] = True
             stack.append((middle_of[node], idx[in_zone], None, None))
             stack.append((right, idx[go_right], None, None))
             stack.append((left, idx[go_left], None, None))
             continue
-        in_zone = _blend_split(stack, (left, right), idx, x, t, d, w, hard, deferred)
+        in_zone = _blend_split(stack, (left, right), idx, x, (t, d, top), w, hard, deferred)
         uncertain[idx[in_zone]] = True
     # guard against float drift so rows sum to exactly 1 within rounding
     proba /= proba.sum(axis=1, keepdims=True)
     return proba, (~uncertain).astype(np.int8)
 
 
-def _blend_split(stack, children, idx, x, t, d, w, hard, deferred):
+def _blend_split(stack, children, idx, x, split, w, hard, deferred):
     """Push a zoned split's children for `walk`'s binary routings; return the zone rows.
 
-    Rows inside ``θ−δ < x ≤ θ+δ`` go both ways with ``w_L = (θ+δ−x)/(2δ)`` unless
+    ``split`` is ``(θ, δ, b)``, ``b`` the zone's `zone_top`. Rows inside
+    ``θ−δ < x ≤ b`` (the zone, closed or open) go both ways with ``w_L = (θ+δ−x)/(2δ)`` unless
     ``hard`` marks them as past their first zone (deferred), where they route like CART.
     Each child gets the rows that reach it with positive weight, right pushed first.
     """
     left, right = children
+    t, d, top = split
     lo, hi = t - d, t + d
-    in_zone = (x > lo) & (x <= hi)
+    in_zone = (x > lo) & (x <= top)
     if hard is not None:
         # rows already past their first zone route like CART
         hard_left = hard & (x <= t)

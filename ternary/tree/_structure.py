@@ -13,10 +13,44 @@ from numpy.typing import ArrayLike
 
 from ternary.tree._criterion import impurity
 
-__all__ = ["LEAF", "UNDEFINED", "TernaryTree", "TreeBuilder"]
+__all__ = ["LEAF", "UNDEFINED", "ZONE_EDGES", "TernaryTree", "TreeBuilder", "zone_top"]
 
 LEAF = -1  #: child index marking "no child"
 UNDEFINED = -2  #: feature/threshold at a leaf, as in scikit-learn
+#: The names ``zone_edges`` accepts: the zone ``θ−δ < x < θ+δ`` ("open", where the blend is
+#: two-sided) or the paper's ``θ−δ < x ≤ θ+δ`` ("closed").
+ZONE_EDGES = ("open", "closed")
+
+
+def zone_top(high, zone_edges: str):
+    """The bound ``b`` of a zone's upper test ``x ≤ b``, for a zone ending at ``high = θ+δ``.
+
+    The closed zone holds ``x ≤ θ+δ``, so ``b = θ+δ``; the open zone holds ``x < θ+δ``,
+    which for every double ``x`` (a float32 row widened exactly, as the library compares)
+    is ``x ≤ b`` with ``b`` the largest double below ``θ+δ``. Every walk then keeps one
+    comparison, ``x ≤ b`` (zone) against ``x > b`` (right of the zone), for both settings.
+
+    Parameters
+    ----------
+    high : float or ndarray of float64
+        The zone's upper end θ+δ, computed in float64.
+    zone_edges : {"open", "closed"}
+        The setting.
+
+    Returns
+    -------
+    float64 or ndarray of float64
+        ``high`` itself ("closed") or the double just below it ("open").
+
+    Examples
+    --------
+    >>> from ternary.tree import zone_top
+    >>> float(zone_top(0.5, "closed")), float(zone_top(0.5, "open")) < 0.5
+    (0.5, True)
+    """
+    high = np.asarray(high, dtype=np.float64)
+    top = np.nextafter(high, -np.inf) if zone_edges == "open" else high
+    return top[()] if top.ndim == 0 else top
 
 
 class TernaryTree:
@@ -41,8 +75,8 @@ class TernaryTree:
         Each split's threshold θ, in the units of its feature; ``-2`` at leaves.
     delta : array-like of float, shape (node_count,), optional
         Each split's uncertainty half-width δ ≥ 0, in the units of its feature: the zone
-        is ``θ − δ < x ≤ θ + δ``. 0 at leaves and at splits without a zone. Default: 0
-        everywhere.
+        is ``θ − δ < x ≤ θ + δ`` (``< θ + δ`` with open ``zone_edges``). 0 at leaves and
+        at splits without a zone. Default: 0 everywhere.
     value : array-like of float, shape (node_count, n_classes)
         The (weighted) class counts or distribution of each node. Each row is normalised
         to sum to 1; a row summing to 0 becomes uniform.
@@ -71,6 +105,13 @@ class TernaryTree:
         Their weight, and each node's impurity.
     grafted : ndarray of bool, shape (node_count,)
         True for the nodes that grafting added.
+    zone_edges : {"closed", "open"}
+        Whether a zone holds its upper end θ+δ: "closed" is the paper's
+        ``θ−δ < x ≤ θ+δ``, "open" is ``θ−δ < x < θ+δ``, only the rows the blend sends
+        both ways (see `TernaryTreeClassifier`'s ``zone_edges``). Every walk of the tree
+        reads it. "closed", the paper's, for a tree built here (assign the attribute to
+        change it) and for a tree pickled before the setting existed; the estimators set
+        their own.
 
     Examples
     --------
@@ -106,6 +147,8 @@ class TernaryTree:
         "impurity",
         "grafted",
     )
+    #: the class default serves trees pickled before the setting existed: the paper's zone
+    zone_edges: str = "closed"
 
     def __init__(
         self,
@@ -154,6 +197,22 @@ class TernaryTree:
     def node_count(self) -> int:
         """The number of nodes, leaves included."""
         return int(self.children_left.shape[0])
+
+    @property
+    def open_edges(self) -> bool:
+        """True when the zones are open at θ+δ (``zone_edges == "open"``)."""
+        return self.zone_edges == "open"
+
+    def zone_tops(self) -> np.ndarray:
+        """Each node's `zone_top`: the bound of its zone's upper test ``x ≤ b``.
+
+        Returns
+        -------
+        ndarray of float64, shape (node_count,)
+            ``zone_top(threshold + delta, zone_edges)`` per node (meaningful at splits
+            with δ > 0).
+        """
+        return np.asarray(zone_top(self.threshold + self.delta, self.zone_edges))
 
     @property
     def n_classes(self) -> int:
@@ -286,6 +345,7 @@ class TernaryTree:
         new = TernaryTree.__new__(TernaryTree)
         for name in self._ARRAYS:
             setattr(new, name, getattr(self, name).copy())
+        new.zone_edges = self.zone_edges
         return new
 
     def __repr__(self) -> str:

@@ -31,14 +31,14 @@ from ternary import _jit
 __all__ = ["blend_into", "bootstrap_best", "kernel_available", "predict_binary"]
 
 
-def _blend_rows(X, rows, left, right, feature, threshold, delta, value, deferred, out):
+def _blend_rows(X, rows, left, right, feature, threshold, delta, value, deferred, open_, out):
     """Blend ``out[r] ← Σ_leaves (path weight) · value[leaf]`` for each ``r`` in ``rows``.
 
     Branch weights as in `ternary.tree.walk`, which served trees of this size before:
-    inside the zone ``θ−δ < x ≤ θ+δ``, ``w_L = clip((θ+δ−x)/(2δ), 0, 1)``; outside it 1
-    or 0; CART's hard 0/1 where δ ≤ 0 and, with ``deferred``, below the first zone met
-    on the path. Written in plain Python so that numba can compile it and a test can
-    run it uncompiled.
+    inside the zone ``θ−δ < x ≤ θ+δ`` (``< θ+δ`` with ``open_``),
+    ``w_L = clip((θ+δ−x)/(2δ), 0, 1)``; outside it 1 or 0; CART's hard 0/1 where δ ≤ 0
+    and, with ``deferred``, below the first zone met on the path. Written in plain Python
+    so that numba can compile it and a test can run it uncompiled.
     """
     n_classes = value.shape[1]
     capacity = left.shape[0] + 1
@@ -73,7 +73,7 @@ def _blend_rows(X, rows, left, right, feature, threshold, delta, value, deferred
                 # the reference walk's formula: outside the zone 1 or 0, inside the ramp
                 lo = t - d
                 hi = t + d
-                now_entered = lo < x <= hi
+                now_entered = lo < x and (x < hi or (x == hi and not open_))
                 if now_entered:
                     w_left = min(max((hi - x) / (2.0 * d), 0.0), 1.0)
                 else:
@@ -99,7 +99,7 @@ def _blend_rows(X, rows, left, right, feature, threshold, delta, value, deferred
 
 
 def _blend_rows_dense(
-    X, rows, preorder, left, right, feature, threshold, delta, value, deferred, out
+    X, rows, preorder, left, right, feature, threshold, delta, value, deferred, open_, out
 ):
     """The same blend for small trees: every node's path weight over a block of rows.
 
@@ -163,7 +163,7 @@ def _blend_rows_dense(
                 e_l = E[left[node]]
                 e_r = E[right[node]]
                 for j in range(m):
-                    now = entered[j] or (lo < x[j] and x[j] <= hi)
+                    now = entered[j] or (lo < x[j] and (x[j] < hi or (x[j] == hi and not open_)))
                     e_l[j] = now
                     e_r[j] = now
         for j in range(m):
@@ -250,9 +250,10 @@ def _bootstrap_best(
             prev = g
 
 
-def _route_rows(X, left, right, feature, threshold, delta, value, out, verdict, uncertain):
+def _route_rows(X, left, right, feature, threshold, delta, value, open_, out, verdict, uncertain):
     """CART's path for every row, noting any zone on it; returns how many met one.
 
+    A zone is ``θ−δ < x ≤ θ+δ``, or ``θ−δ < x < θ+δ`` with ``open_``.
     Writes ``verdict`` (1 = no zone on the path), the leaf distribution of decided
     rows into ``out`` (unnormalised, like scikit-learn's), and the ids of the other
     rows into ``uncertain[:count]``. Off the zone ``x ≤ θ`` is the side the compiled
@@ -269,7 +270,8 @@ def _route_rows(X, left, right, feature, threshold, delta, value, out, verdict, 
             x = np.float64(X[r, feature[node]])
             t = threshold[node]
             d = delta[node]
-            inside |= (d > 0.0) & (t - d < x) & (x <= t + d)
+            hi = t + d
+            inside |= (d > 0.0) & (t - d < x) & ((x < hi) | ((x == hi) & (not open_)))
             node = left[node] if x <= t else right[node]
         if inside:
             verdict[r] = 0
@@ -299,9 +301,11 @@ def _kernels():
 # lets the compiler drop their stride arithmetic from the inner loops.
 _ARRAYS = "intp[::1], intp[::1], intp[::1], float64[::1], float64[::1], float64[:, ::1]"
 _SIGNATURES = {
-    "walk": f"void(float32[:, :], intp[::1], {_ARRAYS}, boolean, float64[:, ::1])",
-    "dense": f"void(float32[:, :], intp[::1], intp[::1], {_ARRAYS}, boolean, float64[:, ::1])",
-    "route": f"intp(float32[:, :], {_ARRAYS}, float64[:, ::1], int8[::1], intp[::1])",
+    "walk": f"void(float32[:, :], intp[::1], {_ARRAYS}, boolean, boolean, float64[:, ::1])",
+    "dense": (
+        f"void(float32[:, :], intp[::1], intp[::1], {_ARRAYS}, boolean, boolean, float64[:, ::1])"
+    ),
+    "route": f"intp(float32[:, :], {_ARRAYS}, boolean, float64[:, ::1], int8[::1], intp[::1])",
     "bootstrap": "void(intp[:, ::1], intp[::1], intp[::1], float64[::1], intp, intp, boolean, "
     "intp[::1], intp[::1], float64[:, ::1], float64[:, ::1])",
 }
@@ -345,7 +349,7 @@ def blend_into(tree, X: np.ndarray, rows: np.ndarray, routing: str, out: np.ndar
     kernels = _kernels()
     if kernels is None:
         return False
-    arrays = (*_tree_arrays(tree), routing == "deferred", out)
+    arrays = (*_tree_arrays(tree), routing == "deferred", bool(tree.open_edges), out)
     rows = np.ascontiguousarray(rows, dtype=np.intp)
     try:
         if tree.n_leaves <= MAX_DENSE_LEAVES:
@@ -374,7 +378,9 @@ def predict_binary(tree, X: np.ndarray, routing: str):
     verdict = np.empty(n, dtype=np.int8)
     uncertain = np.empty(n, dtype=np.intp)
     try:
-        count = kernels["route"](X, *_tree_arrays(tree), out, verdict, uncertain)
+        count = kernels["route"](
+            X, *_tree_arrays(tree), bool(tree.open_edges), out, verdict, uncertain
+        )
     except TypeError:  # input types the signatures do not cover: the numpy path answers
         return None
     if count and not blend_into(tree, X, uncertain[:count], routing, out):

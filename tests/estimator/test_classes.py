@@ -72,24 +72,31 @@ def test_cart_equivalence_on_real_arff(shared_datasets):
     np.testing.assert_array_equal(ours.predict(X), cart.predict(X))
 
 
-def stump(routing="probabilistic"):
+def stump(routing="probabilistic", zone_edges="closed"):
     # CART splits at θ = 1.5; gain ratio: Q = 0.5, H = 1 → GR = 0.5; δ = α·3/1.5 = 0.5 with α = 0.25
     X = np.array([[0.0], [1.0], [2.0], [3.0]])
     y = np.array(["a", "a", "b", "b"])
     return TernaryTreeClassifier(
-        delta_method="gain_ratio", alpha=0.25, routing=routing, max_depth=1, min_samples_middle=1
+        delta_method="gain_ratio",
+        alpha=0.25,
+        routing=routing,
+        max_depth=1,
+        min_samples_middle=1,
+        zone_edges=zone_edges,
     ).fit(X, y)
 
 
 @pytest.mark.parametrize("routing", ["probabilistic", "deferred"])
-def test_stump_blending_weights_are_exact(routing):
-    clf = stump(routing)
+@pytest.mark.parametrize("edges, at_top", [("closed", 0), ("open", 1)])
+def test_stump_blending_weights_are_exact(routing, edges, at_top):
+    clf = stump(routing, edges)
     assert clf.tree_.threshold[0] == pytest.approx(1.5)
     assert clf.tree_.delta[0] == pytest.approx(0.5)
     X = np.array([[1.0], [1.25], [1.5], [2.0], [2.01], [-5.0]])
     proba, verdict = clf.predict_proba_verdict(X)
+    # the row at θ+δ = 2 goes all right either way; only the closed zone flags it
     np.testing.assert_allclose(proba[:, 0], [1.0, 0.75, 0.5, 0.0, 0.0, 1.0])
-    np.testing.assert_array_equal(verdict, [1, 0, 0, 0, 1, 1])
+    np.testing.assert_array_equal(verdict, [1, 0, 0, at_top, 1, 1])
     np.testing.assert_array_equal(clf.predict(X[:2]), ["a", "a"])
     np.testing.assert_array_equal(clf.classes_, ["a", "b"])
 
@@ -104,6 +111,12 @@ def test_stump_hard_middle_verdicts():
     np.testing.assert_allclose(tree.value[middle], [0.0, 1.0])
     np.testing.assert_array_equal(
         clf.predict_verdict(np.array([[1.0], [1.2], [2.0], [2.5]])), [1, 0, 0, 1]
+    )
+    # open: row 2.0 goes right in the growth as in prediction, the middle holds no row
+    clf = stump("hard_middle", "open")
+    assert clf.tree_.n_node_samples[clf.tree_.children_middle[0]] == 0
+    np.testing.assert_array_equal(
+        clf.predict_verdict(np.array([[1.0], [1.2], [2.0], [2.5]])), [1, 0, 1, 1]
     )
 
 
@@ -483,9 +496,10 @@ def _closed_at_nearest(clf, X, distance):
     graft=st.sampled_from(["none", "all"]),
     s=st.floats(0.0, 4.0),
     pick=st.integers(0, 79),
+    edges=st.sampled_from(["open", "closed"]),
 )
 def test_boundary_distance_predicts_the_verdicts_of_refits(
-    seed, method, routing, base, graft, s, pick
+    seed, method, routing, base, graft, s, pick, edges
 ):
     rng = np.random.RandomState(seed)
     X = rng.normal(size=(120, 3)).round(1)  # ties put training rows exactly on zone edges
@@ -498,6 +512,7 @@ def test_boundary_distance_predicts_the_verdicts_of_refits(
         graft=graft,
         graft_alpha=0.3,
         random_state=seed,
+        zone_edges=edges,
     ).fit(X, y)
     X_new = np.vstack([X[:40], rng.normal(size=(40, 3))])
     distance = clf.boundary_distance(X_new)
@@ -506,7 +521,8 @@ def test_boundary_distance_predicts_the_verdicts_of_refits(
     for scale in {s, float(distance[pick]) if np.isfinite(distance[pick]) else s}:
         refit = clone(clf).set_params(delta_scale=base * scale).fit(X, y)
         flagged = refit.predict_verdict(X_new) == 0
-        at_edge = distance == scale
+        # an open zone flips on both sides at the distance itself; a closed one holds its end
+        at_edge = (distance == scale) & (edges == "closed")
         expected = (distance < scale) | (at_edge & _closed_at_nearest(clf, X_new, distance))
         np.testing.assert_array_equal(flagged, expected)
 

@@ -96,5 +96,7 @@ def fitted(draw):
         delta_scale=draw(st.sampled_from([1.0, 3.0])),
         min_samples_middle=2,
         random_state=seed,
+        # both readings of the zone's upper end: the rules and exports follow each
+        zone_edges=draw(st.sampled_from(["open", "closed"])),
     ).fit(X, y)
     return clf, X, y, rng

@@ -59,7 +59,7 @@ def test_compiled_blend_equals_the_numpy_blend(method, routing, depth, order):
     # the two kernels agree with each other too, on any tree size
     other = np.zeros_like(compiled)
     arrays = (tree.children_left, tree.children_right, tree.feature, tree.threshold)
-    arrays += (tree.delta, tree.value, routing == "deferred", other)
+    arrays += (tree.delta, tree.value, routing == "deferred", tree.open_edges, other)
     _blend._kernels()["walk"](X32, rows, *arrays)
     np.testing.assert_allclose(other[rows], reference, rtol=0, atol=1e-12)
 
@@ -87,7 +87,7 @@ def test_uncompiled_kernels_agree_with_numpy_on_a_small_tree():
         rows = np.arange(60)
         reference = blend_dense(tree, X32, routing)
         arrays = (tree.children_left, tree.children_right, tree.feature, tree.threshold)
-        arrays += (tree.delta, tree.value, routing == "deferred")
+        arrays += (tree.delta, tree.value, routing == "deferred", tree.open_edges)
         walk = np.zeros((60, tree.n_classes))
         _blend._blend_rows(X32, rows, *arrays, walk)
         dense = np.zeros((60, tree.n_classes))
