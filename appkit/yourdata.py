@@ -47,13 +47,12 @@ CASE_FILTERS = {
     "wrong": "Decided but wrong",
     "all": "All rows",
 }
-#: how to score a CSV with the downloaded pipeline (skops loads only the types it is told)
-PIPELINE_SNIPPET = """import skops.io as sio
-from ternary.data import read_rows, to_csv
+#: how to score a CSV with the downloaded pipeline (ternary's loader builds only the types
+#: its models hold, ternary.pipeline.MODEL_TYPES, and refuses any other file)
+PIPELINE_SNIPPET = """from ternary.data import read_rows, to_csv
+from ternary.pipeline import load_model
 
-untrusted = sio.get_untrusted_types(file="{file}")
-print(untrusted)  # expect ternary and scikit-learn types only
-pipe = sio.load("{file}", trusted=untrusted)
+pipe = load_model("{file}")  # refuses a file holding anything but ternary's model types
 
 rows = read_rows("new_rows.csv")  # the file's columns as they are: text, gaps and all
 pred, verdict = pipe.predict_with_verdict(rows)  # verdict 0: boundary-uncertain
@@ -276,12 +275,48 @@ class NewScores:
     flag_rate: float = float("nan")
     decided_accuracy: float | None = None
     n_labelled: int = 0
+    #: labelled rows whose label is no class of the model: label -> rows
+    foreign_labels: dict[str, int] = field(default_factory=dict)
+    #: what the page says about such labels (None when every label is a class)
+    label_note: str | None = None
 
 
 def _labels_of(values: pd.Series, ds: Dataset) -> np.ndarray:
     if np.issubdtype(np.asarray(ds.y).dtype, np.number):
         return pd.to_numeric(values, errors="coerce").to_numpy(dtype=np.float64)
     return values.astype("string").str.strip().to_numpy(dtype=object, na_value=None)
+
+
+def _foreign_labels(result: NewScores, truth, known, classes, target: str) -> np.ndarray:
+    """Which rows' labels are classes of the model; the others counted on ``result``
+    with a note (a label column of other values gave "Decided accuracy 0 %")."""
+    if truth.dtype == np.float64:
+        is_class = np.isin(truth, pd.to_numeric(pd.Series(classes), errors="coerce"))
+    else:
+        is_class = np.isin(truth.astype(str), [str(c).strip() for c in classes])
+    foreign = known & ~is_class
+    if not foreign.any():
+        return is_class
+    counts = pd.Series(truth[foreign]).astype(str).value_counts()
+    result.foreign_labels = {str(k): int(v) for k, v in counts.items()}
+    shown = ", ".join(f"'{k}' ({v:,} row{'s' * (v != 1)})" for k, v in counts.head(8).items())
+    if len(counts) > 8:
+        shown += f" and {len(counts) - 8:,} more labels"
+    known_classes = ", ".join(f"'{c}'" for c in classes[:8]) + (", ..." if len(classes) > 8 else "")
+    n_foreign = int(foreign.sum())
+    if n_foreign == result.n_labelled:
+        result.label_note = (
+            f"No label in column '{target}' is a class of the model ({known_classes}): "
+            f"{shown}. No accuracy can be given; check that this column holds the same "
+            "labels as the training file."
+        )
+    else:
+        result.label_note = (
+            f"{n_foreign:,} of {result.n_labelled:,} labelled rows have a label that is not a "
+            f"class of the model ({known_classes}): {shown}. The decided accuracy counts the "
+            f"other {result.n_labelled - n_foreign:,} rows only."
+        )
+    return is_class
 
 
 def score_new_file(pipe, ds: Dataset, data: bytes, filename: str) -> NewScores:
@@ -311,8 +346,9 @@ def score_new_file(pipe, ds: Dataset, data: bytes, filename: str) -> NewScores:
         truth = _labels_of(rows[ds.target], ds)
         known = ~pd.isna(truth)
         pred = outputs.iloc[:, 0].to_numpy()
-        decided = known & (verdict == 1)
         result.n_labelled = int(known.sum())
+        is_class = _foreign_labels(result, truth, known, np.asarray(pipe.classes_), ds.target)
+        decided = known & is_class & (verdict == 1)
         if decided.any():
             result.decided_accuracy = float(
                 np.mean(pred[decided].astype(truth.dtype) == truth[decided])

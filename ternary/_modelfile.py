@@ -44,6 +44,7 @@ __all__ = [
 #: derived by saving every kind of model the app and the library save (tree and forest
 #: with every δ method, routing and option, pipelines with a file's ``Preprocessor``)
 #: and listing the nodes of each file (tests/pipeline/test_modelfile.py regenerates it).
+#: A class that moves keeps its earlier name here while that name still imports it.
 MODEL_TYPES: dict[str, tuple[str, ...]] = {
     "builtins.dict": ("DictNode",),
     "builtins.frozenset": ("ConstructorFromReduceNode",),
@@ -54,6 +55,9 @@ MODEL_TYPES: dict[str, tuple[str, ...]] = {
     "ternary._classes.TernaryTreeClassifier": ("ObjectNode",),
     "ternary._forest.TernaryForestClassifier": ("ObjectNode",),
     "ternary.data._preprocess.Preprocessor": ("ObjectNode",),
+    # one column's rule, by the module it is defined in (``_encode``) and the one files
+    # saved before it moved there name (``_preprocess``, which still exports it)
+    "ternary.data._encode._Rule": ("ObjectNode",),
     "ternary.data._preprocess._Rule": ("ObjectNode",),
     "ternary.pipeline.TernaryPipeline": ("ObjectNode",),
     "ternary.selective.RiskControlledClassifier": ("ObjectNode",),

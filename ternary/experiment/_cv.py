@@ -123,8 +123,10 @@ def _fold_arrays(X, train: np.ndarray, test: np.ndarray, scale: bool, preprocess
         # raw rows: the cleaning (levels, imputation values, ...) is learned on the
         # training fold only, then repeated on its test rows
         pre = clone(preprocessor)
-        X_train = pre.fit_transform(X.iloc[train])
-        X_test = pre.transform(X.iloc[test])
+        # clone keeps a set_output(transform="pandas") of the given preprocessor (a
+        # pipeline's, say); the folds take arrays whatever it hands back
+        X_train = np.asarray(pre.fit_transform(X.iloc[train]), dtype=np.float64)
+        X_test = np.asarray(pre.transform(X.iloc[test]), dtype=np.float64)
     else:
         X_train, X_test = X[train], X[test]
     if np.isnan(X_train).any() or np.isnan(X_test).any():
