@@ -14,6 +14,11 @@ __all__ = ["capped", "clicked_customdata", "page_guard", "plain"]
 
 # every ASCII punctuation mark markdown or HTML could read as syntax
 _MARKDOWN_SPECIALS = frozenset("\\`*_{}[]()<>#+-.!|~$:&\"'=/")
+# GFM makes links of URLs, www. names and e-mail addresses in text after the escapes are
+# resolved (remark-gfm's autolink literals: in Chromium, a backslash before each mark left
+# all three live), so an invisible WORD JOINER goes where each pattern needs its next mark
+_AUTOLINK = re.compile(r"(?i)(?<=:)(?=//)|(?<=www)(?=\.)|(?<=@)|(?<=mailto:)|(?<=xmpp:)")
+_WORD_JOINER = "\u2060"
 
 
 #: the longest run of characters without a space echoed (as the loaders quote user text)
@@ -45,9 +50,12 @@ def plain(text: object) -> str:
     Names, labels and messages that come from a file or a person must never
     become a link, an image or HTML on the page; a backslash before each
     punctuation mark keeps every one of them literal (CommonMark allows the
-    escape before any ASCII punctuation).
+    escape before any ASCII punctuation), and an invisible word joinder (U+2060)
+    after the ``:`` of ``://``, after ``www`` and ``@`` keeps a URL, a www. name or an
+    e-mail address from becoming a link (GFM's autolinks ignore the backslashes).
     """
-    return "".join("\\" + ch if ch in _MARKDOWN_SPECIALS else ch for ch in capped(text))
+    text = _AUTOLINK.sub(_WORD_JOINER, capped(text))
+    return "".join("\\" + ch if ch in _MARKDOWN_SPECIALS else ch for ch in text)
 
 
 def clicked_customdata(event) -> list:
