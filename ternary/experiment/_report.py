@@ -508,11 +508,12 @@ def provenance_lines(protocols: Sequence[dict]) -> list[str]:
             "Library versions: not recorded in these results (written before run_suite stored "
             "them beside the protocol).",
         ]
-    names = ("python", "numpy", "scipy", "scikit-learn", "ternary")
+    names = {"python": "Python", "numpy": "numpy", "scipy": "scipy"}
+    names.update({"scikit-learn": "scikit-learn", "ternary": "ternary"})
     for v in versions:
         lines.append(
             "Made with "
-            + ", ".join(f"{n} {str(v.get(n, '?'))[:40]}" for n in names)
+            + ", ".join(f"{shown} {str(v.get(n, '?'))[:40]}" for n, shown in names.items())
             + ("" if len(versions) == 1 else " (the rows come from more than one set of versions)")
             + "."
         )
