@@ -9,14 +9,18 @@ from appkit.state import DEFAULTS
 from ternary.data import to_csv
 
 st.title("Accuracy vs. coverage")
-st.caption(
-    "Each marker is one (δ method, routing) combination, averaged over the cross-validation "
-    "folds: how many test rows it flags boundary-uncertain (x) against its accuracy on the "
-    "rows it decides (y); circles = probabilistic routing, diamonds = hard middle. The dashed "
-    "line is CART; the dotted lines are efficiencies η (accuracy gained per unit flagged). The "
-    "solid curve is CART flagging its own least confident rows (Chow's reject rule): a δ "
-    "method adds something only above it."
-)
+
+
+def dataset_caption() -> None:
+    """What this dataset's figure draws (the paper view has its own caption)."""
+    st.caption(
+        "Each marker is one (δ method, routing) combination, averaged over the "
+        "cross-validation folds: how many test rows it flags boundary-uncertain (x) against "
+        "its accuracy on the rows it decides (y); circles = probabilistic routing, diamonds = "
+        "hard middle. The dashed line is CART; the dotted lines are efficiencies η (accuracy "
+        "gained per unit flagged). The solid curve is CART flagging its own least confident "
+        "rows (Chow's reject rule): a δ method adds something only above it."
+    )
 
 
 def progress_bar(label: str):
@@ -132,15 +136,19 @@ def paper_view() -> None:
     """The paper's Fig. 2 redrawn from its Table 5, beside the same means from our run."""
     st.caption(
         "Filled markers: the paper's Table 5, means over 71 OpenML-CC18 datasets (5-fold CV, "
-        "depth 4), with its CART baseline dashed. Hollow markers: the same means from our "
-        "stored reproduction run (`benchmarks/reproduce_paper.py`) over the 50 CC18 datasets "
-        "we hold. Both are published numbers carried in `appkit/paper.py`; nothing is "
-        "computed here. Switch **Show** in the sidebar to cross-validate the chosen dataset."
+        "depth 4), one per (δ method, routing): circles = probabilistic routing, diamonds = "
+        "hard middle, the cross = CART, whose accuracy is the dashed line. Hollow markers: the "
+        "same means from our stored reproduction run (`benchmarks/reproduce_paper.py`) over "
+        "the 50 CC18 datasets we hold. The dotted lines are efficiencies η (accuracy gained "
+        "per unit flagged). Both are published numbers carried in `appkit/paper.py`; nothing "
+        "is computed here, and no Chow curve is drawn (it needs the rows). Switch **Show** in "
+        "the sidebar to cross-validate the chosen dataset."
     )
     st.plotly_chart(
         present.figure(paper.fig2_figure(present.label_scale())), width="stretch", key="fig2_chart"
     )
     st.table(paper.fig2_table().rename(columns=lambda c: c.replace("_", " ")))
+    st.caption(paper.ETA_NOTE)
 
 
 with page_guard("running the cross-validation"):
@@ -161,6 +169,7 @@ with page_guard("running the cross-validation"):
     if s["coverage_view"] == "paper":
         paper_view()
         st.stop()
+    dataset_caption()
     with st.sidebar:
         st.subheader("Cross-validation")
         st.slider(

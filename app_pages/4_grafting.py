@@ -92,16 +92,19 @@ with page_guard("grafting the tree"):
             for c in ("test accuracy", "CV accuracy")
         },
     )
+    # test fraction 0 (Webb's example, fitted on all 30 rows as in the paper): nothing is
+    # held out, and the rows scored are the training rows
+    held = "held-out rows" if float(st.session_state["test_size"]) > 0 else "training rows"
     st.caption(
-        f"Test accuracy on {res.n_test} held-out rows; CV accuracy = mean of a "
+        f"Test accuracy on {res.n_test} {held}; CV accuracy = mean of a "
         "stratified 5-fold cross-validation on the whole dataset with the same settings."
     )
 
     if res.figures is not None:
         if res.n_test < grafting.DRAW_ALL_BELOW:
             st.caption(
-                f"With only {res.n_test} held-out rows, the panels draw every row, training "
-                "rows included; the accuracies in their titles are still the held-out rows'."
+                f"With only {res.n_test} {held}, the panels draw every row, training "
+                f"rows included; the accuracies in their titles are still the {held}'."
             )
         c1, c2 = st.columns(2)
         c1.plotly_chart(present.figure(res.figures[0]), width="stretch", key="cart_regions")
@@ -117,7 +120,7 @@ with page_guard("grafting the tree"):
     else:
         right = int(res.changed["grafting right?"].sum())
         st.caption(
-            f"{len(res.changed)} of the {res.n_test} held-out rows change their prediction: "
+            f"{len(res.changed)} of the {res.n_test} {held} change their prediction: "
             f"{right} to the true class, {len(res.changed) - right} away from it."
         )
         st.dataframe(res.changed, hide_index=True, width="stretch")

@@ -7,6 +7,7 @@ from __future__ import annotations
 import numpy as np
 
 from appkit import datasets, links
+from appkit.state import DEFAULTS
 from ternary import experiment
 from tests.app.helpers import assert_clean, open_app, open_link
 from viz.colors import GRAFTED_COLOR
@@ -76,7 +77,7 @@ def test_webb_preset_opens_the_grafting_page_on_c45s_tree_and_its_grafts():
     ds, key = datasets.load_builtin("webb example")
     _, graft_spec = grafting.graft_specs(
         key, ["A", "B"], mode="all", graft_alpha=0.05, ccp_alpha=0.0, max_depth=3,
-        test_size=0.1, seed=1,
+        test_size=0.0, seed=DEFAULTS["seed"],
     )  # fmt: skip
     grafted = model.fit(model.split_data(ds, graft_spec), graft_spec)
     rules = export_text(grafted)
@@ -85,11 +86,15 @@ def test_webb_preset_opens_the_grafting_page_on_c45s_tree_and_its_grafts():
     for cut in ("A <= 7.5000", "A <= 2.5000", "B <= 5.5000"):
         assert f"{cut}\n" in rules
     assert "A <= 5.0000  [grafted]" in rules and "B <= 3.0000  [grafted]" in rules
-    # the page's graft report lists those two grafts; their Laplace estimates are §3's
-    # (P+1)/(T+2) with one row fewer each than the paper's 10 · and 9 o: seed 1 holds out
-    # the dot at (5, 6) and the circle at (10, 2)
+    # the page's graft report lists those two grafts, fitted on all 30 rows as in the paper:
+    # their Laplace estimates (P+1)/(T+2) are §3's, 10 · give 11/12, 9 o give 10/11
     report = at.dataframe[1].value  # readable headers; the CSV keeps the library's names
     assert not [c for c in report.columns if "_" in c], list(report.columns)
-    cuts = sorted(zip(report["feature"], report["cut at"], strict=True))
-    assert cuts == [("A", 5.0), ("B", 3.0)]
-    np.testing.assert_allclose(sorted(report["Laplace accuracy, graft"]), [9 / 10, 10 / 11])
+    graft = dict(zip(report["feature"], report["Laplace accuracy, graft"], strict=True))
+    assert sorted(zip(report["feature"], report["cut at"], strict=True)) == [("A", 5.0), ("B", 3.0)]
+    np.testing.assert_allclose([graft["A"], graft["B"]], [11 / 12, 10 / 11])
+    assert dict(zip(report["feature"], report["rows in region (T)"], strict=True)) == {
+        "A": 10,
+        "B": 9,
+    }
+    assert any("30 training rows" in c.value for c in at.caption)  # nothing held out

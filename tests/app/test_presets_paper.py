@@ -108,3 +108,18 @@ def test_copy_link_holds_the_setting_presentation_and_hidden_controls():
     link = next(c.value for c in at.sidebar.code)
     query = link.split("?", 1)[1]
     assert "delta_method=gain_ratio" in query and "present=1" in query and "hide=model" in query
+
+
+def test_fig2_captions_describe_what_is_drawn():
+    label, page, params = _preset("Paper Fig. 2")
+    at = open_link(params, page)
+    assert_clean(at)
+    captions = " ".join(c.value for c in at.caption)
+    names = [t.get("name", "") for t in json.loads(at.get("plotly_chart")[0].proto.spec)["data"]]
+    # no Chow curve in this figure, and no caption that says there is one
+    assert not [n for n in names if "Chow" in n]
+    assert "The solid curve is CART flagging" not in captions
+    assert "no Chow curve is drawn" in captions
+    assert any(n.startswith("η = ") for n in names) and "dotted lines are efficiencies" in captions
+    assert paper.ETA_NOTE in captions  # the paper's quoted η beside ours, with why they differ
+    assert "eta paper text" in at.table[0].value.columns
