@@ -18,6 +18,7 @@ each key once).
 from __future__ import annotations
 
 import contextlib
+import gc
 import logging
 import sys
 import threading
@@ -68,11 +69,11 @@ def _warm_other_pages(ds, key, spec) -> None:
     nodes = tree.internal_nodes(clf)
     tree.tree_dot(clf, spec.key, nodes[0] if nodes else None, names, None, "none")
     cv = CVSpec(key, DEFAULTS["cv_folds"], DEFAULTS["cv_max_depth"], DEFAULTS["cv_seed"])
-    coverage.cv_results(ds, cv)
-    coverage.chow_curve(ds, cv)
+    results = coverage.cv_results(ds, cv)
+    coverage.coverage_view(ds, cv, results, bool(DEFAULTS["show_paper"]), 1.0)
     seed, depth = cv.seed, cv.max_depth
     params = {"delta_method": "none", "max_depth": depth, "random_state": seed}
-    coverage.selective_curves(ds, FitSpec(key, None, DEFAULTS["test_size"], seed, params))
+    coverage.selective_view(ds, FitSpec(key, None, DEFAULTS["test_size"], seed, params))
 
 
 def _run() -> None:
@@ -83,6 +84,10 @@ def _run() -> None:
         _log.warning("warm-up failed; the first interaction will be slower", exc_info=True)
         return
     seconds = time.perf_counter() - began
+    # what the warm-up built (modules, kernels, cached fits and figures) lives as long as the
+    # server: frozen, Python's full collections no longer walk it after a page run
+    gc.collect()
+    gc.freeze()
     print(f"{DONE} in {seconds:.1f} s (imports, kernels, default figures)", file=sys.stderr)
     sys.stderr.flush()
 
