@@ -64,12 +64,13 @@ def _write_csv(table, out_path: str) -> None:
 
 
 def _read(path: str):
+    """``(rows, cells)``: the rows parsed for the model, and every cell as written."""
     from ternary.data import DataError, read_rows
 
     if not Path(path).is_file():
         raise _Failure(f"No data file {path!r}.")
     try:
-        return read_rows(path)
+        return read_rows(path), read_rows(path, as_text=True)
     except DataError as exc:
         raise _Failure(f"{path}: {exc}") from exc
 
@@ -99,25 +100,49 @@ def run(
     progress_rows: int = _PROGRESS_ROWS,
     chunk_rows: int = _CHUNK,
 ) -> int:
-    """Score ``data_path`` with ``model_path`` into ``out_path``; return the rows written."""
+    """Score ``data_path`` with ``model_path`` into ``out_path``; return the rows written.
+
+    The input columns are repeated as written in the file (``56`` stays ``56``, ``NA``
+    stays ``NA``). A label column (not a model input, every value one of the model's
+    classes) is left out of the model's input, and its decided accuracy and flag rate
+    are printed on stderr.
+    """
+    import numpy as np
     import pandas as pd
 
+    from ternary.data._rows import _recognise_label
+    from ternary.metrics import decided_accuracy, uncertain_rate
     from ternary.pipeline import score
 
     model = load_model(model_path)
-    rows = _read(data_path)
+    rows, cells = _read(data_path)
+    label, truth = _recognise_label(rows, getattr(model, "feature_names_in_", None), model.classes_)
     update, bar = _progress(len(rows), quiet, progress_rows)
     try:
-        outputs = score(model, rows, chunk_size=max(1, chunk_rows), progress=update)
+        features = rows.drop(columns=[label]) if label is not None else rows
+        outputs = score(model, features, chunk_size=max(1, chunk_rows), progress=update)
     except ValueError as exc:
         raise _Failure(f"{data_path}: {exc}") from exc
     finally:
         if bar is not None:
             bar.close()
-    clash = [c for c in outputs.columns if c in rows.columns]
+    if label is not None and truth is not None:
+        has = np.array([t is not None for t in truth])
+        verdict = outputs["verdict"].to_numpy()
+        accuracy = decided_accuracy(
+            truth[has].astype(str), outputs["prediction"].to_numpy()[has].astype(str), verdict[has]
+        )
+        print(
+            f"Label column {label!r} recognised and left out of the model's input: decided "
+            f"accuracy {100 * accuracy:.1f} % on the {int((verdict[has] == 1).sum()):,} decided "
+            f"rows with a label; {100 * uncertain_rate(verdict):.1f} % of "
+            f"{len(verdict):,} rows flagged boundary-uncertain.",
+            file=sys.stderr,
+        )
+    clash = [c for c in outputs.columns if c in cells.columns]
     if clash:
         outputs = outputs.rename(columns={c: f"{c}_predicted" for c in clash})
-    table = pd.concat([rows, outputs], axis=1)
+    table = pd.concat([cells, outputs], axis=1)
     try:  # through the one writer: formula-like cells escaped, the file opens in spreadsheets
         _write_csv(table, out_path)
     except BrokenPipeError:  # --out /dev/stdout and its reader left (see ternary.cli)
