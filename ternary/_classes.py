@@ -20,6 +20,7 @@ from sklearn.utils.class_weight import compute_sample_weight
 from sklearn.utils.multiclass import check_classification_targets
 from sklearn.utils.validation import check_is_fitted, check_random_state, validate_data
 
+from ternary._confidence import smoothed_confidence
 from ternary._hard_middle import grow_hard_middle
 from ternary._params import DELTA_METHODS, GRAFT_MODES, ROUTINGS, validate_tree_params
 from ternary._validation import check_labels, check_sample_weight
@@ -143,6 +144,14 @@ class TernaryTreeClassifier(ClassifierMixin, BaseEstimator):
         the middle child is grown on the rows of the zone and receives them at predict
         time, so a row at θ+δ goes right in growth and prediction alike (the tree
         itself can differ). The paper's reproduction uses "closed".
+    confidence : {"laplace", "paper"}, default="laplace"
+        The ranking `predict_confidence` gives (`predict_proba` is the paper's blend
+        whatever it is). "laplace": the blended probability of the predicted class with
+        every leaf Laplace-smoothed, ``(n_c+1)/(n+K)``, the row's smallest
+        ``|x − θ| / std`` on its path breaking ties; "paper": the maximum blended
+        probability, the zone distance breaking ties (the ranking before issue 30). It
+        is read at prediction time, so ``set_params`` changes it without a refit.
+        Measured against CART with Laplace leaves in BENCHMARKS.md (issue 30).
 
     Attributes
     ----------
@@ -201,6 +210,7 @@ class TernaryTreeClassifier(ClassifierMixin, BaseEstimator):
         graft_alpha=0.05,
         ccp_alpha=0.0,
         zone_edges="open",
+        confidence="laplace",
     ):
         self.delta_method = delta_method
         self.routing = routing
@@ -223,6 +233,7 @@ class TernaryTreeClassifier(ClassifierMixin, BaseEstimator):
         self.graft_alpha = graft_alpha
         self.ccp_alpha = ccp_alpha
         self.zone_edges = zone_edges
+        self.confidence = confidence
 
     # ------------------------------------------------------------------ fit
     # check_input is an optimisation, not metadata to route (as in scikit-learn's trees)
@@ -278,7 +289,14 @@ class TernaryTreeClassifier(ClassifierMixin, BaseEstimator):
             self.feature_importances_ = impurity_importances(
                 self.tree_, X, y_enc, weights, _criterion(self), self.routing, self.n_features_in_
             )
+        self._fit_confidence(X)
         return self
+
+    def _fit_confidence(self, X):
+        """The features' standard deviations, the unit of the smoothed ranking's tie-break."""
+        scale = X.std(axis=0, dtype=np.float64)
+        scale[~(scale > 0)] = 1.0  # a constant feature is never split on
+        self._feature_scale = scale
 
     def _set_scale(self, X, y, sample_weight, weights):
         """Set ``delta_scale_`` (and the Bayes estimate); the bayes probe fit, if any."""
@@ -535,7 +553,15 @@ class TernaryTreeClassifier(ClassifierMixin, BaseEstimator):
     def predict_confidence(self, X: ArrayLike) -> np.ndarray:
         """A score that ranks rows for selective prediction: higher, more likely correct.
 
-        The maximum blended class probability, with the zone distance breaking ties:
+        With ``confidence="laplace"`` (the default): the blended probability of the
+        predicted class with every leaf Laplace-smoothed, ``(n_c+1)/(n+K)``, binned to
+        steps of 2⁻³⁰, plus ``g/(1+g)`` of a step for the row's smallest
+        ``g = |x_f − θ| / std(x_f)`` over the splits on its path; smoothing ranks a pure
+        leaf of one row below a pure leaf of a hundred, which a raw frequency cannot
+        (BENCHMARKS.md, issue 30).
+
+        With ``confidence="paper"``: the maximum blended class probability, with the
+        zone distance breaking ties:
         the probability is binned to steps of 2⁻³⁰ (about 1e-9) and the distance
         ``D`` adds ``D/(1+D)`` of a step, so rows whose probabilities differ by more
         than a step are ordered by probability, and rows in one step (the decided
@@ -569,6 +595,12 @@ class TernaryTreeClassifier(ClassifierMixin, BaseEstimator):
         return proba, verdict, self._confidence(proba, rows)
 
     def _confidence(self, proba: np.ndarray, rows: np.ndarray) -> np.ndarray:
+        ranking = getattr(self, "confidence", "paper")  # a tree pickled before it existed
+        if ranking != "paper":
+            predicted = np.argmax(proba, axis=1)
+            return smoothed_confidence(
+                self.tree_, rows, self.routing, predicted, self._feature_scale
+            )
         distance = zone_distance(self.tree_, rows, self.routing)
         steps = 2.0**30
         with np.errstate(invalid="ignore"):
@@ -701,6 +733,7 @@ def rezone(
         )
     new._set_scale(X, y, sample_weight, weights)  # a bayes probe is not reused: cart is
     new._zone(X, y_enc, weights, cart)
+    new._fit_confidence(X)
     # importances follow the structure, grafts included, which δ does not move
     new.feature_importances_ = fitted.feature_importances_.copy()
     return new

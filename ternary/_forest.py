@@ -33,6 +33,7 @@ from sklearn.utils.multiclass import check_classification_targets
 from sklearn.utils.validation import check_is_fitted, check_random_state, validate_data
 
 from ternary._classes import TernaryTreeClassifier
+from ternary._confidence import smoothed_aggregate
 from ternary._params import FOREST_TREE_PARAMS, validate_forest_params
 from ternary._validation import check_sample_weight
 
@@ -171,6 +172,13 @@ q, n_bootstraps, max_delta_fraction, delta_scale, ccp_alpha, zone_edges : as in 
     random_state : int, RandomState or None, default=None
         Draws one seed per tree, as scikit-learn's forests do; a tree's seed fixes its
         bootstrap sample, its feature draws and its node bootstrap.
+    confidence : {"laplace", "paper"}, default="laplace"
+        The ranking `predict_confidence` gives (`predict_proba` is the mean blend
+        whatever it is). "laplace": the members' blends with Laplace-smoothed leaves
+        (counted over each member's sample), averaged, for the predicted class; "paper":
+        the top mean blended probability (the ranking before issue 30). Each breaks ties
+        by the share of deciding trees. Read at prediction time. Measured against a
+        random forest with Laplace leaves in BENCHMARKS.md (issue 30).
 
     Attributes
     ----------
@@ -223,6 +231,7 @@ q, n_bootstraps, max_delta_fraction, delta_scale, ccp_alpha, zone_edges : as in 
         oob_score=False,
         n_jobs=None,
         random_state=None,
+        confidence="laplace",
     ):
         self.n_estimators = n_estimators
         self.max_depth = max_depth
@@ -247,10 +256,13 @@ q, n_bootstraps, max_delta_fraction, delta_scale, ccp_alpha, zone_edges : as in 
         self.oob_score = oob_score
         self.n_jobs = n_jobs
         self.random_state = random_state
+        self.confidence = confidence
 
     # ------------------------------------------------------------------ fit
     def _member_template(self) -> TernaryTreeClassifier:
-        return TernaryTreeClassifier(**{name: getattr(self, name) for name in FOREST_TREE_PARAMS})
+        # the forest ranks rows from its members' trees itself: no member fits a model
+        params = {name: getattr(self, name) for name in FOREST_TREE_PARAMS}
+        return TernaryTreeClassifier(**params, confidence="paper")
 
     def _validate_params_forest(self) -> TernaryTreeClassifier:
         validate_forest_params(self)
@@ -511,12 +523,15 @@ q, n_bootstraps, max_delta_fraction, delta_scale, ccp_alpha, zone_edges : as in 
     def predict_confidence(self, X: ArrayLike) -> np.ndarray:
         """A score that ranks rows for selective prediction: higher = more likely correct.
 
-        The forest's top mean probability (the blended probability of the predicted class,
-        averaged over the trees), plus ``1e-9`` times the share of trees that decide the
-        row. The second term only orders rows whose top probabilities tie (common with
-        pure leaves, where probabilities are multiples of ``1 / n_estimators``): among
-        them, the rows fewer trees flag come first. It is a ranking, not a calibrated
-        probability; use it with `ternary.selective` to draw risk-coverage curves.
+        With ``confidence="laplace"`` (the default), the mean over the trees of the
+        blended probability of the predicted class, each tree's leaves Laplace-smoothed
+        (``(n_c+1)/(n+K)`` over its sample); with ``"paper"``, the forest's top mean
+        blended probability. Either plus ``1e-9`` times the share of
+        trees that decide the row. The second term only orders rows whose scores tie
+        (common with pure leaves and "paper", where probabilities are multiples of
+        ``1 / n_estimators``): among them, the rows fewer trees flag come first. It is
+        a ranking, not a calibrated probability; use it with `ternary.selective` to draw
+        risk-coverage curves.
 
         Parameters
         ----------
@@ -528,8 +543,16 @@ q, n_bootstraps, max_delta_fraction, delta_scale, ccp_alpha, zone_edges : as in 
         ndarray of shape (n_samples,)
             The score of each row (floats; higher ranks first).
         """
-        proba, share = self._aggregate(X)
-        return proba.max(axis=1) + _TIE_BREAK * share
+        ranking = getattr(self, "confidence", "paper")  # a forest pickled before it existed
+        if ranking == "paper":
+            proba, share = self._aggregate(X)
+            return proba.max(axis=1) + _TIE_BREAK * share
+        check_is_fitted(self, "estimators_")
+        rows = validate_data(self, X, reset=False, dtype=np.float32)
+        members = [(tree.tree_, tree.routing, self._columns(tree)) for tree in self.estimators_]
+        proba, smooth, share = smoothed_aggregate(members, rows, self.n_classes_)
+        predicted = np.argmax(proba, axis=1)
+        return smooth[np.arange(rows.shape[0]), predicted] + _TIE_BREAK * share
 
     # ------------------------------------------------------------------ structure
     @property

@@ -40,6 +40,8 @@ GRAFT_MODES = ("none", "all", "one")
 #: The split criteria, as scikit-learn's trees name them.
 CRITERIA = ("gini", "entropy", "log_loss")
 MAX_FEATURES_NAMES = ("sqrt", "log2")
+#: The rankings ``confidence`` accepts (`ternary._confidence`), the default first.
+CONFIDENCES = ("laplace", "paper")
 
 
 @dataclass(frozen=True)
@@ -128,6 +130,7 @@ PARAMETERS: dict[str, Parameter] = _table(
     Parameter("ccp_alpha", 0.0, "real", low=0.0),
     # "open" flags only two-sided blends; "closed" is the paper's zone (θ−δ, θ+δ]
     Parameter("zone_edges", "open", "choice", ZONE_EDGES),
+    Parameter("confidence", "laplace", "choice", CONFIDENCES),
 )
 
 _FOREST_ONLY = _table(
@@ -136,6 +139,7 @@ _FOREST_ONLY = _table(
     Parameter("bootstrap", True, "flag"),
     Parameter("oob_score", False, "flag"),
     Parameter("n_jobs", None, "integer", low=-(2**31), allow_none=True),
+    Parameter("confidence", "laplace", "choice", CONFIDENCES),
 )
 #: The member parameters a forest passes to its trees unchanged, in the tree's meaning.
 FOREST_TREE_PARAMS = (

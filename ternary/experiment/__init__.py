@@ -40,6 +40,7 @@ database), ``_csvstore`` (the CSV results file), ``_report`` and ``_render``
 runs).
 """
 
+from ternary.experiment._baselines import laplace_cart_confidence, laplace_forest_confidence
 from ternary.experiment._chow import ChowReference, chow_curve, chow_decided_accuracy
 from ternary.experiment._cli import main
 from ternary.experiment._combos import (
@@ -71,6 +72,8 @@ __all__ = [
     "classes_too_small",
     "compare_to_baselines",
     "combo_label",
+    "laplace_cart_confidence",
+    "laplace_forest_confidence",
     "main",
     "read_results",
     "report_main",

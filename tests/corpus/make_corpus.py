@@ -178,6 +178,12 @@ def _text(value) -> np.ndarray:
     return np.array(str(value))
 
 
+def paper_confidence(model, X_eval) -> np.ndarray:
+    """``predict_confidence`` in the paper's ranking, the one recorded (the default until
+    issue 30 made the smoothed ranking the default); it is read at prediction time."""
+    return model.set_params(confidence="paper").predict_confidence(X_eval)
+
+
 def tree_record(clf, X_eval) -> dict[str, np.ndarray]:
     """Every recorded output of one fitted `TernaryTreeClassifier`."""
     from ternary import export_text
@@ -192,7 +198,7 @@ def tree_record(clf, X_eval) -> dict[str, np.ndarray]:
     rec["predict"] = np.asarray(clf.predict(X_eval)).astype(str)
     rec["predict_proba"] = clf.predict_proba(X_eval)
     rec["predict_verdict"] = clf.predict_verdict(X_eval)
-    rec["predict_confidence"] = clf.predict_confidence(X_eval)
+    rec["predict_confidence"] = paper_confidence(clf, X_eval)
     if clf.routing != "hard_middle":
         rec["boundary_distance"] = clf.boundary_distance(X_eval)
     rec["export_text"] = _text(export_text(clf))
@@ -235,7 +241,7 @@ def forest_record(forest, X_eval) -> dict[str, np.ndarray]:
         "predict_proba": forest.predict_proba(X_eval),
         "predict_verdict": forest.predict_verdict(X_eval),
         "decided_fraction": forest.decided_fraction(X_eval),
-        "predict_confidence": forest.predict_confidence(X_eval),
+        "predict_confidence": paper_confidence(forest, X_eval),
         "feature_importances": forest.feature_importances_,
     }
     for i, member in enumerate(forest.estimators_):

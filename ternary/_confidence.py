@@ -1,0 +1,176 @@
+"""The confidence a tree gives each row for selective prediction (issue 30).
+
+Two rankings, chosen by the estimators' ``confidence`` parameter; each scores the class
+the paper's blend predicts (`predict_proba` never changes):
+
+* ``"laplace"`` (the default): every leaf's class frequencies Laplace-smoothed,
+  ``(n_c + 1) / (n + K)`` (the C4.4 correction of Provost & Domingos 2003), blended
+  through the zones like the raw ones, the row's smallest ``|x − θ| / std(x)`` on its
+  CART path breaking ties;
+* ``"paper"``: the maximum blended class probability with the zone distance breaking
+  ties (the ranking before issue 30; the corpus records it).
+
+A raw leaf frequency rates a pure leaf of one row as sure as a pure leaf of a
+thousand; smoothing is most of what a ranking needs to beat Chow's rule on real tables
+(BENCHMARKS.md, issue 30, where a parent-shrunk m-estimate and a learned combination
+fitted on leave-one-out leaf counts were measured too, and lost to this). Nothing is
+fitted beyond the features' standard deviations, so ``fit`` costs one pass over ``X``.
+"""
+
+from __future__ import annotations
+
+import copy
+
+import numpy as np
+
+from ternary.tree import TernaryTree, traverse
+
+__all__ = ["laplace_value", "path_gaps", "smoothed_aggregate", "smoothed_confidence"]
+
+#: The scaled gap is capped here: beyond a few standard deviations it says nothing more.
+_GAP_CAP = 10.0
+_STEPS = 2.0**30
+
+
+def laplace_value(tree: TernaryTree) -> np.ndarray:
+    """Each node's Laplace-smoothed class distribution, ``(n_c + 1) / (n + K)``.
+
+    ``n_c`` is the node's share of class c times its training row count (the row count
+    of the sample a forest member was grown on), so sample weights change the shares
+    but not the strength of the smoothing.
+
+    Parameters
+    ----------
+    tree : TernaryTree
+        The fitted tree.
+
+    Returns
+    -------
+    ndarray of shape (node_count, n_classes)
+        Rows summing to 1.
+    """
+    n = tree.n_node_samples.astype(np.float64)[:, None]
+    return (tree.value * n + 1.0) / (n + tree.n_classes)
+
+
+def _with_value(tree: TernaryTree, value: np.ndarray) -> TernaryTree:
+    """``tree`` with other node values, its other arrays shared (never written)."""
+    new = copy.copy(tree)
+    new.value = np.ascontiguousarray(value, dtype=np.float64)
+    return new
+
+
+def path_gaps(tree: TernaryTree, X: np.ndarray, routing: str, scale: np.ndarray) -> np.ndarray:
+    """Each row's smallest scaled gap ``|x − θ| / scale[feature]`` on its path.
+
+    The path is CART's (``x ≤ θ`` left) for the binary routings and the three-way one
+    for hard_middle.
+
+    Parameters
+    ----------
+    tree : TernaryTree
+        The fitted tree.
+    X : ndarray of shape (n_samples, n_features)
+        The rows (float32 as the estimators route them).
+    routing : {"probabilistic", "deferred", "hard_middle"}
+        The routing, which decides the path.
+    scale : ndarray of shape (n_features,)
+        A positive scale per feature (the training rows' standard deviations).
+
+    Returns
+    -------
+    ndarray of float64, shape (n_samples,)
+        The smallest scaled gap, capped at 10 (also for a one-leaf tree).
+    """
+    n = X.shape[0]
+    node = np.zeros(n, dtype=np.intp)
+    gap = np.full(n, _GAP_CAP)
+    rows = np.flatnonzero(tree.children_left[node] != -1)
+    while rows.size:
+        at = node[rows]
+        f = tree.feature[at]
+        x = X[rows, f].astype(np.float64)
+        theta = tree.threshold[at]
+        gap[rows] = np.minimum(gap[rows], np.abs(x - theta) / scale[f])
+        if routing == "hard_middle":
+            middle, delta = tree.children_middle[at], tree.delta[at]
+            three = middle != -1
+            step = np.where(
+                x <= np.where(three, theta - delta, theta), tree.children_left[at], middle
+            )
+            hi = np.where(three, theta + delta, theta)
+            step = np.where(x > hi, tree.children_right[at], step)
+        else:
+            step = np.where(x <= theta, tree.children_left[at], tree.children_right[at])
+        node[rows] = step
+        rows = rows[tree.children_left[step] != -1]
+    return gap
+
+
+def smoothed_confidence(tree, X, routing, predicted, scale) -> np.ndarray:
+    """The ``"laplace"`` score of each row.
+
+    Parameters
+    ----------
+    tree : TernaryTree
+        The fitted tree.
+    X : ndarray of shape (n_samples, n_features)
+        The rows, float32.
+    routing : str
+        The tree's routing.
+    predicted : ndarray of int, shape (n_samples,)
+        The class code each row is predicted (the paper blend's argmax).
+    scale : ndarray of shape (n_features,)
+        The features' standard deviations.
+
+    Returns
+    -------
+    ndarray of shape (n_samples,)
+        The blended Laplace probability of the predicted class, binned to steps of
+        2⁻³⁰, plus ``g/(1+g)`` of a step for the scaled gap ``g``: in [0, 1). Rows are
+        ordered by the probability, and rows of one bin (the decided rows of a leaf) by
+        how far they lie from every threshold on their path.
+    """
+    blend = traverse(_with_value(tree, laplace_value(tree)), X, routing)[0]
+    p = blend[np.arange(X.shape[0]), predicted]
+    gap = path_gaps(tree, X, routing, scale)
+    tie = np.minimum(gap / (1.0 + gap), 1.0 - 2.0**-20)
+    return (np.floor(p * (_STEPS - 1)) + tie) / _STEPS
+
+
+def smoothed_aggregate(members, X, n_classes):
+    """A forest's mean blend, mean Laplace-smoothed blend and share of deciding trees.
+
+    Each member is walked once, its raw and Laplace-smoothed node values side by side as one
+    value array (the blend is linear in the leaf values), so the smoothed ranking costs
+    one walk per tree like `predict_proba`.
+
+    Parameters
+    ----------
+    members : list of (TernaryTree, str, ndarray)
+        Each member's tree, routing and the forest's column of each class it saw.
+    X : ndarray of shape (n_samples, n_features)
+        The rows, float32.
+    n_classes : int
+        The forest's class count.
+
+    Returns
+    -------
+    proba, smooth : ndarray of shape (n_samples, n_classes)
+        The mean raw blend (the forest's `predict_proba`, to rounding) and the mean
+        smoothed blend; a class a member never saw gets 0 from it.
+    share : ndarray of shape (n_samples,)
+        The share of members deciding each row.
+    """
+    proba = np.zeros((X.shape[0], n_classes))
+    smooth = np.zeros_like(proba)
+    share = np.zeros(X.shape[0])
+    for tree, routing, columns in members:
+        k = tree.n_classes
+        both = _with_value(tree, np.hstack([tree.value, laplace_value(tree)]))
+        blend, verdict = traverse(both, X, routing)
+        proba[:, columns] += blend[:, :k]
+        smooth[:, columns] += blend[:, k:]
+        share += verdict
+    n = len(members)
+    return proba / n, smooth / n, share / n
