@@ -136,11 +136,31 @@ def render(tables: list[Table], fmt: str, preamble: Sequence[str] = ()) -> str:
     return "\n".join(parts)
 
 
-def cd_diagram(path, ranks: pd.Series, pvalues: pd.DataFrame, cd: float, title: str) -> Path:
-    """Draw the critical-difference diagram (scikit-posthocs) to ``path`` (.svg or .png)."""
-    path = Path(path)
-    if path.suffix.lower() not in (".svg", ".png"):
-        raise ValueError(f"--cd-diagram needs a .svg or .png file name; got {str(path)!r}.")
+def _cd_bar(ax, cd: float) -> None:
+    """The critical difference as a bar in its own strip above the rank axis and its ticks.
+
+    scikit-posthocs writes "CD = x" onto the axis, over the tick labels; here the bar
+    starts at the best (lowest) rank shown and its label stands to its right.
+    """
+    strip = ax.inset_axes((0.0, 1.10, 1.0, 0.12), sharex=ax)
+    strip.set_axis_off()
+    start = min(t for t in ax.get_xticks() if ax.get_xlim()[0] <= t <= ax.get_xlim()[1])
+    strip.plot([start, start + cd], [0.5, 0.5], color="k", linewidth=2)
+    strip.plot([start, start], [0.2, 0.8], color="k", linewidth=1)
+    strip.plot([start + cd, start + cd], [0.2, 0.8], color="k", linewidth=1)
+    strip.set_ylim(0.0, 1.0)
+    strip.text(
+        start + cd,
+        0.5,
+        f"  CD = {cd:.2f} (Nemenyi, α = 0.05)",
+        va="center",
+        ha="left",
+        fontsize=8,
+    )
+
+
+def cd_figure(ranks: pd.Series, pvalues: pd.DataFrame, cd: float, title: str):
+    """The critical-difference diagram (scikit-posthocs) as a matplotlib figure; close it after."""
     try:
         import matplotlib
 
@@ -152,18 +172,32 @@ def cd_diagram(path, ranks: pd.Series, pvalues: pd.DataFrame, cd: float, title: 
             "The critical-difference diagram needs scikit-posthocs and matplotlib: "
             "pip install 'ternary[report]'."
         ) from None
-    height = 1.2 + 0.28 * len(ranks)
-    fig, ax = plt.subplots(figsize=(8.0, height))
+    fig, ax = plt.subplots(figsize=(8.0, 1.6 + 0.28 * len(ranks)))
     try:
         sp.critical_difference_diagram(
             ranks,
             pvalues,
             ax=ax,
-            cd=cd,
             label_fmt_left="{label} ({rank:.2f})",
             label_fmt_right="({rank:.2f}) {label}",
         )
-        ax.set_title(title, fontsize=9, pad=28)
+        _cd_bar(ax, cd)
+        ax.set_title(title, fontsize=9, pad=40)
+    except BaseException:
+        plt.close(fig)
+        raise
+    return fig
+
+
+def cd_diagram(path, ranks: pd.Series, pvalues: pd.DataFrame, cd: float, title: str) -> Path:
+    """Draw the critical-difference diagram to ``path`` (.svg or .png)."""
+    path = Path(path)
+    if path.suffix.lower() not in (".svg", ".png"):
+        raise ValueError(f"--cd-diagram needs a .svg or .png file name; got {str(path)!r}.")
+    fig = cd_figure(ranks, pvalues, cd, title)
+    try:
+        import matplotlib.pyplot as plt
+
         path.parent.mkdir(parents=True, exist_ok=True)
         fig.savefig(path, bbox_inches="tight")
     finally:

@@ -202,6 +202,7 @@ def friedman(per: pd.DataFrame, unit: str, measure: str) -> dict | None:
     q = studentized_range.ppf(1 - ALPHA, k, np.inf) / np.sqrt(2.0)
     result = {
         "measure": measure,
+        "unit": unit,
         "n": n,
         "k": k,
         "statistic": float(stat),
@@ -520,6 +521,23 @@ def provenance_lines(protocols: Sequence[dict]) -> list[str]:
     return lines
 
 
+_CD_MEASURES = {
+    "decided_accuracy": "decided accuracy",
+    "gain_vs_chow": "gain in decided accuracy over Chow's rule at the same flag rate",
+}
+
+
+def cd_title(measure: str, result: dict) -> str:
+    """The CD diagram's title: what is ranked, over what, and how to read the bars."""
+    unit = "datasets" if result.get("unit", "dataset") == "dataset" else "folds"
+    return (
+        f"Mean rank by {_CD_MEASURES.get(measure, measure)} (1 = best), "
+        f"over {result['n']} {unit} with every combination\n"
+        f"Friedman p = {result['p']:.2g}; combinations joined by a bar do not differ "
+        "significantly (Nemenyi)"
+    )
+
+
 def _parser(prog: str | None = None) -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog=prog or "ternary report",
@@ -627,10 +645,7 @@ def main(argv: list[str] | None = None, *, prog: str | None = None) -> int:
                     "No critical-difference diagram: it needs at least 2 units with 3 or more "
                     "combinations each, and scikit-posthocs (pip install 'ternary[report]')."
                 )
-            title = (
-                f"Mean ranks by {args.cd_measure.replace('_', ' ')} over {result['n']} units "
-                f"(Friedman p = {result['p']:.2g}; CD = {result['cd']:.2f})"
-            )
+            title = cd_title(args.cd_measure, result)
             cd_diagram(args.cd_diagram, result["ranks"], result["nemenyi"], result["cd"], title)
         text = render(tables, args.format, head)
         if args.export_rows:

@@ -196,6 +196,39 @@ def test_report_writes_the_critical_difference_diagram(tmp_path, capsys, suffix,
     np.testing.assert_allclose(mean_rank, 6.0, atol=0.01)  # ranks 1..11 average to 6
 
 
+def test_the_cd_diagram_has_no_overlapping_text_and_a_title_a_reader_understands(
+    tmp_path, capsys, monkeypatch
+):
+    import matplotlib.figure
+    import matplotlib.text
+
+    seen = []
+    save = matplotlib.figure.Figure.savefig
+
+    def capture(fig, *args, **kwargs):
+        fig.canvas.draw()
+        renderer = fig.canvas.get_renderer()
+        texts = [
+            t for t in fig.findobj(matplotlib.text.Text) if t.get_visible() and t.get_text().strip()
+        ]
+        seen.append([(t.get_text(), t.get_window_extent(renderer)) for t in texts])
+        return save(fig, *args, **kwargs)
+
+    monkeypatch.setattr(matplotlib.figure.Figure, "savefig", capture)
+    for measure in ("gain_vs_chow", "decided_accuracy"):
+        _run([*CC18, "--cd-diagram", str(tmp_path / "cd.svg"), "--cd-measure", measure], capsys)
+    assert len(seen) == 2
+    for boxes in seen:
+        labels = [text for text, _ in boxes]
+        assert any(t.startswith("CD = ") or " CD = " in t for t in labels)
+        for i, (a, box_a) in enumerate(boxes):
+            for b, box_b in boxes[i + 1 :]:
+                assert not box_a.overlaps(box_b), f"{a!r} overlaps {b!r}"
+    titles = [t for t, _ in seen[0] if t.startswith("Mean rank")]
+    assert titles and "gain vs chow" not in titles[0]
+    assert "over Chow's rule at the same flag rate" in titles[0] and "1 = best" in titles[0]
+
+
 def test_bad_diagram_name_and_missing_file_exit_2(tmp_path, capsys):
     assert report_main([*CC18, "--cd-diagram", str(tmp_path / "cd.pdf")]) == 2
     assert ".svg or .png" in capsys.readouterr().err
