@@ -2,7 +2,8 @@
 
 ``ternary run`` cross-validates (the experiment command line, also ``python -m
 ternary.experiment``), ``ternary predict`` scores new rows with a saved model, ``ternary
-report`` turns a results file into the paper's tables. The subcommand's module is imported
+report`` turns a results file into the paper's tables, ``ternary warm-up`` compiles the
+kernels ahead of use. The subcommand's module is imported
 only when it is chosen, so ``ternary --help`` answers at once; each subcommand has its own
 ``--help``. A subcommand is a ``main(argv, *, prog=None) -> int`` function (``prog`` is
 optional: it names the command in the usage line).
@@ -42,6 +43,11 @@ COMMANDS: dict[str, tuple[str, str, str]] = {
         "ternary.experiment._report",
         "main",
         "the paper's tables (and win/tie/loss counts) from a results file",
+    ),
+    "warm-up": (
+        "ternary._warm_up_cli",
+        "main",
+        "compile the numba kernels now, so a first app start or fit does not wait for them",
     ),
 }
 
