@@ -50,7 +50,7 @@ def plain(text: object) -> str:
     Names, labels and messages that come from a file or a person must never
     become a link, an image or HTML on the page; a backslash before each
     punctuation mark keeps every one of them literal (CommonMark allows the
-    escape before any ASCII punctuation), and an invisible word joinder (U+2060)
+    escape before any ASCII punctuation), and an invisible word joiner (U+2060)
     after the ``:`` of ``://``, after ``www`` and ``@`` keeps a URL, a www. name or an
     e-mail address from becoming a link (GFM's autolinks ignore the backslashes).
     """
