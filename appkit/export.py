@@ -9,11 +9,12 @@ from ternary.data import Dataset
 
 __all__ = ["LOAD_SNIPPET", "downloadable", "model_bytes", "rebuild_script"]
 
-#: how to open the downloaded file: ternary's loader builds only the types its models
-#: hold (ternary.pipeline.MODEL_TYPES) and refuses any other file before it runs
-LOAD_SNIPPET = """from ternary.pipeline import load_model
+#: how to open the downloaded file; skops refuses types it was not told to trust
+LOAD_SNIPPET = """import skops.io as sio
 
-clf = load_model("{file}")  # refuses a file holding anything but ternary's model types
+untrusted = sio.get_untrusted_types(file="{file}")
+print(untrusted)  # expect ternary's TernaryTreeClassifier and TernaryTree only
+clf = sio.load("{file}", trusted=untrusted)
 """
 
 
@@ -125,8 +126,11 @@ def rebuild_script(
     params = ",\n".join(f"    {k}={v!r}" for k, v in spec.params.items())
     estimator = "TernaryForestClassifier" if spec.forest else "TernaryTreeClassifier"
     what = "forest" if spec.forest else "tree"
+    # the name comes from the upload's file name: a repr() literal (not a triple-quoted
+    # docstring it could close) keeps it text whatever quotes it holds
+    docstring = repr(f"Rebuild the ternary {what} the app showed for {ds.name!r}.")
     lines = [
-        f'"""Rebuild the ternary {what} the app showed for {ds.name!r}."""',
+        docstring,
         "",
         "import numpy as np",
         "from sklearn.model_selection import train_test_split",

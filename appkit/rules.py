@@ -31,9 +31,17 @@ def rule_table(_model, _X, _y, key: tuple, names: tuple, simplify: bool):
 
 
 @st.cache_data(show_spinner=False, max_entries=16)
-def model_code(_model, key: tuple, names: tuple) -> tuple[str | None, str, str | None]:
-    """``(sql, python, why_no_sql)``: the whole model as code (a forest: all its trees)."""
-    python = export_python(_model)
+def model_code(_model, key: tuple, names: tuple) -> tuple[str | None, str | None, str | None]:
+    """``(sql, python, why_no_sql)``: the whole model as code (a forest: all its trees).
+
+    An exporter that refuses the model (too many nodes, labels it cannot write exactly)
+    gives None; the SQL export refuses whatever the Python one does, and its message says
+    what to do.
+    """
+    try:
+        python = export_python(_model)
+    except ValueError:  # the same node cap and labels as the SQL: its message is shown
+        python = None
     try:
         return export_sql(_model, table=SQL_TABLE, columns=list(names)), python, None
     except ValueError as err:  # too large for one query: say so instead of a download
@@ -109,7 +117,10 @@ def rules_panel(model, X, y, key: tuple, names: list[str], full_model, base: str
             "probabilities, exactly as the library. Replace the table name.",
         )
     else:
-        c2.caption(why_no_sql)
+        c2.caption(plain(why_no_sql))
+    if python is None:
+        c3.caption("No Python function either, for the same reason.")
+        return
     c3.download_button(
         "Python function",
         python.encode(),

@@ -13,6 +13,9 @@ the tree.
 from __future__ import annotations
 
 import ast
+import builtins
+import keyword
+import unicodedata
 
 import numpy as np
 
@@ -20,6 +23,8 @@ from ternary.codegen import (
     F32_OVERFLOW,
     F32_SUBNORMAL,
     TreePlan,
+    check_export_size,
+    export_label,
     feature_names,
     forest_min_decided,
     members,
@@ -50,7 +55,6 @@ _BODY = """
 
     def route(tree):
         left, right, middle, feature, threshold, lo, hi = tree[:7]
-        hi = tree[13]  # the zone's upper test: θ+δ, or the double below it (open zone)
         node, decided = 0, True
         while left[node] != -1:
             v = x[feature[node]]
@@ -81,7 +85,7 @@ _BODY = """
                 continue
             v = x[feature[node]]
             hard = 1.0 if v <= threshold[node] else 0.0
-            zone = lo[node] < v <= tree[13][node]
+            zone = lo[node] < v <= hi[node]
             if (deferred and entered) or not (inv[node] if dense else twice[node]):
                 factor = hard
             elif dense:
@@ -118,7 +122,7 @@ _BODY = """
 
 def _literal(value) -> str:
     """``value`` as Python source that reads back equal (labels: numbers, text, booleans)."""
-    item = value.item() if isinstance(value, np.generic) else value
+    item = export_label(value, "export_python")
     text = repr(item)
     try:
         same = ast.literal_eval(text) == item
@@ -130,6 +134,24 @@ def _literal(value) -> str:
             "that are numbers or strings."
         )
     return text
+
+
+def _check_name(name) -> None:
+    """Refuse a function name the generated source could not define and call as given."""
+    if not isinstance(name, str) or not name.isidentifier():
+        why = "is not a Python identifier"
+    elif keyword.iskeyword(name) or keyword.issoftkeyword(name):
+        why = "is a Python keyword"
+    elif name in vars(builtins):
+        why = "is a built-in name (the function calls float, len, abs … itself)"
+    elif unicodedata.normalize("NFKC", name) != name:
+        why = "is not in NFKC form (Python would define it under another spelling)"
+    else:
+        return
+    raise ValueError(
+        f"name={name!r} {why}; pass a plain identifier such as 'predict_row' or "
+        "'score_row' (letters, digits and underscores, not starting with a digit)."
+    )
 
 
 def _floats(values) -> str:
@@ -148,8 +170,6 @@ def _tree_source(plan: TreePlan) -> str:
     zoned = [plan.zoned(n) for n in range(plan.node_count)]
     lo = [plan.lo[n] if zoned[n] else 0.0 for n in range(plan.node_count)]
     hi = [plan.hi[n] if zoned[n] else -1.0 for n in range(plan.node_count)]
-    # the zone's upper tests compare with these (open zones: the double below θ+δ)
-    top = [plan.top(n) if zoned[n] else -1.0 for n in range(plan.node_count)]
     if hard_middle:
         middle = [plan.middle[n] if zoned[n] else -1 for n in range(plan.node_count)]
     inv = [plan.inv_two_delta[n] if plan.soft(n) else 0.0 for n in range(plan.node_count)]
@@ -170,7 +190,6 @@ def _tree_source(plan: TreePlan) -> str:
         repr(plan.dense),
         repr(plan.routing == "deferred"),
         repr(no_blend),
-        _floats(top),
     ]
     return "(\n            " + ",\n            ".join(parts) + ",\n        )"
 
@@ -190,12 +209,21 @@ def export_python(clf, *, name: str = "predict_row") -> str:
     clf : TernaryTreeClassifier or TernaryForestClassifier
         A fitted tree or forest.
     name : str, default="predict_row"
-        The function's name (a Python identifier).
+        The function's name: a Python identifier that is not a keyword (soft keywords
+        such as ``match`` included) nor a built-in name.
 
     Returns
     -------
     str
         Python source defining the function.
+
+    Raises
+    ------
+    ValueError
+        When ``name`` is not a usable identifier; when the model has more than
+        `ternary.codegen.MAX_EXPORT_NODES` nodes in all (the cap `export_sql` shares: the
+        source would run to megabytes and take seconds to import); or when a class label
+        cannot be written exactly (a date, bytes: refit with string labels).
 
     Examples
     --------
@@ -208,9 +236,9 @@ def export_python(clf, *, name: str = "predict_row") -> str:
     >>> namespace["predict_row"]([0.5, 0.25])[:2]
     (1, 1)
     """
-    if not isinstance(name, str) or not name.isidentifier():
-        raise ValueError(f"name must be a Python identifier; got {name!r}.")
+    _check_name(name)
     trees = members(clf)
+    check_export_size(trees, "export_python")
     names = feature_names(clf, None)
     classes = np.asarray(clf.classes_)
     plans = [tree_plan(t) for t in trees]

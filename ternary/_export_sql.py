@@ -7,8 +7,7 @@ a table, with no Python at scoring time. How each part is written:
   zone edges. A database holds the double ``x``; rounding to float32 is monotone, so every
   test ``float32(x) ≤ t`` is written as ``x <= b`` or ``x < b`` with an exact double ``b``
   (`ternary.codegen.f32_le`), and agrees with the library on every double, thresholds,
-  zone edges and their neighbours included. An open zone's upper test ``float32(x) < θ+δ``
-  is ``float32(x) ≤ b`` with ``b`` the double below θ+δ (`ternary.codegen.TreePlan.top`).
+  zone edges and their neighbours included.
 * **Blend weights.** Inside a zone the weight ``(θ+δ−x)/(2δ)`` uses the float32 value of
   ``x``. The query computes it exactly in double arithmetic: Veltkamp's split
   ``c − (c − x)`` with ``c = x·(2**29+1)`` rounds a double to 24 significant bits, ties to
@@ -25,10 +24,27 @@ a table, with no Python at scoring time. How each part is written:
   only for rows that met a zone. So the text grows linearly with the number of nodes, never
   with copies of subtrees. Each stage is ``MATERIALIZED``: otherwise SQLite's flattener
   copies a parent's expression into both children and the work doubles at every level.
+* **Reading the inputs.** Every feature the model tests is first read as a double, whatever
+  the column's type: a table loaded by the sqlite3 shell's ``.import --csv`` holds TEXT, and
+  comparing TEXT with a number compares strings. Numbers (integers included) are cast to
+  DOUBLE, which leaves a double untouched. Text that is a decimal number (surrounding spaces,
+  tabs and line ends, an optional sign, digits with at most one point, an optional exponent:
+  `_numeric_text`) is cast to DOUBLE and scores as that number; any other text (``''``,
+  ``'abc'``, ``'12abc'``, ``'inf'``, ``'nan'``, ``'0x10'``, ``'1_000'``) and a BLOB read as
+  NULL. SQLite's CAST of a text that is a number would read ``'12abc'`` as 12 and ``''``
+  as 0, so the text is checked first, with functions and ``GLOB`` patterns both engines
+  share; which branch runs depends on ``typeof``, so one query serves both. DuckDB converts
+  text to the nearest double; SQLite 3.40 converts about one decimal text in 40,000 one ulp
+  off, which moves a row only when its value lies within one ulp of a float32 rounding
+  boundary.
 * **Missing and unusable values.** The library refuses NaN, infinities and values beyond
-  float32's range. A query cannot raise per row: a row with NULL (or NaN, ±inf, or a
-  magnitude of 2**128 − 2**103 or more) in any feature the model tests gets NULL in
-  ``prediction``, ``verdict`` and every probability; the key is kept.
+  float32's range. A query cannot raise per row: a row with NULL (or NaN, ±inf, a magnitude
+  of 2**128 − 2**103 or more, or text that is not a number) in any feature the model tests
+  gets NULL in ``prediction``, ``verdict`` and every probability; the key is kept. The
+  library has no routing for missing values, so neither has the query.
+* **Labels** are written as SQL literals that read back equal: booleans (as 1 and 0),
+  64-bit integers, finite floats and text. Other labels (dates, uint64 values of 2**63 or
+  more, bytes) are refused (`ternary.codegen.export_label`).
 * **Forests** average their trees' probabilities in tree order and decide a row when at
   least ``min_decided_fraction`` of the trees decide it, as `TernaryForestClassifier` does.
 """
@@ -42,7 +58,10 @@ import numpy as np
 from ternary.codegen import (
     F32_OVERFLOW,
     F32_SUBNORMAL,
+    MAX_EXPORT_NODES,
     TreePlan,
+    check_export_size,
+    export_label,
     f32_le,
     feature_names,
     forest_min_decided,
@@ -57,12 +76,22 @@ __all__ = ["MAX_SQL_COLUMNS", "MAX_SQL_NODES", "export_sql"]
 #: per result set; the blend keeps one column per leaf seen so far plus a few per node of
 #: the current level, so this bounds the leaves of a tree (or all of a forest's trees).
 MAX_SQL_COLUMNS = 1_900
-#: The most nodes (over all trees) the exporter writes: about 1 MB of SQL.
-MAX_SQL_NODES = 20_000
+#: The most nodes (over all trees) the exporter writes: about 1 MB of SQL (the cap
+#: `export_python` shares, `ternary.codegen.MAX_EXPORT_NODES`).
+MAX_SQL_NODES = MAX_EXPORT_NODES
 #: Terms per sum in one ``SELECT`` (SQLite and DuckDB cap expression depth at 1,000).
 _SUM_CHUNK = 300
 _VELTKAMP = sql_number(2.0**29 + 1.0)
 _ROUND = sql_number(1.5 * 2.0**52)
+#: What `_numeric_text` trims from both ends of a text: space, tab, line feed, carriage return.
+_BLANKS = " \t\n\r"
+#: A decimal number with its digits deleted: sign, point, exponent mark and exponent sign.
+_SHAPES = tuple(
+    sign + point + exp
+    for sign in ("", "+", "-")
+    for point in ("", ".")
+    for exp in ("", "e", "e+", "e-", "E", "E+", "E-")
+)
 
 
 def quote(name: str) -> str:
@@ -77,8 +106,8 @@ def _table_ref(table: str) -> str:
 
 
 def _label(value) -> str:
-    """A class label as an SQL literal: numbers as numbers, anything else as text."""
-    item = value.item() if isinstance(value, np.generic) else value
+    """A class label as an SQL literal: numbers as numbers, text as text (else refused)."""
+    item = export_label(value, "export_sql")
     if isinstance(item, bool):
         return "1" if item else "0"
     if isinstance(item, int):
@@ -86,6 +115,61 @@ def _label(value) -> str:
     if isinstance(item, float):
         return sql_number(item)
     return "'" + str(item).replace("'", "''") + "'"
+
+
+def _numeric_text(t: str) -> str:
+    """SQL that is true when the (trimmed) text ``t`` is a decimal number.
+
+    A number is an optional sign, digits with at most one point (a digit on at least one
+    side), then optionally ``e`` or ``E``, an optional sign and digits. The text with its
+    digits deleted must be one of `_SHAPES` (so the marks come in that order, once each);
+    the GLOBs ask for a digit before any exponent mark, a digit at the end when there is an
+    exponent, and no sign right after a digit or point (a sign goes first or after the mark).
+    """
+    digitless = t
+    for digit in "0123456789":
+        digitless = f"replace({digitless}, '{digit}', '')"
+    shapes = ", ".join(f"'{shape}'" for shape in _SHAPES)
+    return (
+        f"{digitless} IN ({shapes})"
+        f" AND {t} GLOB '*[0-9]*'"
+        f" AND ({t} NOT GLOB '*[eE]*' OR ({t} GLOB '*[0-9]*[eE]*' AND {t} GLOB '*[0-9]'))"
+        f" AND {t} NOT GLOB '*[0-9.]+*' AND {t} NOT GLOB '*[0-9.]-*'"
+    )
+
+
+def _read_stages(q: _Query, key: str | None, used: list[int]) -> None:
+    """Two stages that read each tested feature as a double ``__x{f}`` (or NULL).
+
+    The first splits a column by ``typeof``: text (SQLite's ``text``, DuckDB's ``VARCHAR``)
+    goes to ``__t{f}``, trimmed; numbers are cast to DOUBLE in ``__d{f}``; a BLOB gives
+    NULL in both. The second casts ``__t{f}`` where `_numeric_text` holds. ``CASE`` runs
+    only the branch it picks, so no engine casts text that is not a number.
+    """
+    first = [(quote(key), "__key")] if key is not None else []
+    second = [("__key", "__key")] if key is not None else []
+    blanks = "'" + _BLANKS + "'"
+    for f in used:
+        col = quote(q.names[f])
+        kind = f"typeof({col})"
+        text = (
+            f"CASE WHEN {kind} IN ('text', 'VARCHAR') "
+            f"THEN trim(CAST({col} AS VARCHAR), {blanks}) END"
+        )
+        number = (
+            f"CASE WHEN {kind} IN ('text', 'VARCHAR', 'blob', 'BLOB') THEN NULL "
+            f"ELSE CAST({col} AS DOUBLE) END"
+        )
+        first += [(text, f"__t{f}"), (number, f"__d{f}")]
+        t = f"__t{f}"
+        second.append(
+            (
+                f"CASE WHEN {t} IS NULL THEN __d{f} "
+                f"WHEN {_numeric_text(t)} THEN CAST({t} AS DOUBLE) END",
+                q.x(f),
+            )
+        )
+    q.stages += [first, second]
 
 
 class _Query:
@@ -145,7 +229,7 @@ def _step(q: _Query, plan: TreePlan, node: int) -> str:
     middle = plan.middle[node] if plan.routing == "hard_middle" else -1
     return (
         f"CASE WHEN {q.le(f, plan.lo[node])} THEN {left} "
-        f"WHEN {q.le(f, plan.top(node))} THEN {middle} ELSE {right} END"
+        f"WHEN {q.le(f, plan.hi[node])} THEN {middle} ELSE {right} END"
     )
 
 
@@ -164,7 +248,7 @@ def _factor(q: _Query, plan: TreePlan, node: int, entered: str | None) -> str:
             return hard
         ramp = _clip(f"(({hi} - {r})/{sql_number(2.0 * plan.delta[node])})")
         soft = (
-            f"CASE WHEN {q.zone(f, plan.lo[node], plan.top(node))} THEN {ramp} "
+            f"CASE WHEN {q.zone(f, plan.lo[node], plan.hi[node])} THEN {ramp} "
             f"WHEN {q.le(f, plan.lo[node])} THEN 1e0 ELSE 0e0 END"
         )
     if entered is None:
@@ -237,7 +321,7 @@ def _node_columns(q, plan, t, node, parent, deferred) -> list[tuple[str, str]]:
     if deferred:
         if entered is not None:
             cols.append((entered, f"__e{t}_{node}"))
-        zone = q.zone(plan.feature[node], plan.lo[node], plan.top(node))
+        zone = q.zone(plan.feature[node], plan.lo[node], plan.hi[node])
         zone = zone if plan.delta[node] > 0.0 else "0 = 1"
         cols.append((f"CASE WHEN {zone} THEN 1 ELSE 0 END", f"__z{t}_{node}"))
     return cols
@@ -388,13 +472,9 @@ def export_sql(
             f"key={key!r} clashes with an output column ({', '.join(outputs[:3])}, …); "
             "alias the key column in a view first."
         )
-    total_nodes = sum(int(t.tree_.node_count) for t in trees)
-    if total_nodes > MAX_SQL_NODES:
-        raise ValueError(
-            f"The model has {total_nodes} nodes; export_sql writes at most {MAX_SQL_NODES} "
-            "(the query would run to megabytes). Export a smaller model: fewer trees "
-            "(n_estimators), a lower max_depth or a larger min_samples_leaf."
-        )
+    check_export_size(trees, "export_sql")
+    for label in np.asarray(clf.classes_):
+        export_label(label, "export_sql")
     query = _build(clf, trees, names, key)
     return query.render(_table_ref(table))
 
@@ -413,11 +493,12 @@ def _build(clf, trees, names, key) -> _Query:
             if needs_blend(p) and not p.is_leaf(n) and p.delta[n] > 0.0
         }
     )
+    _read_stages(q, key, used)
     limit = sql_number(F32_OVERFLOW)
-    ok = " AND ".join(f"abs({quote(names[f])}) < {limit}" for f in used) or "1 = 1"
-    base = [(quote(key), "__key")] if key is not None else []
-    base += [(quote(names[f]), q.x(f)) for f in used]
-    base += [(_rounded(quote(names[f])), f"__r{f}") for f in blended]
+    ok = " AND ".join(f"abs({q.x(f)}) < {limit}" for f in used) or "1 = 1"
+    base = [("__key", "__key")] if key is not None else []
+    base += [(q.x(f), q.x(f)) for f in used]
+    base += [(_rounded(q.x(f)), f"__r{f}") for f in blended]
     base.append((f"CASE WHEN {ok} THEN 1 ELSE 0 END", "__ok"))
     base += [("0", f"__n{t}") for t in range(len(plans))]
     q.stages.append(base)
