@@ -26,7 +26,13 @@ from appkit.vocabulary import (
     ROUTING_LABELS,
     ROUTINGS,
 )
-from ternary import GRAFT_MODES, PARAMETERS, TernaryForestClassifier, TernaryTreeClassifier
+from ternary import (
+    GRAFT_MODES,
+    PARAMETERS,
+    ZONE_EDGES,
+    TernaryForestClassifier,
+    TernaryTreeClassifier,
+)
 from ternary.data import DataError, Dataset
 
 __all__ = [
@@ -168,6 +174,18 @@ def model_sidebar(*, split: bool = True, forest: bool = False) -> None:
                 key="delta_scale",
                 help="Multiplies every δ after it is computed: 0 turns the zones off "
                 "(plain CART), 2 doubles their width.",
+            )
+        if shown("zone_edges"):
+            st.radio(
+                "Zone's upper end θ+δ",
+                ZONE_EDGES,
+                key="zone_edges",
+                horizontal=True,
+                format_func={"open": "left out", "closed": "included (paper)"}.get,
+                help="zone_edges. A row at exactly θ+δ goes wholly right in the blend. "
+                "'left out' (the default) flags only rows the blend sends both ways; "
+                "'included' is the paper's zone θ−δ < x ≤ θ+δ, which also flags those edge "
+                "rows (on whole-number features most of its flags). The paper's presets use it.",
             )
         if shown("max_depth"):
             st.slider(

@@ -55,6 +55,7 @@ _BODY = """
 
     def route(tree):
         left, right, middle, feature, threshold, lo, hi = tree[:7]
+        hi = tree[13]  # the zone's upper test: θ+δ, or the double below it (open zone)
         node, decided = 0, True
         while left[node] != -1:
             v = x[feature[node]]
@@ -85,7 +86,7 @@ _BODY = """
                 continue
             v = x[feature[node]]
             hard = 1.0 if v <= threshold[node] else 0.0
-            zone = lo[node] < v <= hi[node]
+            zone = lo[node] < v <= tree[13][node]
             if (deferred and entered) or not (inv[node] if dense else twice[node]):
                 factor = hard
             elif dense:
@@ -170,6 +171,8 @@ def _tree_source(plan: TreePlan) -> str:
     zoned = [plan.zoned(n) for n in range(plan.node_count)]
     lo = [plan.lo[n] if zoned[n] else 0.0 for n in range(plan.node_count)]
     hi = [plan.hi[n] if zoned[n] else -1.0 for n in range(plan.node_count)]
+    # the zone's upper tests compare with these (open zones: the double below θ+δ)
+    top = [plan.top(n) if zoned[n] else -1.0 for n in range(plan.node_count)]
     if hard_middle:
         middle = [plan.middle[n] if zoned[n] else -1 for n in range(plan.node_count)]
     inv = [plan.inv_two_delta[n] if plan.soft(n) else 0.0 for n in range(plan.node_count)]
@@ -190,6 +193,7 @@ def _tree_source(plan: TreePlan) -> str:
         repr(plan.dense),
         repr(plan.routing == "deferred"),
         repr(no_blend),
+        _floats(top),
     ]
     return "(\n            " + ",\n            ".join(parts) + ",\n        )"
 

@@ -7,7 +7,8 @@ a table, with no Python at scoring time. How each part is written:
   zone edges. A database holds the double ``x``; rounding to float32 is monotone, so every
   test ``float32(x) ≤ t`` is written as ``x <= b`` or ``x < b`` with an exact double ``b``
   (`ternary.codegen.f32_le`), and agrees with the library on every double, thresholds,
-  zone edges and their neighbours included.
+  zone edges and their neighbours included. An open zone's upper test ``float32(x) < θ+δ``
+  is ``float32(x) ≤ b`` with ``b`` the double below θ+δ (`ternary.codegen.TreePlan.top`).
 * **Blend weights.** Inside a zone the weight ``(θ+δ−x)/(2δ)`` uses the float32 value of
   ``x``. The query computes it exactly in double arithmetic: Veltkamp's split
   ``c − (c − x)`` with ``c = x·(2**29+1)`` rounds a double to 24 significant bits, ties to
@@ -229,7 +230,7 @@ def _step(q: _Query, plan: TreePlan, node: int) -> str:
     middle = plan.middle[node] if plan.routing == "hard_middle" else -1
     return (
         f"CASE WHEN {q.le(f, plan.lo[node])} THEN {left} "
-        f"WHEN {q.le(f, plan.hi[node])} THEN {middle} ELSE {right} END"
+        f"WHEN {q.le(f, plan.top(node))} THEN {middle} ELSE {right} END"
     )
 
 
@@ -248,7 +249,7 @@ def _factor(q: _Query, plan: TreePlan, node: int, entered: str | None) -> str:
             return hard
         ramp = _clip(f"(({hi} - {r})/{sql_number(2.0 * plan.delta[node])})")
         soft = (
-            f"CASE WHEN {q.zone(f, plan.lo[node], plan.hi[node])} THEN {ramp} "
+            f"CASE WHEN {q.zone(f, plan.lo[node], plan.top(node))} THEN {ramp} "
             f"WHEN {q.le(f, plan.lo[node])} THEN 1e0 ELSE 0e0 END"
         )
     if entered is None:
@@ -321,7 +322,7 @@ def _node_columns(q, plan, t, node, parent, deferred) -> list[tuple[str, str]]:
     if deferred:
         if entered is not None:
             cols.append((entered, f"__e{t}_{node}"))
-        zone = q.zone(plan.feature[node], plan.lo[node], plan.hi[node])
+        zone = q.zone(plan.feature[node], plan.lo[node], plan.top(node))
         zone = zone if plan.delta[node] > 0.0 else "0 = 1"
         cols.append((f"CASE WHEN {zone} THEN 1 ELSE 0 END", f"__z{t}_{node}"))
     return cols

@@ -210,6 +210,9 @@ class TreePlan:
         ``0.5/δ`` at each split with δ > 0 (inf where it overflows); 0 elsewhere.
     classes : ndarray of shape (n_classes,)
         This tree's own class labels (a forest member may lack some of the forest's).
+    zone_edges : {"closed", "open"}, default="closed"
+        The tree's ``zone_edges``: whether a zone holds its upper end θ+δ. The zone's
+        tests compare with `top` (the blend's weights with `hi`).
     """
 
     left: list
@@ -227,6 +230,24 @@ class TreePlan:
     dense: bool
     inv_two_delta: list
     classes: np.ndarray
+    zone_edges: str = "closed"
+
+    def top(self, node: int) -> float:
+        """Return the bound ``b`` of a zone's upper test ``x ≤ b`` (float32 ``x`` widened).
+
+        Parameters
+        ----------
+        node : int
+            A node id.
+
+        Returns
+        -------
+        float
+            ``hi[node]`` when the zone is closed; the largest double below it when open
+            (``x < θ+δ`` is ``x ≤ b`` for every double, see `ternary.tree.zone_top`).
+        """
+        hi = self.hi[node]
+        return float(np.nextafter(hi, -np.inf)) if self.zone_edges == "open" else hi
 
     @property
     def node_count(self) -> int:
@@ -379,6 +400,7 @@ def tree_plan(estimator) -> TreePlan:
         dense=n_leaves <= blend_kernel_limit(),
         inv_two_delta=[float(v) for v in inv],
         classes=np.asarray(estimator.classes_),
+        zone_edges=str(tree.zone_edges),
     )
 
 

@@ -24,7 +24,9 @@ Shared readings:
   hard-middle tree (none at depth 4, none with probabilistic routing).
 * Rows with zero weight are treated as absent everywhere, so a zero weight and a
   removed row give the same δ.
-* The zone is half-open, ``θ−δ < x ≤ θ+δ``: ``x ≤ θ−δ`` is decided left.
+* The zone is ``θ−δ < x < θ+δ`` by default, the paper's half-open ``θ−δ < x ≤ θ+δ`` with
+  ``zone_edges="closed"``: ``x ≤ θ−δ`` is decided left either way (δ itself does not
+  depend on the setting).
 """
 
 from __future__ import annotations

@@ -13,11 +13,13 @@ binary tree in one vectorised pass; the estimator uses its compiled twin
 
 Margin's δ is a distance to a training value, so a zone edge can sit exactly on data:
 when the nearest cross-class row lies right of θ, at ``θ+δ``, that row (and every row
-tied with it) is inside the half-open zone ``θ−δ < x ≤ θ+δ`` and flagged; when it
-lies left of θ, at ``θ−δ``, it is decided. On data with many tied values (counts,
-one-hot columns) this choice moves whole groups of rows; the paper's published flag
-rates on such sets (e.g. cnae-9) suggest its code used a closed zone, which this
-library does not copy.
+tied with it) is inside the paper's half-open zone ``θ−δ < x ≤ θ+δ`` and flagged
+(``zone_edges="closed"``), although the blend sends it wholly right; the default open
+zone leaves it decided. When it lies left of θ, at ``θ−δ``, it is decided either way.
+On data with many tied values (counts, one-hot columns) this choice moves whole groups of
+rows (BENCHMARKS.md, "Zone edges"); the paper's published flag rates on such sets (e.g.
+cnae-9) suggest its code used a zone closed at both ends, which this library does not
+copy.
 """
 
 from __future__ import annotations

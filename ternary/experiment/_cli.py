@@ -208,6 +208,21 @@ def _print_summary(results: pd.DataFrame, out) -> None:
     print(render([summary_table(results)], "markdown"), file=out)
 
 
+def _offline_hint(args) -> str:
+    """How to run an OpenML suite on local files when none of its datasets could be fetched."""
+    if args.suite not in ("medical", "cc18"):
+        return ""
+    shared = Path("..") / "shared" / "datasets"
+    folder = str(shared) if shared.is_dir() else "DIR"
+    return (
+        f" The {args.suite} suite downloads its datasets from OpenML (or reads them from "
+        "--cache-dir); without the network, run on local ARFF or CSV files instead: "
+        f"ternary run --data-dir {folder} --out {args.out}"
+        + ("" if shared.is_dir() else " (DIR: a folder of .arff/.csv files)")
+        + "."
+    )
+
+
 def _run(entries, args, bar: _Bar):
     with (
         warnings.catch_warnings(),
@@ -317,7 +332,7 @@ def main(argv: Sequence[str] | None = None, *, prog: str | None = None) -> int:
     for name, message in skipped.items():
         print(f"skipped {name}: {message}", file=sys.stderr)
     if len(results) == 0:
-        print("error: no dataset could be evaluated.", file=sys.stderr)
+        print(f"error: no dataset could be evaluated.{_offline_hint(args)}", file=sys.stderr)
         return 2
     n_sets = results["dataset"].nunique()
     print(f"{len(results)} rows from {n_sets} dataset(s) in {args.out}", file=sys.stdout)
