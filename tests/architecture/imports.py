@@ -28,6 +28,7 @@ class Import:
     line: int
     module: str  #: the dotted name imported
     module_level: bool  #: at the top level of the file, outside ``if TYPE_CHECKING:``
+    type_checking: bool = False  #: under ``if TYPE_CHECKING:`` (never runs)
 
 
 def python_files(*roots: str) -> list[Path]:
@@ -94,29 +95,29 @@ def imports_of(path: Path, name: str | None = None) -> list[Import]:
     tree = ast.parse(path.read_text(encoding="utf-8"), filename=str(path))
     found: list[Import] = []
 
-    def visit(node: ast.AST, module_level: bool) -> None:
+    def visit(node: ast.AST, module_level: bool, checking: bool) -> None:
         for child in ast.iter_child_nodes(node):
-            level = module_level
+            level, tc = module_level, checking
             if isinstance(child, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda)):
                 level = False
             if _is_type_checking(child):
-                level = False
+                level, tc = False, True
             if isinstance(child, ast.Import):
                 for alias in child.names:
-                    found.append(Import(path, child.lineno, alias.name, level))
+                    found.append(Import(path, child.lineno, alias.name, level, tc))
             elif isinstance(child, ast.ImportFrom):
                 base = _resolve(path, name, child.level, child.module)
                 for alias in child.names:
                     dotted = f"{base}.{alias.name}" if base else alias.name
                     target = dotted if _is_module(dotted) else base
-                    found.append(Import(path, child.lineno, target, level))
+                    found.append(Import(path, child.lineno, target, level, tc))
             elif isinstance(child, ast.Call):
                 loaded = _string_load(child)
                 if loaded is not None:
-                    found.append(Import(path, child.lineno, loaded, level))
-            visit(child, level)
+                    found.append(Import(path, child.lineno, loaded, level, tc))
+            visit(child, level, tc)
 
-    visit(tree, True)
+    visit(tree, True, False)
     return found
 
 
