@@ -7,7 +7,10 @@ Writes benchmarks/results/bench_selective.md.
 * **CC18** — every OpenML-CC18 dataset of the paper's Table 4 held in ../shared/datasets,
   stratified 5-fold CV (seed 0), max_depth=4. Per fold, the AURC (`ternary.selective.aurc`,
   ties averaged) of a ternary tree ranked by ``predict_confidence`` against a plain CART
-  (same depth and seed) ranked by its maximum ``predict_proba`` (Chow's rule). Two trees:
+  (same depth and seed) ranked by its maximum ``predict_proba`` (Chow's rule), and
+  against the strongest zone-free ranking measured (issue 30): the same CART ranked by
+  Laplace-smoothed leaves, the scaled gap to the nearest threshold breaking ties
+  (`ternary.experiment.laplace_cart_confidence`). Two trees:
   the default (margin, probabilistic) and one setting chosen before running:
   quality_plateau at ``delta_scale=3`` (the issue's first measurement used it). Per
   dataset the fold mean; W/T/L (tie: |difference| < 1e-4) and a one-sided Wilcoxon
@@ -40,6 +43,7 @@ sys.path.insert(0, str(REPO))
 
 from ternary import TernaryTreeClassifier  # noqa: E402
 from ternary import data as tdata  # noqa: E402
+from ternary.experiment import laplace_cart_confidence  # noqa: E402
 from ternary.selective import aurc, e_aurc  # noqa: E402
 
 SHARED = REPO.parent / "shared"
@@ -55,6 +59,8 @@ TREES = {
     "quality_plateau, delta_scale=3": dict(delta_method="quality_plateau", delta_scale=3.0),
 }
 BREIMAN = ["twonorm", "ringnorm", "waveform"]
+#: Chow's rule on CART, and CART with Laplace leaves + tie-break (the strongest, issue 30)
+BASELINES = ("CART Chow", "CART Laplace")
 BAYES_METHODS = ["margin", "quality_plateau", "node_bootstrap"]
 
 
@@ -87,7 +93,7 @@ def cc18_dataset(stem):
     """Fold-mean AURC and E-AURC of CART's Chow ranking and of each tree on one dataset."""
     X, y = load(stem)
     start = time.perf_counter()
-    scores = {name: [] for name in ["CART Chow", *TREES]}
+    scores = {name: [] for name in [*BASELINES, *TREES]}
     excess = {name: [] for name in scores}
     for fold, (train, test) in enumerate(folds(y)):
         cart = DecisionTreeClassifier(max_depth=4, random_state=fold).fit(X[train], y[train])
@@ -95,6 +101,9 @@ def cc18_dataset(stem):
         pred = cart.classes_[proba.argmax(axis=1)]
         scores["CART Chow"].append(aurc(y[test], pred, proba.max(axis=1)))
         excess["CART Chow"].append(e_aurc(y[test], pred, proba.max(axis=1)))
+        pred, laplace = laplace_cart_confidence(cart, X[test], X[train].std(axis=0))
+        scores["CART Laplace"].append(aurc(y[test], pred, laplace))
+        excess["CART Laplace"].append(e_aurc(y[test], pred, laplace))
         for name, params in TREES.items():
             tree = TernaryTreeClassifier(max_depth=4, random_state=fold, **params)
             tree.fit(X[train], y[train])
@@ -110,21 +119,22 @@ def cc18_dataset(stem):
 
 def cc18_summary(table):
     lines = [
-        "| tree | sets | W/T/L vs CART Chow | share lower | Wilcoxon p (one-sided) "
-        "| mean AURC tree | mean AURC CART | mean E-AURC tree | mean E-AURC CART |",
-        "|---|---:|---:|---:|---:|---:|---:|---:|---:|",
+        "| tree | baseline | sets | W/T/L vs baseline | share lower | Wilcoxon p (one-sided) "
+        "| mean AURC tree | mean AURC baseline | mean E-AURC tree | mean E-AURC baseline |",
+        "|---|---|---:|---:|---:|---:|---:|---:|---:|---:|",
     ]
     for name in TREES:
-        diff = table[f"aurc {name}"] - table["aurc CART Chow"]
-        wins, losses = int((diff < -TIE).sum()), int((diff > TIE).sum())
-        ties = len(diff) - wins - losses
-        p = wilcoxon(table[f"aurc {name}"], table["aurc CART Chow"], alternative="less").pvalue
-        lines.append(
-            f"| {name} | {len(diff)} | {wins}/{ties}/{losses} | {wins / len(diff):.0%} "
-            f"| {p:.2g} | {table[f'aurc {name}'].mean():.4f} "
-            f"| {table['aurc CART Chow'].mean():.4f} | {table[f'e_aurc {name}'].mean():.4f} "
-            f"| {table['e_aurc CART Chow'].mean():.4f} |"
-        )
+        for base in BASELINES:
+            diff = table[f"aurc {name}"] - table[f"aurc {base}"]
+            wins, losses = int((diff < -TIE).sum()), int((diff > TIE).sum())
+            ties = len(diff) - wins - losses
+            p = wilcoxon(table[f"aurc {name}"], table[f"aurc {base}"], alternative="less").pvalue
+            lines.append(
+                f"| {name} | {base} | {len(diff)} | {wins}/{ties}/{losses} "
+                f"| {wins / len(diff):.0%} | {p:.2g} | {table[f'aurc {name}'].mean():.4f} "
+                f"| {table[f'aurc {base}'].mean():.4f} | {table[f'e_aurc {name}'].mean():.4f} "
+                f"| {table[f'e_aurc {base}'].mean():.4f} |"
+            )
     return lines
 
 
@@ -190,15 +200,20 @@ def main(argv=None):
         out += cc18_summary(table)
         out += [
             "",
-            "Tree: `predict_confidence` (maximum blended probability, zone distance breaking "
-            "ties). CART Chow: a plain CART's maximum `predict_proba`. Per dataset (fold "
-            "means):",
+            "Tree: its default `predict_confidence` (since issue 30 the smoothed ranking: "
+            "node estimates shrunk towards the parent's, blended through the zones, the "
+            "scaled gap breaking ties). CART Chow: a plain CART's maximum `predict_proba`. "
+            "CART Laplace: the same CART's Laplace-smoothed leaf, the scaled gap breaking "
+            "ties. Per dataset (fold means):",
             "",
-            "| dataset | rows | AURC CART Chow | " + " | ".join(f"AURC {t}" for t in TREES) + " |",
-            "|---|---:|---:|" + "---:|" * len(TREES),
+            "| dataset | rows | AURC CART Chow | AURC CART Laplace | "
+            + " | ".join(f"AURC {t}" for t in TREES)
+            + " |",
+            "|---|---:|---:|---:|" + "---:|" * len(TREES),
         ]
         out += [
-            f"| {r['dataset']} | {r['rows']} | {r['aurc CART Chow']:.4f} | "
+            f"| {r['dataset']} | {r['rows']} | {r['aurc CART Chow']:.4f} "
+            f"| {r['aurc CART Laplace']:.4f} | "
             + " | ".join(f"{r[f'aurc {t}']:.4f}" for t in TREES)
             + " |"
             for r in rows
