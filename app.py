@@ -176,7 +176,7 @@ def main() -> None:
     page = st.navigation(list(PAGES.values()))
     if page.title == PAGES["home"].title:
         intro()
-    from appkit import datasets, links, state
+    from appkit import datasets, links, state, warmup
     from appkit.guard import page_guard, plain
 
     state.init_state()
@@ -196,9 +196,14 @@ def main() -> None:
     if st.session_state.get("present"):
         st.html(PRESENTATION_CSS)
     link_slot = st.sidebar.empty()
+    starting = st.empty()
+    waiting_for = warmup.status()
+    if waiting_for:  # a fresh server still compiling: say what the page waits for
+        starting.info(waiting_for, icon=":material/hourglass_top:")
     try:
         page.run()
     finally:  # a page that stops early (st.stop) still leaves its setting in the address
+        starting.empty()
         links.sync()
         copy_link(link_slot)
 

@@ -24,13 +24,49 @@ import sys
 import threading
 import time
 
-__all__ = ["lifespan", "start", "warm_up"]
+__all__ = ["lifespan", "start", "status", "warm_up"]
 
 _log = logging.getLogger(__name__)
 _lock = threading.Lock()
 _thread: threading.Thread | None = None
 #: the line the server prints when the warm-up is done (a test waits for it)
 DONE = "ternary app: warm-up done"
+#: what the warm-up does, and about how long each part takes on a 2-core laptop. numba
+#: compiles the kernels once after an install: `ternary warm-up` took 40 s on a quiet
+#: machine (issue 32) and up to 140 s beside other work (load average 12); it loads them from
+#: its disk cache in 1-6 s later. The default figures took 20-25 s at that load.
+STAGES = {
+    "kernels": (
+        "compiling the tree kernels",
+        "about 40 s on the first start after an install, a few seconds later",
+    ),
+    "figures": ("computing the default figures of every page", "about 10 s"),
+}
+#: the stage under way (a key of `STAGES`), None before and after; when the warm-up began
+_stage: str | None = None
+_began: float | None = None
+
+
+def _enter(stage: str | None) -> None:
+    global _stage
+    _stage = stage
+
+
+def status() -> str | None:
+    """What a visitor arriving now waits for, and about how long; None when nothing.
+
+    The server's warm-up holds the first page of each kind until it is done (the
+    page then computes nothing twice); this says so instead of a bare spinner.
+    """
+    stage, began = _stage, _began
+    if stage is None or began is None:
+        return None
+    doing, how_long = STAGES[stage]
+    return (
+        f"The app is starting: {doing} ({how_long}; {time.monotonic() - began:.0f} s since "
+        "the server started). This page appears when that is done. To pay the compiling "
+        "ahead of a lecture, run `python -m ternary warm-up` once after installing."
+    )
 
 
 def warm_up() -> None:
@@ -39,7 +75,9 @@ def warm_up() -> None:
     from appkit.state import DEFAULTS
     from ternary.compiled import warm_up as warm_up_kernels
 
+    _enter("kernels")
     warm_up_kernels()  # without numba it returns False: nothing needs compiling
+    _enter("figures")
     name = DEFAULTS["dataset"]
     ds, key = datasets.load_builtin(name, **datasets.builtin_kwargs(name, DEFAULTS))
     spec = model.FitSpec(
@@ -77,12 +115,16 @@ def _warm_other_pages(ds, key, spec) -> None:
 
 
 def _run() -> None:
+    global _began
     began = time.perf_counter()
+    _began = time.monotonic()
     try:
         warm_up()
     except Exception:  # noqa: BLE001 - a failed warm-up only means a slower first click
         _log.warning("warm-up failed; the first interaction will be slower", exc_info=True)
         return
+    finally:
+        _enter(None)
     seconds = time.perf_counter() - began
     # what the warm-up built (modules, kernels, cached fits and figures) lives as long as the
     # server: frozen, Python's full collections no longer walk it after a page run

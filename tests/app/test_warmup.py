@@ -48,3 +48,44 @@ def test_the_lifespan_starts_the_warm_up_once_per_process(monkeypatch):
     assert ran.wait(10)
     thread.join(10)
     assert calls == ["ternary-warm-up"] and warmup.start() is thread and thread.daemon
+
+
+def test_a_visitor_during_the_warm_up_is_told_what_it_waits_for_and_how_long(monkeypatch):
+    import ternary.compiled
+
+    compiling, finish = threading.Event(), threading.Event()
+
+    def slow_kernels():
+        compiling.set()
+        finish.wait(30)
+        return True
+
+    monkeypatch.setattr(ternary.compiled, "warm_up", slow_kernels)
+    monkeypatch.setattr(warmup, "_warm_other_pages", lambda *args: None)
+    monkeypatch.setattr(warmup, "_began", None)
+    monkeypatch.setattr(warmup.gc, "freeze", lambda: None)  # not this test process's objects
+    assert warmup.status() is None  # no warm-up under way: nothing to say
+    thread = threading.Thread(target=warmup._run)
+    thread.start()
+    try:
+        assert compiling.wait(30)
+        said = warmup.status()
+        assert "compiling the tree kernels" in said
+        assert "about 40 s on the first start after an install" in said
+        assert "s since the server started" in said
+        assert "python -m ternary warm-up" in said
+    finally:
+        finish.set()
+        thread.join(60)
+    assert warmup.status() is None  # done: the pages draw as usual
+
+
+def test_the_app_draws_its_pages_while_the_warm_up_message_is_up(monkeypatch):
+    from tests.app.helpers import assert_clean, open_app
+
+    monkeypatch.setattr(warmup, "_stage", "figures")
+    monkeypatch.setattr(warmup, "_began", 0.0)
+    assert "computing the default figures" in warmup.status()
+    at = open_app("regions")
+    assert_clean(at)
+    assert not at.info or all("The app is starting" not in i.value for i in at.info)  # cleared
