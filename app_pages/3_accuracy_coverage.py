@@ -102,7 +102,10 @@ def selective_section(ds, key, request) -> None:
         "A fixed δ is one point above. Ranking the held-out rows by each method's "
         "`predict_confidence` and flagging the least confident first traces its whole curve: "
         "the accuracy on the rows kept (y) as the flagged share grows (x). CART's dashed curve "
-        f"ranks by its largest class probability (Chow's rule). {result.n_test} held-out rows "
+        "ranks by its largest class probability (Chow's rule); the grey one by its "
+        "Laplace-smoothed leaf, (n_c+1)/(n+K), the row's distance to the nearest threshold "
+        "breaking ties: the strongest zone-free ranking measured, the one to beat. "
+        f"{result.n_test} held-out rows "
         f"({DEFAULTS['test_size']:.0%} of the data, seed {request.seed}), depth "
         f"{request.max_depth}, probabilistic routing. The star is the margin tree with "
         '`delta_scale="bayes"`: its zones scaled so that the share it flags matches the '

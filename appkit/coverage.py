@@ -397,13 +397,19 @@ def _curve(label, method, y, pred, confidence):
     return curve, row
 
 
+#: The name of CART ranked by Laplace-smoothed leaves on the curves and in the table.
+LAPLACE_BASELINE = "CART (Laplace leaves + tie-break)"
+
+
 def selective_curves(ds: Dataset, spec: FitSpec, forest: FitSpec | None = None) -> SelectiveResult:
     """Every zone method's `predict_confidence` ranking, and CART's, on ``spec``'s test rows.
 
     Each method (probabilistic routing, its default parameters) is fitted on
     the training rows of ``spec``; the curve ranks the held-out rows by the
     method's confidence and reports the accuracy on the rows kept as more and
-    more are flagged. CART ranks by its largest class probability (Chow's rule).
+    more are flagged. CART ranks by its largest class probability (Chow's rule) and,
+    the stronger baseline, by its Laplace-smoothed leaf with the scaled gap to the
+    nearest threshold breaking ties.
     ``forest`` (a `FitSpec` with ``n_estimators``, on the same rows) adds the
     forest's curve and its verdict's operating point as a marker.
     """
@@ -414,6 +420,12 @@ def selective_curves(ds: Dataset, spec: FitSpec, forest: FitSpec | None = None) 
     proba = cart.predict_proba(sp.X_test)
     pred = cart.classes_[np.argmax(proba, axis=1)]
     curve, row = _curve("CART (Chow's rule)", "none", sp.y_test, pred, proba.max(axis=1))
+    curves.append(curve)
+    rows.append(row)
+    # the strongest zone-free ranking (issue 30): with no zone, the tree's default ranking
+    # is CART's Laplace-smoothed leaf, the scaled gap breaking ties, bit for bit
+    laplace = cart.predict_confidence(sp.X_test)
+    curve, row = _curve(LAPLACE_BASELINE, "laplace", sp.y_test, pred, laplace)
     curves.append(curve)
     rows.append(row)
     for method in ZONE_METHODS:

@@ -29,9 +29,13 @@ def test_coverage_page_draws_on_arrival_and_runs_a_sweep():
     # the paper's 11 combinations: 5 δ methods × 2 routings, plus CART
     assert sorted(summary["combination"]) == sorted(combo_label(c) for c in DEFAULT_COMBOS)
     assert len(at.get("download_button")) == 2
-    # the AURC table: CART's Chow ranking and every zone method, E-AURC ≤ AURC
+    # the AURC table: CART's Chow and Laplace rankings and every zone method, E-AURC ≤ AURC
     aurc = at.dataframe[2].value  # [1]: W/T/L over the folds
-    assert set(aurc["method"]) == {"CART (Chow's rule)", *vocabulary.ZONE_METHODS}
+    assert set(aurc["method"]) == {
+        "CART (Chow's rule)",
+        "CART (Laplace leaves + tie-break)",
+        *vocabulary.ZONE_METHODS,
+    }
     assert (aurc["E-AURC"] <= aurc["AURC"] + 1e-12).all()
     assert aurc["AURC"].is_monotonic_increasing
     star = json.loads(at.get("plotly_chart")[1].proto.spec)["data"][-1]
