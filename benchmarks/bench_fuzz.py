@@ -1,6 +1,6 @@
 """Hostile input through the loaders: outcome, time and peak memory of every input, in one run.
 
-Usage: python benchmarks/bench_fuzz.py [--mutations 700] [--seed 0] [--quick]
+Usage: python benchmarks/bench_fuzz.py [--mutations 700] [--seed 0] [--quick] [--models 300]
 
 Prints (and writes to benchmarks/results/bench_fuzz.md):
 
@@ -12,6 +12,14 @@ Prints (and writes to benchmarks/results/bench_fuzz.md):
   tests/data/test_fuzz.py) plus random bytes: how many loaded, how many were
   refused with a DataError, and how many raised anything else (crashes, which
   must be 0), with the slowest input and the largest peak memory.
+
+* ``--models N``: model files through ``ternary.pipeline.load_model`` (what ``ternary
+  predict`` opens): named hostile files (a FunctionTransformer chain to ``eval``, a module
+  attribute, zip bombs, 50,001 members, a member whose declared size lies, an ``.npy``
+  header declaring a billion values, a schema nested 100,000 deep, a pickle, empty and
+  truncated files) and N seeded mutations of a saved pipeline (bytes of the archive, bytes
+  of its schema, nodes of its schema given hostile types and loaders). A model or a
+  ModelFileError is a clean outcome; anything else is a crash.
 
 Every input runs in a forked child of a process that has already imported the
 loaders, so a hang or a blow-up cannot take the benchmark down: the parent kills
@@ -47,8 +55,9 @@ MB = 2**20
 TIME_TARGET = 5.0
 
 
-def run_isolated(fn: Callable[[], str], timeout: float) -> dict:
-    """Run ``fn`` in a forked child; return its outcome, seconds and peak RSS in KB."""
+def run_isolated(fn: Callable[[], str], timeout: float, refusal: type = DataError) -> dict:
+    """Run ``fn`` in a forked child; return its outcome, seconds and peak RSS in KB
+    (a ``refusal`` exception is the outcome "DataError", a clean refusal)."""
     read_end, write_end = os.pipe()
     pid = os.fork()
     if pid == 0:  # the child: run, report on the pipe, and leave without cleanup
@@ -56,7 +65,7 @@ def run_isolated(fn: Callable[[], str], timeout: float) -> dict:
         start = time.perf_counter()
         try:
             result = {"outcome": "loaded", "detail": fn()}
-        except DataError as exc:
+        except refusal as exc:
             result = {"outcome": "DataError", "detail": str(exc)}
         except BaseException as exc:  # noqa: BLE001 - a crash is what is being counted
             result = {"outcome": "crash", "detail": f"{type(exc).__name__}: {exc}"}
@@ -251,7 +260,15 @@ def main(argv=None):
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--timeout", type=float, default=60.0)
     parser.add_argument("--quick", action="store_true")
+    parser.add_argument("--models", type=int, default=300, help="model-file mutations (0: none)")
+    parser.add_argument("--only-models", action="store_true", help="the model files alone")
     args = parser.parse_args(argv)
+    if args.only_models:
+        text = model_section(args)
+        print(text)
+        RESULTS.mkdir(exist_ok=True)
+        (RESULTS / "bench_fuzz_models.md").write_text(text + "\n", encoding="utf-8")
+        return
     load_csv(VALID_CSV)  # imports and first-call costs out of every child's measurement
     load_arff(VALID_ARFF)
     baseline = min(run_isolated(lambda: "", 10)["rss_kb"] for _ in range(3))
@@ -269,6 +286,8 @@ def main(argv=None):
         result["peak_mb"] = max(0.0, (result["rss_kb"] - baseline) / 1024)
         fuzz.append((name, size, result))
     text = report(named, fuzz, args)
+    if args.models:
+        text += "\n\n" + model_section(args)
     print(text)
     RESULTS.mkdir(exist_ok=True)
     (RESULTS / "bench_fuzz.md").write_text(text + "\n", encoding="utf-8")
@@ -306,6 +325,67 @@ def report(named, fuzz, args) -> str:
             f"{r['peak_mb']:.0f} MB | {'yes' if within(r, size) else 'no'} |"
         )
     crashes = [(n, r["detail"]) for n, _, r in everything if r["outcome"] in ("crash", "timeout")]
+    if crashes:
+        lines += ["", "Crashes and timeouts:", ""] + [f"- {n}: {d}" for n, d in crashes[:20]]
+    return "\n".join(lines)
+
+
+def model_inputs(folder: Path, count: int, seed: int) -> list[tuple[str, Path]]:
+    """The saved pipeline, the named hostile files, then ``count`` seeded mutations."""
+    from tests.pipeline.model_fuzz import hostile_files, mutate_model, valid_model_blob
+
+    blob = valid_model_blob()
+    valid = folder / "valid.skops"
+    valid.write_bytes(blob)
+    inputs = [("the saved pipeline, as saved", valid), *hostile_files(folder, blob)]
+    rng = random.Random(seed)
+    for k in range(count):
+        path = folder / f"mutation{k}.skops"
+        path.write_bytes(mutate_model(blob, rng))
+        inputs.append((f"mutation #{k}", path))
+    return inputs
+
+
+def model_section(args) -> str:
+    """Model files through `load_model`, each in a forked child: the report's section."""
+    from ternary.pipeline import ModelFileError, load_model
+
+    with tempfile.TemporaryDirectory() as tmp:
+        inputs = model_inputs(Path(tmp), args.models, args.seed)
+        load_model(inputs[0][1])  # imports and first-call costs out of the children
+        baseline = min(run_isolated(lambda: "", 10)["rss_kb"] for _ in range(3))
+        runs = []
+        for name, path in inputs:
+            call = lambda p=path: type(load_model(p)).__name__  # noqa: E731
+            result = run_isolated(call, args.timeout, refusal=ModelFileError)
+            result["detail"] = result["detail"].replace(repr(str(path)), "the file")
+            result["peak_mb"] = max(0.0, (result["rss_kb"] - baseline) / 1024)
+            runs.append((name, path.stat().st_size, result))
+    named = [r for r in runs if not r[0].startswith("mutation")]
+    counts = {k: sum(1 for *_, r in runs if r["outcome"] == k) for k in
+              ("loaded", "DataError", "crash", "timeout")}  # fmt: skip
+    slowest = max(runs, key=lambda t: t[2]["seconds"])
+    heaviest = max(runs, key=lambda t: t[2]["peak_mb"])
+    lines = [
+        f"Model files: {len(runs)} through `ternary.pipeline.load_model` ({len(named)} named, "
+        f"{len(runs) - len(named)} seeded mutations, seed {args.seed}).",
+        "",
+        "| files | loaded | refused | crashes | timeouts | slowest | largest peak memory |",
+        "|---:|---:|---:|---:|---:|---|---|",
+        f"| {len(runs)} | {counts['loaded']} | {counts['DataError']} | {counts['crash']} | "
+        f"{counts['timeout']} | {slowest[2]['seconds']:.2f} s ({slowest[0]}) | "
+        f"{heaviest[2]['peak_mb']:.0f} MB ({heaviest[0]}) |",
+        "",
+        "| named file | size | outcome | time | peak memory |",
+        "|---|---:|---|---:|---:|",
+    ]
+    for name, size, r in named:
+        detail = r["detail"].replace("|", "\\|")[:110]
+        lines.append(
+            f"| {name} | {_human(size)} | {r['outcome'].replace('DataError', 'refused')}: "
+            f"{detail} | {r['seconds']:.2f} s | {r['peak_mb']:.0f} MB |"
+        )
+    crashes = [(n, r["detail"]) for n, _, r in runs if r["outcome"] in ("crash", "timeout")]
     if crashes:
         lines += ["", "Crashes and timeouts:", ""] + [f"- {n}: {d}" for n, d in crashes[:20]]
     return "\n".join(lines)

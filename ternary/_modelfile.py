@@ -15,8 +15,11 @@ The archive is measured before anything is unpacked (`zipfile` reads only its
 directory for that): at most `MAX_MEMBERS` members, and the sizes they declare
 unpacked, each and summed, within ``max(MIN_UNPACKED_BYTES, MAX_RATIO * file size)``
 and never above `MAX_UNPACKED_BYTES`; ``schema.json`` at most `MAX_SCHEMA_BYTES`.
-`zipfile` holds every member to its declared size (a member that inflates further
-fails its check), so these bounds bound what reading the file can take. For scale:
+The members are then unpacked 1 MiB at a time, each to at most its declared size and
+checked against its CRC, into an uncompressed archive, which is what skops reads: a
+single ``read()`` of a deflated member would inflate all of its data at once (zipfile
+cuts it to the declared size only afterwards), so a member that lies about its size
+could still take gigabytes. These bounds therefore bound what reading the file takes. For scale:
 the largest forest the app fits (100 trees of depth 12 on 8,000 rows) is a 7.2 MB file
 of 1,402 members, its schema 2.4 MB; compressed with deflate it unpacks 4.7 times.
 """
@@ -26,6 +29,7 @@ from __future__ import annotations
 import io
 import json
 import os
+import tempfile
 import zipfile
 from typing import Any
 
@@ -124,6 +128,39 @@ def _check_members(archive: zipfile.ZipFile, size: int, name: str) -> None:
             f"{name}'s schema.json declares {schema.file_size:,} bytes, more than the "
             f"{MAX_SCHEMA_BYTES:,} a saved model's may have; it is not read."
         )
+
+
+def _unpacked(archive: zipfile.ZipFile, name: str):
+    """The members of ``archive`` unpacked, 1 MiB at a time, into an uncompressed archive.
+
+    A single ``read()`` of a deflated member inflates all of its data at once, however
+    small the size it declares (zipfile only cuts the result to that size afterwards),
+    so skops is never given compressed data: here no call inflates more than 1 MiB, no
+    member gives more than it declares, and each is checked against its CRC.
+    """
+    spool = tempfile.SpooledTemporaryFile(max_size=MIN_UNPACKED_BYTES)
+    try:
+        with zipfile.ZipFile(spool, "w", zipfile.ZIP_STORED) as plain:
+            for info in archive.infolist():
+                if info.compress_type not in (zipfile.ZIP_STORED, zipfile.ZIP_DEFLATED):
+                    raise ModelFileError(
+                        f"{name}'s member {info.filename!r} uses a compression skops never "
+                        "writes (only stored and deflated members are read)."
+                    )
+                with archive.open(info) as source, plain.open(info.filename, "w") as target:
+                    while chunk := source.read(2**20):
+                        target.write(chunk)
+    except ModelFileError:
+        spool.close()
+        raise
+    except Exception as exc:  # noqa: BLE001 - CRC, zlib and truncation errors alike
+        spool.close()
+        raise ModelFileError(
+            f"{name} is not a skops model file (a member cannot be unpacked: "
+            f"{type(exc).__name__}: {exc})."
+        ) from exc
+    spool.seek(0)
+    return spool
 
 
 def _first_untrusted(schema: Any) -> str | None:
@@ -227,10 +264,13 @@ def load_model(source, *, name: str | None = None):
             ) from exc
         with archive:
             _check_members(archive, size, name)
-            _checked_schema(archive, name)
-        handle.seek(0)
+            unpacked = _unpacked(archive, name)
+    with unpacked:
+        with zipfile.ZipFile(unpacked) as plain:
+            _checked_schema(plain, name)
+        unpacked.seek(0)
         try:
-            model = sio.load(handle, trusted=sorted(MODEL_TYPES))
+            model = sio.load(unpacked, trusted=sorted(MODEL_TYPES))
         except Exception as exc:  # noqa: BLE001 - a damaged file fails in many ways
             raise ModelFileError(f"Could not load {name}: {type(exc).__name__}: {exc}") from exc
     if not (hasattr(model, "predict_proba") and hasattr(model, "classes_")):

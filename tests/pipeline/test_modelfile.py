@@ -15,6 +15,7 @@ import itertools
 import json
 import os
 import pickle
+import random
 import warnings
 import zipfile
 
@@ -41,6 +42,7 @@ from ternary.pipeline import (
     load_model,
 )
 from ternary.selective import RiskControlledClassifier
+from tests.pipeline.model_fuzz import hostile_files, mutate_model, valid_model_blob
 
 sio = pytest.importorskip("skops.io")
 
@@ -347,3 +349,74 @@ def test_missing_file_and_a_model_that_is_no_classifier(tmp_path):
         load_model(tmp_path / "none.skops")
     with pytest.raises(ModelFileError, match="holds a list, not a fitted classifier"):
         load_model(sio.dumps(["a"]))
+
+
+def test_mutated_model_files_load_or_are_refused_never_crash():
+    # the seeded corpus of benchmarks/bench_fuzz.py --models (which also times it)
+    blob = valid_model_blob()
+    rng = random.Random(0)
+    outcomes = {"loaded": 0, "refused": 0}
+    for _ in range(120):
+        try:
+            model = load_model(mutate_model(blob, rng))
+        except ModelFileError:
+            outcomes["refused"] += 1
+        else:
+            assert hasattr(model, "predict_proba")
+            outcomes["loaded"] += 1
+    assert outcomes["refused"] > 60 and outcomes["loaded"] + outcomes["refused"] == 120
+
+
+def test_named_hostile_files_are_refused(tmp_path):
+    blob = valid_model_blob()
+    for name, path in hostile_files(tmp_path, blob):
+        with pytest.raises(ModelFileError):
+            load_model(path)
+        assert not (tmp_path / "PWNED").exists(), name
+
+
+def test_a_member_lying_about_its_size_is_never_inflated_whole(tree_pipe, tmp_path):
+    # 600 MB of zeros as a deflated schema.json that declares 1 KB (and the CRC of its
+    # first 1 KB): a plain read() of it (skops reads the schema so) inflates all 600 MB
+    # before zipfile cuts the result to 1 KB
+    import struct
+    import subprocess
+    import sys
+    import zlib
+
+    archive = zipfile.ZipFile(io.BytesIO(sio.dumps(tree_pipe)))
+    first = "schema.json"
+    path = tmp_path / "liar.skops"
+    with zipfile.ZipFile(path, "w", zipfile.ZIP_DEFLATED) as liar:
+        for name in archive.namelist():
+            if name != first:
+                liar.writestr(name, archive.read(name))
+        with liar.open(first, "w") as member:
+            for _ in range(600):
+                member.write(bytes(2**20))
+    data = bytearray(path.read_bytes())
+    crc, size = struct.pack("<I", zlib.crc32(bytes(1024))), struct.pack("<I", 1024)
+    with zipfile.ZipFile(path) as z:
+        local, entry = z.getinfo(first).header_offset, z.start_dir  # the central directory
+    data[local + 14 : local + 18], data[local + 22 : local + 26] = crc, size
+    while data[entry + 46 : entry + 46 + len(first)] != first.encode():
+        entry = data.find(b"PK\x01\x02", entry + 4)
+    data[entry + 16 : entry + 20], data[entry + 24 : entry + 28] = crc, size
+    path.write_bytes(bytes(data))
+    assert zipfile.ZipFile(path).getinfo(first).file_size == 1024
+    code = (
+        "import resource, sys\n"
+        "from ternary.pipeline import ModelFileError, load_model\n"
+        "try:\n"
+        "    load_model(sys.argv[1])\n"
+        "except ModelFileError as exc:\n"
+        "    print('refused', exc)\n"
+        "print(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss // 1024)\n"
+    )
+    out = subprocess.run(
+        [sys.executable, "-c", code, str(path)], capture_output=True, text=True, timeout=300
+    )
+    assert out.returncode == 0, out.stderr
+    *_, peak_mb = out.stdout.split()
+    assert "refused" in out.stdout or "Could not load" in out.stdout
+    assert int(peak_mb) < 450, out.stdout  # the 600 MB were never held
