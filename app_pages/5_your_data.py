@@ -93,6 +93,8 @@ with page_guard("loading your data"):
                 else " Pick it in the sidebar to use it."
             )
         )
+        for line in ds.warnings:  # outside the details: a column mostly imputed, say
+            st.warning(plain(line), icon="⚠️")
         with st.expander("What loading did", expanded=True):
             st.markdown("\n".join(f"- {plain(line)}" for line in ds.report) or "Nothing to report.")
         st.subheader("First rows")

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import re
 import sys
 import tempfile
 from pathlib import Path
@@ -73,14 +74,81 @@ def diff(before: dict, after: dict) -> list[str]:
     return lines
 
 
+_COLUMN = re.compile(r"^(?:Warning: )?[Cc]olumn '([^']+)'[:( ]")
+_KINDS = (
+    ("text gaps: most frequent level -> level '(missing)'", r"kept as a level of their own"),
+    ("numeric gaps: + 0/1 column 'name=(missing)'", r"marks them"),
+    ("warning: > 20 % imputed", r"^Warning: column"),
+    ("marker word kept as a level (was read as gaps)", r"is kept as a level, not read"),
+    ("spellings merged", r"merged spellings"),
+    ("gap markers named", r"cell\(s\) as gaps"),
+    ("read as dates", r"as days since"),
+    ("set aside as identifier", r"^Set aside"),
+    ("coded by frequency (was alphabetical)", r"in order of frequency"),
+)
+
+
+def summary(before: dict, after: dict, route: str = "arff") -> list[str]:
+    """One table row per changed file: the columns under each kind of change."""
+    rows = ["| file | change | columns | features before -> after |", "|---|---|---|---|"]
+    for name in sorted(set(before) | set(after)):
+        b = before.get(name, {}).get(route, {})
+        a = after.get(name, {}).get(route, {})
+        if a == b:
+            continue
+        new = [x for x in a.get("report", []) if x not in b.get("report", [])]
+        shape = f"{len(b.get('features', []))} -> {len(a.get('features', []))}"
+        for kind, pattern in _KINDS:
+            cols = [m.group(1) for x in new if re.search(pattern, x) and (m := _COLUMN.match(x))]
+            if cols:
+                rows.append(f"| {name} | {kind} | {', '.join(cols)} | {shape} |")
+                shape = ""
+        gone = [x for x in b.get("report", []) if x.startswith("Dropped") and "constant" in x]
+        now = [x for x in a.get("report", []) if x.startswith("Dropped") and "constant" in x]
+        if gone != now:
+            rows.append(f"| {name} | constant columns | {gone or '—'} -> {now or '—'} | {shape} |")
+    return rows
+
+
+def _by_column(lines: list[str]) -> dict[str, list[str]]:
+    out: dict[str, list[str]] = {}
+    for line in lines:
+        m = _COLUMN.match(line)
+        key = m.group(1) if m else "(file)"
+        text = line[m.end() :].strip() if m else line
+        out.setdefault(key, []).append(("Warning: " if line.startswith("Warning") else "") + text)
+    return out
+
+
+def markdown(before: dict, after: dict, route: str = "arff") -> list[str]:
+    """A table row per file and column whose report lines changed: before, after."""
+    rows = ["| file | column | before | after |", "|---|---|---|---|"]
+    for name in sorted(set(before) | set(after)):
+        b = before.get(name, {}).get(route, {}).get("report", [])
+        a = after.get(name, {}).get(route, {}).get("report", [])
+        gone = _by_column([x for x in b if x not in a])
+        new = _by_column([x for x in a if x not in b])
+        for col in sorted(set(gone) | set(new), key=lambda c: (c == "(file)", c)):
+            pair = (gone.get(col, []), new.get(col, []))
+            cell = [" / ".join(x).replace("|", "\\|") for x in pair]
+            rows.append(f"| {name} | {col} | {cell[0] or '—'} | {cell[1] or '—'} |")
+    return rows
+
+
 def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("out", help="where to write the JSON snapshot")
     parser.add_argument("--diff", help="an earlier snapshot to compare with")
+    parser.add_argument("--markdown", help="with --diff: the route (arff or csv) as a table")
+    parser.add_argument("--summary", help="with --diff: the route, one row per file and change")
     args = parser.parse_args(argv)
     snap = snapshot()
     Path(args.out).write_text(json.dumps(snap, indent=1))
-    if args.diff:
+    if args.diff and args.summary:
+        print("\n".join(summary(json.loads(Path(args.diff).read_text()), snap, args.summary)))
+    elif args.diff and args.markdown:
+        print("\n".join(markdown(json.loads(Path(args.diff).read_text()), snap, args.markdown)))
+    elif args.diff:
         print("\n".join(diff(json.loads(Path(args.diff).read_text()), snap)))
 
 

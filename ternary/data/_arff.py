@@ -384,9 +384,11 @@ def load_arff(
     name : str, optional
         Dataset name; default the file name without its extension, then the
         ``@relation``.
-    merge_spellings, keep_columns
-        As for :func:`load_csv`; declared nominal levels are never merged, and only
-        ``?`` marks a gap (a declared level such as ``none`` is a level).
+    merge_spellings : bool, default=True
+        As for :func:`load_csv`; declared nominal levels are never merged.
+    keep_columns : sequence of str, default=()
+        As for :func:`load_csv`. Only ``?`` marks a gap in an ARFF file (a declared
+        level such as ``none`` is a level).
 
     Returns
     -------

@@ -240,6 +240,7 @@ class _Column:
     gaps: dict | None = None  # stripped spelling -> rows the cleaning read as a gap
     tokens: frozenset | None = None  # the markers read as gaps here (None: all)
     gap_mask: np.ndarray | None = None  # the gaps before imputation
+    indicator: bool = False  # a 0/1 column of its own marks the gaps (numbers)
     merge: bool = False  # levels matched without letter case
 
 

@@ -382,6 +382,7 @@ class Preprocessor(TransformerMixin, BaseEstimator):
                     "missing='keep' asks: impute them inside each cross-validation fold "
                     "before fitting."
                 )
+        marked: dict[bytes, str] = {}  # gap rows -> the column whose 0/1 column marks them
         for c in converted:
             if self.missing == "impute":
                 c.gap_mask = _is_missing(c)
@@ -391,7 +392,7 @@ class Preprocessor(TransformerMixin, BaseEstimator):
                     c.levels = [*(lv for lv in c.levels or [] if lv != GAP_LEVEL), GAP_LEVEL]
                 else:
                     c.fill = _fill_value(c)
-                _impute(c, report)
+                _impute(c, report, marked)
             else:
                 c.fill = None if self.missing == "keep" else _fill_value(c)
         return rows
@@ -410,7 +411,7 @@ class Preprocessor(TransformerMixin, BaseEstimator):
                     rule.levels = _by_frequency(c.values, rule.levels)
                 encoded.append(_encoding_line(rule, c.declared, self.ordinal_threshold))
             else:
-                rule.indicator = c.gap_mask is not None and _indicated(c.gap_mask)
+                rule.indicator = c.indicator
             rule.outputs = _output_names(rule, taken)
             columns = _encode_values(rule, c.values, c.gap_mask)
             for name, values in zip(rule.outputs, columns, strict=True):
@@ -604,18 +605,25 @@ def _report_set_aside(rules: list[_Rule], from_text: list[str], report: list[str
         )
 
 
-def _impute(c: _Column, report: list[str]) -> None:
+def _impute(c: _Column, report: list[str], marked: dict[bytes, str]) -> None:
+    """Fill the gaps of ``c``; a numeric column's common gaps get a 0/1 column.
+
+    Columns with gaps in the very same rows (sensors down together) share the first
+    one's 0/1 column: more copies of it would add nothing a split can use.
+    """
     miss = _is_missing(c)
     n_miss = int(miss.sum())
     if not n_miss:
         return
     if c.kind == "numeric":
         c.values = np.where(miss, c.fill, c.values)
-        marks = (
-            f"; a 0/1 column {_quoted(f'{c.name}={GAP_LEVEL}')} marks them"
-            if _indicated(miss)
-            else ""
-        )
+        marks = ""
+        if _indicated(miss):
+            first = marked.setdefault(np.packbits(miss).tobytes(), c.name)
+            c.indicator = first == c.name
+            marks = f"; the 0/1 column {_quoted(f'{first}={GAP_LEVEL}')} marks them" + (
+                "" if c.indicator else " (gaps in the same rows)"
+            )
         report.append(
             f"Column {_quoted(c.name)}: imputed {n_miss} missing value(s) with the median "
             f"{c.fill:g}{marks}."
@@ -661,7 +669,8 @@ def _convert_new(rule: _Rule, raw: pd.Series, tokens: frozenset):
             lookup = {str(lv).lower(): lv for lv in rule.levels or []}
             mapped = text.str.lower().map(lookup).astype(object)
             known = mapped.notna().to_numpy()
-            values = np.where(known, mapped.to_numpy(dtype=object), None).astype(object)
+            values = mapped.to_numpy(dtype=object, copy=True)
+            values[~known] = None
         else:
             values = text.to_numpy(dtype=object, na_value=None)
             known = pd.Series(values).isin(rule.levels).to_numpy()

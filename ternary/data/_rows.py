@@ -106,7 +106,7 @@ def _as_classes(values: pd.Series, classes) -> np.ndarray | None:
     codes, uniques = pd.factorize(values, use_na_sentinel=True)
     numeric = all(isinstance(c, (int, float, np.integer, np.floating)) for c in classes)
     by_text = {str(c): c for c in classes}
-    table = []
+    table: list = []
     for u in uniques:
         text = str(u).strip()
         if text.lower() in _MISSING_TOKENS:

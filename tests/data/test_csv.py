@@ -155,7 +155,7 @@ def test_csv_missing_values_imputed_with_median(tmp_path):
     assert "Column 'a': read 2 cell(s) as gaps: '?' ×1, 'NA' ×1." in ds.report
     assert "Column 'b': 1 missing value(s) kept as a level of their own, '(missing)'." in ds.report
     assert (
-        "Column 'a': imputed 2 missing value(s) with the median 3; a 0/1 column "
+        "Column 'a': imputed 2 missing value(s) with the median 3; the 0/1 column "
         "'a=(missing)' marks them." in ds.report
     )
     # 40 % imputed: a warning line, also listed apart.

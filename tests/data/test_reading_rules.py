@@ -100,6 +100,27 @@ def test_text_gaps_are_a_level_and_numeric_gaps_get_a_column_when_common():
     assert ds.warnings == []  # 10 % imputed: below the 20 % that warns
 
 
+def test_columns_with_gaps_in_the_same_rows_share_one_gap_column():
+    a = np.arange(40.0)
+    b = np.arange(40.0) * 2
+    c = np.arange(40.0) * 3
+    a[:4] = b[:4] = np.nan  # the same 4 rows
+    c[10:14] = np.nan  # other rows
+    frame = pd.DataFrame({"a": a, "b": b, "c": c, "y": np.arange(40) % 2})
+    ds = load_csv(_csv(frame))
+    assert [f for f in ds.feature_names if f.endswith("=(missing)")] == [
+        "a=(missing)",
+        "c=(missing)",
+    ]
+    assert (
+        "Column 'b': imputed 4 missing value(s) with the median 43; the 0/1 column "
+        "'a=(missing)' marks them (gaps in the same rows)." in ds.report
+    )
+    new = pd.DataFrame({"a": [1.0, None], "b": [None, 2.0], "c": [None, None]})
+    X = pd.DataFrame(ds.preprocessor.transform(new), columns=ds.feature_names)
+    assert X["a=(missing)"].tolist() == [0.0, 1.0] and X["b"].tolist() == [43.0, 2.0]
+
+
 def test_more_than_a_fifth_imputed_is_a_warning():
     x = np.arange(50.0)
     x[:15] = np.nan
