@@ -32,9 +32,10 @@ _thread: threading.Thread | None = None
 #: the line the server prints when the warm-up is done (a test waits for it)
 DONE = "ternary app: warm-up done"
 #: what the warm-up does, and about how long each part takes on a 2-core laptop. numba
-#: compiles the kernels once after an install: `ternary warm-up` took 40 s on a quiet
-#: machine (issue 32) and up to 140 s beside other work (load average 12); it loads them from
-#: its disk cache in 1-6 s later. The default figures took 20-25 s at that load.
+#: compiles the kernels once after an install: the first page drew 42 s after a fresh start
+#: on a quiet machine (issue 32); `ternary warm-up` took 230 s beside other work (load average
+#: 15) and loads them from numba's disk cache in about 6 s later. The default figures took
+#: 20-25 s at load average 12.
 STAGES = {
     "kernels": (
         "compiling the tree kernels",
