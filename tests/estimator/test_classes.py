@@ -552,7 +552,8 @@ def test_boundary_distance_examples_and_refusals():
 @pytest.mark.parametrize("routing", ROUTINGS)
 def test_confidence_orders_by_probability_then_distance(routing):
     X, y = make_moons(400, noise=0.35, random_state=1)
-    clf = TernaryTreeClassifier(routing=routing, random_state=0).fit(X, y)
+    # the paper's ranking (the default's is in test_confidence.py)
+    clf = TernaryTreeClassifier(routing=routing, random_state=0, confidence="paper").fit(X, y)
     grid = np.random.RandomState(2).uniform(-2, 3, size=(3000, 2))
     conf = clf.predict_confidence(grid)
     top = clf.predict_proba(grid).max(axis=1)
