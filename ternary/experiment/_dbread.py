@@ -50,10 +50,36 @@ def _quote(name: str) -> str:
     return '"' + str(name).replace('"', '""') + '"'
 
 
+def _text(raw: bytes) -> str:
+    # a damaged file's text need not be UTF-8; sqlite3's default decoder raises on it
+    return raw.decode("utf-8", errors="replace")
+
+
 def _bounded(conn: sqlite3.Connection) -> sqlite3.Connection:
     if hasattr(conn, "setlimit"):  # Python 3.11+: SQLite refuses longer values unread
         conn.setlimit(sqlite3.SQLITE_LIMIT_LENGTH, MAX_CELL_BYTES)
+    conn.text_factory = _text
     return conn
+
+
+def check_resumable(conn: sqlite3.Connection, path) -> None:
+    """A results table a run can add rows to: its key columns under one unique key."""
+    names = _columns(conn)
+    if not names:
+        return
+    missing = [k for k in ("dataset", "combo", "fold") if k not in names]
+    unique = [
+        [r[2] for r in conn.execute(f"PRAGMA index_info({_quote(index[1])})")]
+        for index in conn.execute("PRAGMA index_list(results)")
+        if index[2]
+    ]
+    if missing or sorted(("dataset", "combo", "fold")) not in [sorted(u) for u in unique]:
+        lacks = f"no {', '.join(missing)} column" if missing else "no unique key on them"
+        raise ResultsFileError(
+            f"{str(path)!r} has a results table with {lacks}: run_suite cannot add rows to it "
+            "without duplicating them. `ternary report` can still read it; choose another "
+            "output file (--out) for the run."
+        )
 
 
 def connect_read_only(path) -> tuple[sqlite3.Connection, str | None]:

@@ -44,6 +44,7 @@ from ternary.experiment._csvstore import ResultsFileError, _CsvStore, read_csv_r
 from ternary.experiment._dbread import (
     _bounded,
     check_database,
+    check_resumable,
     check_sizes,
     connect_read_only,
     inspect,
@@ -145,6 +146,7 @@ class ResultsDatabase:
         try:
             check_database(conn, self.path, writing=True)
             read_protocol_rows(conn, self.path)
+            check_resumable(conn, self.path)
             check_sizes(conn, self.path)
         except sqlite3.DatabaseError as exc:
             raise ResultsFileError(f"Cannot read {str(self.path)!r}: {exc}.") from exc

@@ -304,3 +304,31 @@ def test_the_report_reads_the_database_without_changing_it(tmp_path, capsys):
     assert db.read_bytes() == before
     assert not (tmp_path / "same.sqlite-wal").exists()
     assert isinstance(read_results(db), pd.DataFrame)
+
+
+def test_text_that_is_not_utf8_is_read_with_replacement_characters(tmp_path, capsys):
+    db = _db(
+        tmp_path / "bytes.sqlite",
+        extra_sql=["UPDATE results SET dataset = CAST(x'ff62' AS TEXT) WHERE dataset = 'a'"],
+    )
+    with sqlite3.connect(db) as conn:
+        conn.execute("PRAGMA user_version=1")
+    conn.close()
+    code, out, err = _report(db, capsys, "--per-dataset")
+    assert code == 0, err  # was OperationalError: Could not decode to UTF-8
+    assert "\ufffdb" in out
+    data = [("moons", lambda: make_moons_dataset(n_samples=60, random_state=0))]
+    assert len(run_suite(data, db, combos=COMBOS, cv=2)) == 4  # resumed: its rows added
+
+
+def test_a_results_table_without_the_unique_key_is_refused_for_a_run(tmp_path):
+    db = tmp_path / "nokey.sqlite"
+    with sqlite3.connect(db) as conn:
+        conn.execute("PRAGMA user_version=1")
+        conn.execute(f"CREATE TABLE results ({COLUMNS})")
+        conn.executemany(f"INSERT INTO results VALUES ({', '.join('?' * 12)})", _rows())
+    conn.close()
+    data = [("moons", lambda: make_moons_dataset(n_samples=60, random_state=0))]
+    with pytest.raises(ResultsFileError, match="no unique key on them"):
+        run_suite(data, db, combos=COMBOS, cv=2)
+    assert len(read_results(db)) == 45  # the report still reads it
