@@ -3,7 +3,7 @@
 import streamlit as st
 
 from appkit import cost, datasets, export, model, present, regions, rules, tree, vocabulary, why
-from appkit.guard import capped, page_guard, plain
+from appkit.guard import capped, page_guard, plain, python_text
 from ternary import export_text
 
 st.title("Tree diagram")
@@ -53,7 +53,7 @@ def take_away(ds, spec, clf, base, names) -> None:
         help="Loads the data, splits it as the app did and fits the same tree.",
     )
     st.caption("Load the downloaded model in Python:")
-    st.code(export.LOAD_SNIPPET.format(file=f"{base}.skops"), language="python")
+    st.code(export.LOAD_SNIPPET.format(file=python_text(f"{base}.skops")), language="python")
     with st.expander("The rebuild script"):
         st.code(script, language="python")
 

@@ -10,7 +10,7 @@ import streamlit as st
 
 from ternary.data import DataError
 
-__all__ = ["capped", "clicked_customdata", "page_guard", "plain"]
+__all__ = ["capped", "clicked_customdata", "page_guard", "plain", "python_text"]
 
 # every ASCII punctuation mark markdown or HTML could read as syntax
 _MARKDOWN_SPECIALS = frozenset("\\`*_{}[]()<>#+-.!|~$:&\"'=/")
@@ -56,6 +56,24 @@ def plain(text: object) -> str:
     """
     text = _AUTOLINK.sub(_WORD_JOINER, capped(text))
     return "".join("\\" + ch if ch in _MARKDOWN_SPECIALS else ch for ch in text)
+
+
+def python_text(text: object) -> str:
+    """``str(text)`` as the inside of a double-quoted Python string literal.
+
+    For code the app shows with a name in it (``load_model("{file}")``): the name comes
+    from an upload, and a ``"`` or a line break in it must not end the string and become
+    code. ``repr`` escapes backslashes, line breaks and unprintable characters; a quote is
+    then escaped for the double quotes around it.
+
+    >>> print(python_text('x".skops"); __import__("os")#'))
+    x\\".skops\\"); __import__(\\"os\\")#
+    """
+    body = repr(str(text))
+    if body[0] == '"':  # repr chose double quotes: the inside is escaped for them already
+        return body[1:-1]
+    # single quotes: in the inside every ' is written \' and no " is escaped
+    return body[1:-1].replace("\\'", "'").replace('"', '\\"')
 
 
 def clicked_customdata(event) -> list:

@@ -5,7 +5,6 @@ The numbers come from `appkit.yourdata`; this module only lays them out.
 
 from __future__ import annotations
 
-import json
 import shlex
 
 import numpy as np
@@ -14,7 +13,7 @@ import streamlit as st
 
 import viz
 from appkit import cost, export, why, yourdata
-from appkit.guard import plain
+from appkit.guard import plain, python_text
 from appkit.model import is_forest, model_params
 from appkit.regions import member_for_story
 from ternary.data import Dataset, to_csv
@@ -240,10 +239,6 @@ def predict_command(model_file: str) -> str:
 
 
 def pipeline_snippet(model_file: str) -> str:
-    """The Python that loads ``model_file`` and scores a CSV, the name a string literal.
-
-    The snippet writes the name between double quotes; JSON's string escapes (``\\"``,
-    ``\\\\``, ``\\n``, ``\\uXXXX``) mean the same in a Python literal, so a name holding
-    ``"`` or a line break stays one string instead of becoming code.
-    """
-    return yourdata.PIPELINE_SNIPPET.format(file=json.dumps(model_file, ensure_ascii=False)[1:-1])
+    """The Python that loads ``model_file`` and scores a CSV, the name a string literal
+    (`appkit.guard.python_text`): a name holding ``"`` or a line break stays one string."""
+    return yourdata.PIPELINE_SNIPPET.format(file=python_text(model_file))
