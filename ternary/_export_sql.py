@@ -424,7 +424,9 @@ def export_sql(
     boundary, and recomputes the float32 value exactly where a blend weight needs it
     (module docstring of ``ternary._export_sql``). Rows with NULL, NaN, ±inf or values too
     large for float32 in a tested feature (which the library would refuse) get NULL in every
-    output column but the key.
+    output column but the key. A column may hold numbers or text (a TEXT table made by the
+    sqlite3 shell's ``.import --csv``, DuckDB's VARCHAR): text that is a decimal number
+    scores as that number, any other text (``''``, ``'abc'``) as NULL.
 
     Parameters
     ----------
@@ -450,7 +452,9 @@ def export_sql(
     ValueError
         When the model is too large for one query: more than `MAX_SQL_NODES` nodes in all,
         or a ``SELECT`` that would need more than `MAX_SQL_COLUMNS` columns (the blend keeps
-        one column per leaf); or when ``key`` clashes with an output column.
+        one column per leaf); when ``key`` clashes with an output column; or when a class
+        label cannot be written exactly (dates, integers beyond 64 bits: refit with string
+        labels).
 
     Examples
     --------
