@@ -11,8 +11,9 @@ saves contain (the trees, the forest, the pipeline with its ``Preprocessor``). N
 function, no method, no module attribute is among them, so nothing in an accepted
 file can be called while it is built.
 
-The archive is measured before anything is unpacked (`zipfile` reads only its
-directory for that): at most `MAX_MEMBERS` members, and the sizes they declare
+The archive is measured before anything is unpacked: first its end record (the
+member count, and the directory's size, which is what `zipfile` parses on opening),
+then its directory: at most `MAX_MEMBERS` members, and the sizes they declare
 unpacked, each and summed, within ``max(MIN_UNPACKED_BYTES, MAX_RATIO * file size)``
 and never above `MAX_UNPACKED_BYTES`; ``schema.json`` at most `MAX_SCHEMA_BYTES`.
 The members are then unpacked 1 MiB at a time, each to at most its declared size and
@@ -29,6 +30,7 @@ from __future__ import annotations
 import io
 import json
 import os
+import struct
 import tempfile
 import zipfile
 from typing import Any
@@ -78,6 +80,10 @@ MIN_UNPACKED_BYTES = 64 * 2**20
 MAX_UNPACKED_BYTES = 2**30
 #: the largest ``schema.json`` read (parsed JSON takes several times its size)
 MAX_SCHEMA_BYTES = 64 * 2**20
+# a zip archive's end record; a directory entry's bytes on average, at most (46 bytes of
+# fields, then the member's name: skops names its arrays with about 20 characters)
+_END_RECORD = 22
+_ENTRY_BYTES = 300
 
 
 class ModelFileError(ValueError):
@@ -86,7 +92,7 @@ class ModelFileError(ValueError):
 
 def _archive(source: Any, name: str) -> tuple[Any, int]:
     """An open binary file of ``source`` (a path or the bytes) and its size."""
-    if isinstance(source, (bytes, bytearray, memoryview)):
+    if isinstance(source, (bytes, bytearray)):
         data = bytes(source)
         return io.BytesIO(data), len(data)
     path = os.fspath(source)
@@ -97,6 +103,29 @@ def _archive(source: Any, name: str) -> tuple[Any, int]:
     except OSError as exc:
         raise ModelFileError(f"Could not open {name}: {exc.strerror or exc}.") from exc
     return handle, os.fstat(handle.fileno()).st_size
+
+
+def _check_directory(handle, size: int, name: str) -> None:
+    """Refuse, from the end record alone, an archive whose directory passes the bounds.
+
+    `zipfile` reads every entry of the central directory when it opens an archive, as
+    many as the directory's size holds (whatever count the end record states), so the
+    count and the directory's size are checked first: at most `MAX_MEMBERS` entries of
+    at most `_ENTRY_BYTES` each on average. An archive without an end record is left to
+    `zipfile`, which refuses it.
+    """
+    tail_size = min(size, _END_RECORD + 0xFFFF)  # the record, then a comment of <= 64 KiB
+    handle.seek(size - tail_size)
+    tail = handle.read(tail_size)
+    at = tail.rfind(b"PK\x05\x06")
+    if at < 0 or len(tail) - at < _END_RECORD:
+        return
+    entries, directory = struct.unpack("<H2L", tail[at + 10 : at + 20])[0:2]
+    if entries > MAX_MEMBERS or directory > MAX_MEMBERS * _ENTRY_BYTES:
+        raise ModelFileError(
+            f"{name} has {entries:,} members in a {directory:,}-byte directory, more than "
+            f"the {MAX_MEMBERS:,} members a saved model may have; it is not read."
+        )
 
 
 def _check_members(archive: zipfile.ZipFile, size: int, name: str) -> None:
@@ -256,6 +285,8 @@ def load_model(source, *, name: str | None = None):
                 f"{name} is {size:,} bytes, more than the {MAX_UNPACKED_BYTES:,} a saved "
                 "model may be; it is not read."
             )
+        _check_directory(handle, size, name)
+        handle.seek(0)
         try:
             archive = zipfile.ZipFile(handle)
         except Exception as exc:  # noqa: BLE001 - whatever zipfile raises, it is no archive
