@@ -187,6 +187,14 @@ def named_inputs(folder: Path, quick: bool) -> list[tuple[str, Path]]:
             ),
         ),
         ("protocol of 5,000 rows", _big_protocol(f / "proto")),
+    ]
+    return out + honest_inputs(folder, quick)
+
+
+def honest_inputs(folder: Path, quick: bool) -> list[tuple[str, Path]]:
+    """Partial, older and odd files an honest user can hold, built in ``folder``."""
+    f = folder
+    out = [
         (
             "only CART rows (interrupted run)",
             build(f / "cart", rows=[r for r in valid_rows() if r[1] == "CART"]),
