@@ -11,7 +11,9 @@ import ast
 import csv
 import io
 import re
+import shutil
 import sqlite3
+import subprocess
 
 import numpy as np
 import pandas as pd
@@ -100,6 +102,21 @@ def test_a_table_imported_as_text_scores_like_the_library(routing):
     floats = np.vstack([floats, edges])
     out = _scored(_duck_text(cells), export_sql(model, table="t", key="i"))
     _assert_like_the_library(model, out, floats)
+
+
+@pytest.mark.skipif(shutil.which("sqlite3") is None, reason="needs the sqlite3 shell")
+def test_the_sqlite3_shells_csv_import_scores_like_the_library(tmp_path):
+    # the path the issue took: sqlite3 db ".import --csv rows.csv t" (161 of 300 were wrong)
+    model = _model()
+    rows = pd.DataFrame(X[:300] + np.random.default_rng(1).normal(0, 0.3, (300, 4)), columns=NAMES)
+    rows.insert(0, "i", range(300))
+    rows.to_csv(tmp_path / "rows.csv", index=False)
+    db = tmp_path / "rows.db"
+    subprocess.run(["sqlite3", str(db), f".import --csv {tmp_path / 'rows.csv'} t"], check=True)
+    con = sqlite3.connect(db)
+    assert con.execute("SELECT DISTINCT typeof(f0) FROM t").fetchall() == [("text",)]
+    out = _scored(con, export_sql(model, table="t", key="i"))
+    _assert_like_the_library(model, out, pd.read_csv(tmp_path / "rows.csv")[NAMES].to_numpy())
 
 
 def test_a_forest_on_text_columns_scores_like_the_library():
