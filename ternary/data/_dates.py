@@ -89,7 +89,15 @@ def _as_dates(name: str, values: np.ndarray) -> _DateReading | None:
     looks = sum(1 for u in sample if len(u) <= 40 and _LOOKS.fullmatch(u))
     if looks < _LOOK_SHARE * len(sample):
         return None
-    by_family = {f: _parse(uniques, fmts) for f, fmts in _FAMILIES.items()}
+    # ISO first; the other readings only for what ISO left (a value failing every
+    # format of a family is the slow case of pandas' parser).
+    by_family = {"iso": _parse(uniques, _ISO)}
+    rest = np.isnan(by_family["iso"])
+    for fam in ("day-first", "month-first", "named"):
+        days = np.full(len(uniques), np.nan)
+        if rest.any():
+            days[rest] = _parse(uniques[rest], _FAMILIES[fam])
+        by_family[fam] = days
     dmy, mdy = by_family["day-first"], by_family["month-first"]
     only_dmy = ~np.isnan(dmy) & np.isnan(mdy)
     only_mdy = np.isnan(dmy) & ~np.isnan(mdy)
