@@ -16,16 +16,24 @@ from appkit import warmup
 ROOT = Path(__file__).resolve().parents[2]
 
 
-def test_streamlit_run_serves_app_py_as_an_app_with_the_warm_up_as_its_start_up_hook():
+def test_streamlit_run_serves_app_py_as_an_app_with_the_warm_up_as_its_start_up_hook(
+    monkeypatch,
+):
+    import streamlit as st
+
     # what `streamlit run app.py` does first: look for an st.App in the file (AST only)
     found = discover_asgi_app(ROOT / "app.py")
     assert found.is_asgi_app and found.import_string == "app:app"
-    # then import it as a module (not as the page script, which is "__main__")
+    # then import it as a module (not as the page script, which is "__main__"); st.App's
+    # documented arguments are recorded instead of reading the App's private attributes
+    made = []
+    monkeypatch.setattr(st, "App", lambda script, **options: made.append((script, options)))
     spec = importlib.util.spec_from_file_location("app", ROOT / "app.py")
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)
-    assert module.app._user_lifespan is warmup.lifespan
-    assert Path(module.app.script_path).resolve() == ROOT / "app.py"
+    [(script, options)] = made
+    assert options == {"lifespan": warmup.lifespan}
+    assert Path(script).resolve() == ROOT / "app.py"
     assert module.PAGES == {}  # importing declared no page: that is the script's part
 
 
