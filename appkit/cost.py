@@ -14,6 +14,24 @@ requested by a widget, or the session gone with its tab): the update raises
 Streamlit's own stop or rerun exception there, and the worker is then stopped by
 an exception raised in it at its next Python instruction (the fits are Python
 loops over short numeric kernels), so a closed tab costs nothing further.
+
+Why a thread stopped through ``PyThreadState_SetAsyncExc`` rather than the two cleaner
+ways (issue 28, measured on the 2-core machine at load average 12, CPU seconds):
+
+* A worker process costs more than it gives. A spawned one pays 3.6 s of CPU (14.6 s wall)
+  to import ternary, scikit-learn and pandas and load the kernels from numba's cache, which
+  is about 200 tree fits (one depth-4 fit of twonorm's 1,000 rows takes 17 ms). A pool pays
+  that once per worker, but again for every stop (a stopped worker is killed and replaced),
+  and a forked one is unsafe in a server that runs threads. The work would also have to leave
+  the page's caches: what a page computes is cached in this process (``st.cache_resource``),
+  and the fitted models would travel back pickled (a 100-tree depth-12 forest: 1.6 MB,
+  31 ms). Nothing of that is needed to stop a fit that runs here.
+* Cooperative checks need the library's fit loops (each node of a growth, each tree of a
+  forest) to call a stop check; `ternary` has no such hook, and this module does not own
+  the loops. With one, `cancellable` would set a flag where it now raises into the worker.
+
+``add_script_run_ctx`` gives the worker the session's context so the caches it fills and
+the messages it raises are the session's, as when the script thread fits itself.
 """
 
 from __future__ import annotations
