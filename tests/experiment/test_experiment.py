@@ -544,8 +544,9 @@ def test_run_suite_interrupted_by_a_loader_keeps_finished_datasets(tmp_path):
         run_suite(datasets, out, combos=SUITE_COMBOS, cv=3)
     saved = pd.read_csv(out)
     assert set(saved["dataset"]) == {"moons"} and len(saved) == 9
-    # no temporary file is left behind, and the file is not private like a temp file
-    assert [p.name for p in tmp_path.iterdir()] == ["r.csv"]
+    # no temporary file is left behind (the protocol and versions sit beside the rows),
+    # and the file is not private like a temp file
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["r.csv", "r.protocol.json"]
     umask = os.umask(0)
     os.umask(umask)
     assert out.stat().st_mode & 0o777 == 0o666 & ~umask

@@ -167,7 +167,7 @@ def test_a_second_writer_is_refused_while_the_first_holds_the_file(tmp_path):
             run_suite(_datasets(calls), path, combos=COMBOS, cv=2)
     assert calls == []  # refused before any work
     run_suite(_datasets(), path, combos=COMBOS, cv=2)  # free again once the first is done
-    assert sorted(p.name for p in tmp_path.iterdir()) == ["r.csv"]
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["r.csv", "r.protocol.json"]
 
 
 def test_an_output_that_cannot_be_created_fails_before_any_work(tmp_path, capsys):
