@@ -300,8 +300,12 @@ class _CsvStore:
         return protocol_sidecar(self.path)
 
     def record_versions(self, versions: dict[str, str]) -> None:
-        """Write the protocol and add this run's library versions to the sidecar file."""
-        stored = read_sidecar(self.path)
+        """Write the protocol and add this run's library versions to the sidecar file.
+
+        A file without rows starts a new sidecar: one left by a deleted run (``--fresh``)
+        would name versions that made none of the rows.
+        """
+        stored = read_sidecar(self.path) if self.bodies else {}
         listed = stored.get("versions", [])
         listed = listed if isinstance(listed, list) else []
         if versions not in listed:

@@ -332,3 +332,15 @@ def test_a_results_table_without_the_unique_key_is_refused_for_a_run(tmp_path):
     with pytest.raises(ResultsFileError, match="no unique key on them"):
         run_suite(data, db, combos=COMBOS, cv=2)
     assert len(read_results(db)) == 45  # the report still reads it
+
+
+def test_a_fresh_csv_run_replaces_the_versions_a_deleted_run_left(tmp_path, capsys):
+    csv = tmp_path / "f.csv"
+    sidecar = tmp_path / "f.protocol.json"
+    sidecar.write_text('{"versions": [{"python": "2.7", "ternary": "0.0"}]}', encoding="utf-8")
+    data = [("moons", lambda: make_moons_dataset(n_samples=60, random_state=0))]
+    run_suite(data, csv, combos=COMBOS, cv=2)
+    text = _report(csv, capsys)[1]
+    assert "Python 2.7" not in text and text.count("Made with") == 1
+    run_suite(data, csv, combos=COMBOS, cv=2)  # a resumed run keeps them
+    assert "Python 2.7" not in _report(csv, capsys)[1]
