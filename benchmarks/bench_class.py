@@ -261,7 +261,19 @@ async def _later(delay: float, coroutine):
     return await coroutine
 
 
-async def run_class(base: str, n: int, timeout: float, chromium: bool, seed: int = 0) -> dict:
+def cpu_seconds(pid: int | None) -> float:
+    """The server process's CPU seconds so far (user + system, from /proc; 0 elsewhere):
+    what a page run costs, whatever else the shared machine is doing."""
+    try:
+        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    except (OSError, TypeError):
+        return 0.0
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+async def run_class(
+    base: str, n: int, timeout: float, chromium: bool, pid: int | None = None, seed: int = 0
+) -> dict:
     """Time ``n`` students (and one alone first) through the three phases."""
     rng = random.Random(seed)
     out = {}
@@ -298,7 +310,7 @@ async def run_class(base: str, n: int, timeout: float, chromium: bool, seed: int
     )
     for name, action in phases:
         load = os.getloadavg()[0]
-        began = time.perf_counter()
+        began, cpu = time.perf_counter(), cpu_seconds(pid)
         among = None
         if tab is not None and name == "regions":  # the tab arrives mid-way through the class
             among = asyncio.ensure_future(_later(2.5, tab.open()))
@@ -310,6 +322,8 @@ async def run_class(base: str, n: int, timeout: float, chromium: bool, seed: int
             "errors": errors,
             "load": load,
             "wall": time.perf_counter() - began,
+            # the server's CPU per student (a Chromium tab's own run is in the regions phase)
+            "cpu": (cpu_seconds(pid) - cpu) / n,
         }
     out["move"]["reached"] = len(moved)
     if tab is not None:
@@ -363,7 +377,7 @@ def measure(n: int, settings: str, root: Path, timeout: float, chromium: bool) -
                 warm = wait_warm(proc, base, log_path, 600)
                 result = asyncio.run(
                     asyncio.wait_for(
-                        run_class(base, n, timeout, chromium), timeout=4 * timeout + 180
+                        run_class(base, n, timeout, chromium, proc.pid), timeout=4 * timeout + 180
                     )
                 )
             finally:
@@ -392,15 +406,15 @@ def report(result: dict, n: int, settings: str) -> list[str]:
         lines.append(
             f"| {settings} | {label} | {result['alone'][key]:.2f} | "
             f"{statistics.median(t):.2f} / {_pct(t, 0.9):.2f} / {max(t):.2f} | "
-            f"{len(phase['errors'])}{extra} | {phase['load']:.2f} |"
+            f"{phase['cpu']:.2f} | {len(phase['errors'])}{extra} | {phase['load']:.2f} |"
         )
     return lines
 
 
 HEADER = [
     "| settings | page, Fig. 1 link | 1 student (s) | class: median / p90 / max (s) | "
-    "errors | load avg (1 min) |",
-    "|---|---|---:|---:|---|---:|",
+    "server CPU s per student | errors | load avg (1 min) |",
+    "|---|---|---:|---:|---:|---|---:|",
 ]
 
 
