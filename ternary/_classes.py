@@ -637,7 +637,30 @@ class TernaryTreeClassifier(ClassifierMixin, BaseEstimator):
         tags.input_tags.allow_nan = False
         return tags
 
+    def __getstate__(self):
+        state = dict(super().__getstate__())  # scikit-learn's may be the instance's __dict__
+        report = state.get("graft_report_")
+        if report is not None and hasattr(report, "columns"):
+            # skops cannot save a DataFrame (a grafted tree's download failed): the graft
+            # report travels as its column names and plain Python values per column
+            state["graft_report_"] = {
+                "columns": [str(c) for c in report.columns],
+                "dtypes": [str(report[c].dtype) for c in report.columns],
+                "values": [
+                    [v.item() if isinstance(v, np.generic) else v for v in report[c].tolist()]
+                    for c in report.columns
+                ],
+            }
+        return state
+
     def __setstate__(self, state):
+        report = state.get("graft_report_")
+        if isinstance(report, dict):
+            import pandas as pd
+
+            parts = zip(report["columns"], report["dtypes"], report["values"], strict=True)
+            columns = {name: pd.Series(values, dtype=dtype) for name, dtype, values in parts}
+            state = {**state, "graft_report_": pd.DataFrame(columns)}
         # a model saved before zone_edges existed was fitted, and keeps routing, with the
         # paper's closed zone (its tree_ reads "closed" too: TernaryTree's class default)
         super().__setstate__({"zone_edges": "closed", **state})
