@@ -45,6 +45,7 @@ _LOOKS = re.compile(
     r"|[A-Za-z]{3,9} \d{1,2},? \d{4}"
 )
 _SAMPLE = 200
+_PROBE = 500
 _LOOK_SHARE = 0.8
 _JUNK_SHARE = 0.05
 EPOCH = "1970-01-01"
@@ -60,8 +61,11 @@ class _DateReading:
     line: str = ""  # the report line
 
 
-def _parse(uniques: np.ndarray, formats: tuple) -> np.ndarray:
-    """Days of each unique text under the first format that reads it (NaN: none)."""
+def _parse(uniques: np.ndarray, formats: tuple, hits: list | None = None) -> np.ndarray:
+    """Days of each unique text under the first format that reads it (NaN: none).
+
+    ``hits`` collects the formats that read at least one text.
+    """
     out = np.full(len(uniques), np.nan)
     todo = np.ones(len(uniques), dtype=bool)
     for fmt in formats:
@@ -71,6 +75,8 @@ def _parse(uniques: np.ndarray, formats: tuple) -> np.ndarray:
             warnings.simplefilter("ignore")
             parsed = pd.to_datetime(pd.Series(uniques[todo]), format=fmt, errors="coerce")
         ok = parsed.notna().to_numpy()
+        if ok.any() and hits is not None:
+            hits.append(fmt)
         days = parsed.to_numpy(dtype="datetime64[ns]").astype(np.int64) / _DAY_NS
         idx = np.flatnonzero(todo)[ok]
         out[idx] = days[ok]
@@ -78,8 +84,27 @@ def _parse(uniques: np.ndarray, formats: tuple) -> np.ndarray:
     return out
 
 
+def _families(uniques: np.ndarray) -> tuple[dict, dict]:
+    """Each family's days of ``uniques`` (ISO first, the others for what ISO left), and
+    the formats of each family that read something."""
+    hits: dict[str, list] = {fam: [] for fam in _FAMILIES}
+    by_family = {"iso": _parse(uniques, _ISO, hits["iso"])}
+    rest = np.isnan(by_family["iso"])
+    for fam in ("day-first", "month-first", "named"):
+        days = np.full(len(uniques), np.nan)
+        if rest.any():  # a text failing every format is pandas' slow case: try few
+            days[rest] = _parse(uniques[rest], _FAMILIES[fam], hits[fam])
+        by_family[fam] = days
+    return by_family, hits
+
+
 def _as_dates(name: str, values: np.ndarray) -> _DateReading | None:
-    """``values`` (object, None for gaps) read as dates; None when they do not look like dates."""
+    """``values`` (object, None for gaps) read as dates; None when they do not look like dates.
+
+    The readings are found on the first distinct values (``_PROBE``), every value is
+    then parsed with the formats found there only: a column of date-like texts that
+    are no dates costs a few hundred failed parses, not one per format and value.
+    """
     present = values[pd.notna(values)]
     if not len(present):
         return None
@@ -89,22 +114,15 @@ def _as_dates(name: str, values: np.ndarray) -> _DateReading | None:
     looks = sum(1 for u in sample if len(u) <= 40 and _LOOKS.fullmatch(u))
     if looks < _LOOK_SHARE * len(sample):
         return None
-    # ISO first; the other readings only for what ISO left (a value failing every
-    # format of a family is the slow case of pandas' parser).
-    by_family = {"iso": _parse(uniques, _ISO)}
-    rest = np.isnan(by_family["iso"])
-    for fam in ("day-first", "month-first", "named"):
-        days = np.full(len(uniques), np.nan)
-        if rest.any():
-            days[rest] = _parse(uniques[rest], _FAMILIES[fam])
-        by_family[fam] = days
+    probe = uniques[:_PROBE]
+    by_family, hits = _families(probe)
     dmy, mdy = by_family["day-first"], by_family["month-first"]
     only_dmy = ~np.isnan(dmy) & np.isnan(mdy)
     only_mdy = np.isnan(dmy) & ~np.isnan(mdy)
     both = ~np.isnan(dmy) & ~np.isnan(mdy) & (dmy != mdy)
     q = _quoted(name)
     if only_dmy.any() and only_mdy.any():
-        a, b = uniques[np.argmax(only_dmy)], uniques[np.argmax(only_mdy)]
+        a, b = probe[np.argmax(only_dmy)], probe[np.argmax(only_mdy)]
         return _DateReading(
             None,
             line=f"Column {q} stays text: it mixes day-first ({_quoted(a)}) and month-first "
@@ -114,18 +132,24 @@ def _as_dates(name: str, values: np.ndarray) -> _DateReading | None:
         return _DateReading(
             None,
             line=f"Column {q} stays text: its dates could be day-first or month-first "
-            f"({_quoted(uniques[np.argmax(both)])}) and no value settles which. Write them "
+            f"({_quoted(probe[np.argmax(both)])}) and no value settles which. Write them "
             "as 2022-06-05 (ISO) to have them read as dates.",
         )
     numeric = "month-first" if only_mdy.any() else "day-first"
-    families = ("iso", numeric, "named")
-    days = np.full(len(uniques), np.nan)
-    used = []
-    for fam in families:
-        fresh = np.isnan(days) & ~np.isnan(by_family[fam])
-        if fresh.any():
-            days[fresh] = by_family[fam][fresh]
-            used.append((fam, uniques[np.argmax(fresh)]))
+    found = tuple(f for fam in ("iso", numeric, "named") for f in hits[fam])
+    days = _parse(uniques, found) if found else np.full(len(uniques), np.nan)
+    # The rest of the families found (a second named style, a time of day), on the few
+    # values left; new rows are read with all of them too.
+    families = [fam for fam in ("iso", numeric, "named") if hits[fam]]
+    formats = found + tuple(f for fam in families for f in _FAMILIES[fam] if f not in found)
+    left = np.isnan(days)
+    if found and left.any() and left.sum() <= max(_PROBE, _JUNK_SHARE * len(uniques)):
+        days[left] = _parse(uniques[left], formats[len(found) :])
+    used = [
+        (fam, probe[np.argmax(~np.isnan(by_family[fam]))])
+        for fam in ("iso", numeric, "named")
+        if hits[fam]
+    ]
     row_days = days[codes]
     failed = np.isnan(row_days)
     if not used or failed.sum() > _JUNK_SHARE * len(present):
@@ -134,7 +158,6 @@ def _as_dates(name: str, values: np.ndarray) -> _DateReading | None:
             line=f"Column {q} stays text: only {int((~failed).sum())} of its {len(present)} "
             f"values read as dates (at least {100 - 100 * _JUNK_SHARE:.0f} % must).",
         )
-    formats = tuple(f for fam, _ in used for f in _FAMILIES[fam])
     shown = ", ".join(f"{_NAMES[fam]} ({_quoted(example)})" for fam, example in used)
     line = (
         f"Column {q}: read {len(present) - int(failed.sum())} dates ({shown}) as days since "

@@ -163,10 +163,16 @@ class Preprocessor(TransformerMixin, BaseEstimator):
     -----
     `transform` matches columns by name, in any order. A column it does not
     know is ignored; a missing one is a ValueError naming it. A gap is filled
-    as at fit; a text value never seen at fit is treated as a gap (counted by
-    `transform_with_report`). Text in a numeric column is a ValueError, unless
-    fit met that very text in that column and read it as missing. Infinities
-    become gaps and magnitudes beyond float32 are clipped, as at fit.
+    as at fit: the ``(missing)`` level of a text column that had gaps at fit,
+    else its most frequent level; a number's median, marked in its
+    ``name=(missing)`` column where it has one. The markers a column read as
+    levels at fit (a frequent ``none``) stay levels. A text value never seen at
+    fit, after matching letter case like fit did (``" NORTH"`` is ``North``), is
+    treated as a gap, and so is a text in a date column that is no date in the
+    formats fit met (both counted as unseen by `transform_with_report`). Other text
+    in a numeric column is a ValueError, unless fit met that very text in that
+    column and read it as missing. Infinities become gaps and magnitudes beyond
+    float32 are clipped, as at fit.
 
     Examples
     --------

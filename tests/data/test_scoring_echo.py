@@ -9,7 +9,7 @@ import pandas as pd
 import pytest
 
 from ternary import TernaryTreeClassifier, make_pipeline
-from ternary._predict_cli import main
+from ternary.cli import main as cli_main
 from ternary.data import load_csv, read_rows
 
 TRAIN = pd.DataFrame(
@@ -35,6 +35,10 @@ def model(tmp_path):
 
 
 SCORE = "code,age,plan,target\n007,56,none,1\n008,NA,gold,0\n009, 21 ,NONE,0\n010,1e1,,1\n"
+
+
+def main(argv):
+    return cli_main(["predict", *argv])
 
 
 def _cells(path):
