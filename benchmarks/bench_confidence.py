@@ -13,9 +13,9 @@ better) of:
 * CART (scikit-learn, same depth and seed) ranked by Laplace-smoothed leaves with the
   scaled gap breaking ties (`ternary.experiment.laplace_cart_confidence`): the baseline;
 * ``TernaryForestClassifier`` (``--trees`` trees, default 25, same depth, ``n_jobs=1``)
-  ranked by its default ("laplace") and by "paper", against ``RandomForestClassifier``
-  with the same trees ranked by its trees' Laplace leaves averaged
-  (`ternary.experiment.laplace_forest_confidence`).
+  ranked by ``confidence="laplace"`` and by its default "paper", against
+  ``RandomForestClassifier`` with the same trees ranked by its trees' Laplace leaves
+  averaged (`ternary.experiment.laplace_forest_confidence`).
 
 Per dataset the fold mean; W/T/L (tie: |difference| < 1e-4) and a one-sided Wilcoxon
 signed-rank p (``scipy.stats.wilcoxon``, alternative "less" on ours minus the

@@ -130,9 +130,9 @@ def test_laplace_confidence_survives_skops_with_no_new_type(tmp_path):
 def test_forest_confidence_rankings_and_their_proba():
     X, y = make_classification(300, 6, n_informative=4, random_state=6)
     forest = TernaryForestClassifier(n_estimators=5, max_depth=5, random_state=0).fit(X, y)
-    assert forest.confidence == "laplace"
-    smoothed = forest.predict_confidence(X)
-    paper = forest.set_params(confidence="paper").predict_confidence(X)
+    assert forest.confidence == "paper"  # the forest's default stays the paper's
+    paper = forest.predict_confidence(X)
+    smoothed = forest.set_params(confidence="laplace").predict_confidence(X)
     proba, share = forest.predict_proba(X), forest.decided_fraction(X)
     np.testing.assert_array_equal(paper, proba.max(axis=1) + 1e-9 * share)
     assert not np.allclose(smoothed, paper)
