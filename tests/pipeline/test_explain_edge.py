@@ -11,7 +11,10 @@ from ternary.explain import explain_row
 
 def test_row_at_the_zone_edge_gets_a_sentence_that_does_not_contradict_itself():
     X, y = make_moons(300, noise=0.3, random_state=0)
-    clf = TernaryTreeClassifier(max_depth=1, delta_method="margin", random_state=0).fit(X, y)
+    # the paper's zone holds its upper edge θ + δ, so a row there is flagged
+    clf = TernaryTreeClassifier(
+        max_depth=1, delta_method="margin", random_state=0, zone_edges="closed"
+    ).fit(X, y)
     root = explain_row(clf, X[0]).steps[0]
     checked = 0
     for edge, side in ((root.high, "upper"), (root.low, "lower")):
@@ -31,3 +34,10 @@ def test_row_at_the_zone_edge_gets_a_sentence_that_does_not_contradict_itself():
     inside[root.feature] = (root.low + root.high) / 2
     assert "blends 50 % left / 50 % right" in explain_row(clf, inside).sentence
     assert np.isfinite(root.high)
+    # the default open zone leaves both edges decided: no edge sentence is needed
+    clf.set_params(zone_edges="open").fit(X, y)
+    for edge in (root.high, root.low):
+        row = X[0].copy()
+        row[root.feature] = edge
+        e = explain_row(clf, row)
+        assert not e.flagged and e.sentence.startswith("Decided")
