@@ -35,14 +35,16 @@ def plain_text(name) -> str:
     Plotly renders tags (``<a href>``, ``<b>``, ``<br>``) and entities (``&lt;``,
     ``&#39;``, but not ``&quot;``) in figure text, so ``<``, ``>`` and ``&`` are escaped,
     once: a name from a file can then be no link, no markup, and ``"`` stays ``"``.
-    Escape a name once, where it enters a figure; never the markup the figure adds.
+    A hover template would also fill in ``%{x}``, so an invisible word joiner (U+2060)
+    goes between ``%`` and ``{``. Escape a name once, where it enters a figure; never the
+    markup the figure adds.
 
     >>> plain_text('<a href="https://evil.example/">x</a> & "y"')
     '&lt;a href="https://evil.example/"&gt;x&lt;/a&gt; &amp; "y"'
     >>> plain_text(3.5)
     '3.5'
     """
-    return html.escape(str(name), quote=False)
+    return html.escape(str(name), quote=False).replace("%{", "%\u2060{")
 
 
 def format_number(x) -> str:

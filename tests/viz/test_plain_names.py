@@ -90,10 +90,25 @@ def test_inspector_feature_name_override_is_escaped_too(moons):
     assert "class b &amp; c" in joined
 
 
-@given(st.text(max_size=30))
+@given(st.text(alphabet=st.sampled_from("<>&;%{}x\"'a \u2060"), max_size=30))
 def test_plain_text_undoes_to_the_name_as_plotly_decodes_it(name):
-    """Plotly decodes &lt; &gt; &amp; (and numeric entities) once: the name comes back."""
+    """Plotly decodes &lt; &gt; &amp; (and numeric entities) once: the name comes back,
+    but for the word joiners that keep a hover template from filling in %{...}."""
     shown = plain_text(name)
-    assert "<" not in shown and ">" not in shown
+    assert "<" not in shown and ">" not in shown and "%{" not in shown
     decoded = shown.replace("&lt;", "<").replace("&gt;", ">").replace("&amp;", "&")
-    assert decoded == name
+    assert decoded.replace("\u2060", "") == name.replace("\u2060", "")
+
+
+def test_a_template_in_a_class_name_is_not_filled_in(moons):
+    X, y = moons
+    y = np.where(y == LINK, "%{x} rows", "%{customdata}")
+    model = TernaryTreeClassifier(max_depth=2, random_state=0).fit(X.to_numpy(), y)
+    grid = RegionGrid.around(X.to_numpy(), 10, 0.05)
+    fig = decision_regions_figure(
+        X, y, grid, classes=model.classes_, proba=model.predict_proba(grid.points),
+        verdict=model.predict_verdict(grid.points), scores=(0.9, 0.1),
+    )  # fmt: skip
+    hovers = [t.hovertemplate for t in fig.data if (t.name or "").startswith("class ")]
+    assert hovers and all("%{x:.4g}" in h for h in hovers)  # the figure's own fields stay
+    assert all("%{x} rows" not in h and "%{customdata}" not in h for h in hovers)
