@@ -113,3 +113,13 @@ def test_the_tree_pages_load_snippet_opens_its_download(tmp_path, monkeypatch):
     exec(export.LOAD_SNIPPET.format(file="m.skops"), namespace)  # noqa: S102 - our own text
     rows = ds.raw.drop(columns=["class"])
     assert namespace["clf"].predict(rows).tolist() == pipe.predict(rows).tolist()
+
+
+def test_the_tree_page_downloads_a_grafted_tree():
+    # the download of a grafted tree failed: its DataFrame graft report was unsavable
+    at = open_app("tree")
+    choice = next(w for w in [*at.selectbox, *at.radio] if w.key == "graft")
+    choice.set_value("all").run()
+    assert_clean(at)
+    labels = [b.label for b in at.get("download_button")]
+    assert "Download the model (skops)" in labels
