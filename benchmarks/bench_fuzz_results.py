@@ -92,7 +92,7 @@ def build(path: Path, rows=None, columns=COLUMNS, sql=(), table=True) -> Path:
             rows = valid_rows() if rows is None else rows
             if rows:
                 marks = ", ".join("?" * len(columns))
-                conn.executemany(f"INSERT INTO results VALUES ({marks})", rows)
+                conn.executemany(f"INSERT OR IGNORE INTO results VALUES ({marks})", rows)
         for statement in sql:
             conn.execute(statement)
         conn.commit()
@@ -316,13 +316,13 @@ def mutations(folder: Path, count: int, seed: int) -> list[tuple[str, Path]]:
         elif kind == "columns":
             columns = list(COLUMNS)
             rows = valid_rows()
-            for _ in range(rng.randint(1, 3)):
+            for i in range(rng.randint(1, 3)):
                 j = rng.randrange(len(columns))
                 if rng.random() < 0.5 and len(columns) > 1:
                     del columns[j]
                     rows = [r[:j] + r[j + 1 :] for r in rows]
                 else:
-                    extra = (f"extra{len(columns)}_{j}", rng.choice(["", "TEXT", "BLOB", "REAL"]))
+                    extra = (f"extra{i}", rng.choice(["", "TEXT", "BLOB", "REAL"]))
                     columns.insert(j, extra)
                     rows = [r[:j] + [rng.choice(values)] + r[j:] for r in rows]
             build(path, rows=rows, columns=columns)

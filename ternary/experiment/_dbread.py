@@ -58,7 +58,6 @@ def _text(raw: bytes) -> str:
 def _bounded(conn: sqlite3.Connection) -> sqlite3.Connection:
     if hasattr(conn, "setlimit"):  # Python 3.11+: SQLite refuses longer values unread
         conn.setlimit(sqlite3.SQLITE_LIMIT_LENGTH, MAX_CELL_BYTES)
-    conn.text_factory = _text
     return conn
 
 
@@ -213,25 +212,34 @@ def read_rows(conn: sqlite3.Connection, path) -> pd.DataFrame:
             "database of run_suite."
         )
     check_sizes(conn, path, names)
+    if len(set(names)) != len(names):
+        raise ResultsFileError(f"{str(path)!r}: the results table repeats a column name.")
+    query = f"SELECT {_POSSIBLE} AS ok, * FROM results ORDER BY rowid"
     try:
-        cursor = conn.execute("SELECT * FROM results ORDER BY rowid")
-        frame = pd.DataFrame.from_records(cursor.fetchall(), columns=names)
+        try:
+            records = conn.execute(query).fetchall()
+        except sqlite3.OperationalError as exc:
+            if "decode" not in str(exc):
+                raise
+            conn.text_factory = _text  # only then: a Python call per text cell costs
+            records = conn.execute(query).fetchall()
     except sqlite3.DatabaseError as exc:
         raise ResultsFileError(f"Cannot read {str(path)!r}: {exc}.") from exc
+    frame = pd.DataFrame.from_records(records, columns=["\0ok", *names])
     return _typed(frame, path)
+
+
+# the rows a run can have written: a dataset and a combination name, a whole fold ≥ 0
+_POSSIBLE = (
+    "(typeof(dataset) = 'text' AND typeof(combo) = 'text' AND combo <> '' "
+    "AND typeof(fold) IN ('integer', 'real') AND fold >= 0 AND fold < 2147483648 "
+    "AND fold = CAST(fold AS INTEGER))"
+)
 
 
 def _typed(frame: pd.DataFrame, path) -> pd.DataFrame:
     """Names as text, numbers as floats; rows that cannot be a run's dropped with a warning."""
-    if frame.columns.duplicated().any():
-        raise ResultsFileError(f"{str(path)!r}: the results table repeats a column name.")
-    named = frame["dataset"].map(lambda v: isinstance(v, str)) & frame["combo"].map(
-        lambda v: isinstance(v, str) and v != ""
-    )
-    fold = pd.to_numeric(frame["fold"].map(_number), errors="coerce").astype(np.float64)
-    with np.errstate(invalid="ignore"):
-        whole = np.isfinite(fold) & (fold == np.round(fold)) & (fold >= 0) & (fold < 2**31)
-    keep = (named & whole).to_numpy(dtype=bool)
+    keep = frame.pop("\0ok").to_numpy(dtype=bool)
     if not keep.all():
         warnings.warn(
             f"{str(path)!r}: dropped {int((~keep).sum())} row(s) without a dataset or "
@@ -239,8 +247,8 @@ def _typed(frame: pd.DataFrame, path) -> pd.DataFrame:
             ResultsFileWarning,
             stacklevel=3,
         )
-        frame, fold = frame[keep].reset_index(drop=True), fold[keep].reset_index(drop=True)
-    frame["fold"] = fold.astype(np.int64)
+        frame = frame[keep].reset_index(drop=True)
+    frame["fold"] = frame["fold"].astype(np.float64).astype(np.int64)
     for name in frame.columns:
         column = frame[name]
         if name in ("dataset", "combo", "fold") or column.dtype != object:

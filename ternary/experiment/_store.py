@@ -43,6 +43,7 @@ import pandas as pd
 from ternary.experiment._csvstore import ResultsFileError, _CsvStore, read_csv_results
 from ternary.experiment._dbread import (
     _bounded,
+    _text,
     check_database,
     check_resumable,
     check_sizes,
@@ -129,6 +130,7 @@ class ResultsDatabase:
             self._conn = _bounded(
                 sqlite3.connect(str(self.path), timeout=_BUSY_SECONDS, isolation_level=None)
             )
+            self.conn.text_factory = _text  # keys of a damaged file need not be UTF-8
             self.conn.execute("PRAGMA journal_mode=WAL")
             self.conn.execute("PRAGMA synchronous=NORMAL")
             self._check_schema()
