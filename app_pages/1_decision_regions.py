@@ -4,7 +4,7 @@ import numpy as np
 import streamlit as st
 
 import viz
-from appkit import cost, datasets, model, paper, present, regions, why
+from appkit import cost, datasets, model, paint, paper, present, regions, why
 from appkit.guard import page_guard, plain
 from ternary.data import to_csv
 
@@ -72,6 +72,7 @@ def regions_view(res, data_key) -> None:
 
 with page_guard("drawing the decision regions"):
     ds, key = datasets.current_dataset()
+    ds, key = paint.paint_section(ds, key)  # the painted points, when drawing
     features = model.feature_pickers(ds)
     model.model_sidebar(forest=True)
     problem = model.forest_problem()

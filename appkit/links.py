@@ -19,6 +19,7 @@ import math
 
 import streamlit as st
 
+from appkit import paint
 from appkit.datasets import BUILTIN_NAMES, generator_defaults
 from appkit.state import BOUNDS, DEFAULTS, MODEL_KINDS
 from appkit.vocabulary import DELTA_METHODS, ROUTINGS
@@ -196,6 +197,7 @@ def restore() -> list[str]:
     upload = params.get("upload")
     if upload is not None:
         ignored += _restore_upload(s, str(upload))
+    ignored += paint.restore_link(s, params.get("paint"))
     current = s.get("dataset", DEFAULTS["dataset"])
     for key in URL_KEYS[1:]:
         if key in params:
@@ -251,6 +253,9 @@ def sync() -> None:
             default = generator_defaults(s.get("dataset", "")).get(key, default)
         if value != default:
             params[key] = _text(value)
+    painted = paint.link_value(s)
+    if painted:
+        params["paint"] = painted
     if "hide" in st.query_params:
         params["hide"] = st.query_params["hide"]
     if s.get("present"):

@@ -1,0 +1,415 @@
+"""Paint your points: a teacher draws the dataset a lesson needs on the Decision regions page.
+
+The points live in the session (``paint_points``: a list of ``(class index, x, y)``
+on the canvas ``BOUNDS``, coordinates on a 0.001 grid) and become a `Dataset`
+whose key is derived from the points, so the page's cached fits work as for any
+dataset. They travel in the link as ``paint=`` (`encode` / `decode`: the text
+``class,x,y;…`` in thousandths, zlib-compressed, URL-safe base64, at most
+`MAX_POINTS` points) and download as a CSV with the columns x1, x2, label that the
+Your data page reads back.
+"""
+
+from __future__ import annotations
+
+import base64
+import re
+import zlib
+from collections.abc import Sequence
+
+import numpy as np
+import pandas as pd
+import streamlit as st
+
+from appkit.datasets import dataset_key
+from ternary.data import Dataset, to_csv
+
+__all__ = [
+    "BOUNDS",
+    "CLASSES",
+    "MAX_POINTS",
+    "PaintError",
+    "add_noise",
+    "add_point",
+    "decode",
+    "encode",
+    "link_value",
+    "paint_section",
+    "painted_dataset",
+    "points_csv",
+    "problem",
+    "remove_near",
+    "restore_link",
+]
+
+#: the canvas's range on both axes
+BOUNDS = (0.0, 1.0)
+#: the classes a teacher can paint with
+CLASSES = ("A", "B", "C", "D")
+#: the most points a canvas (and so a link) holds
+MAX_POINTS = 500
+#: a click in remove mode takes the nearest painted point within this distance
+REMOVE_RADIUS = 0.05
+#: the fewest points of a class the fit takes (a stratified split needs two)
+MIN_PER_CLASS = 2
+_VERSION = "1."
+#: 500 points compress to about 2,000 characters; anything much longer is not ours
+_MAX_LINK_CHARS = 8_000
+_MAX_TEXT_BYTES = MAX_POINTS * 15  # "3,1000,1000;" is 12 bytes
+_ITEM = re.compile(r"([0-9]),([0-9]{1,4}),([0-9]{1,4})")
+_B64 = re.compile(r"[A-Za-z0-9_-]*")
+
+Point = tuple[int, float, float]
+
+
+class PaintError(ValueError):
+    """Painted points that cannot be used: too many, or a link that does not hold points."""
+
+
+def _snap(value: float) -> float:
+    lo, hi = BOUNDS
+    return round(min(max(float(value), lo), hi), 3)
+
+
+def _cap_message(n: int) -> str:
+    return (
+        f"{n} points is more than the {MAX_POINTS} a canvas holds (a link must stay short "
+        "enough to share). Remove or clear points first, or download them as a CSV and "
+        "load that on the Your data page, which takes any number of rows."
+    )
+
+
+# ----------------------------------------------------------------------------- the link
+def encode(points: Sequence[Point]) -> str:
+    """The link form of ``points``: ``"1."`` and URL-safe base64 of zlib'd ``c,x,y;…`` text.
+
+    Coordinates are written in thousandths of the canvas, so a point snapped to the
+    0.001 grid comes back exactly. Raises `PaintError` past `MAX_POINTS`.
+    """
+    if len(points) > MAX_POINTS:
+        raise PaintError(_cap_message(len(points)))
+    lo, hi = BOUNDS
+    scale = 1000 / (hi - lo)
+    text = ";".join(
+        f"{int(c)},{round((_snap(x) - lo) * scale)},{round((_snap(y) - lo) * scale)}"
+        for c, x, y in points
+    )
+    packed = base64.urlsafe_b64encode(zlib.compress(text.encode("ascii"), 9))
+    return _VERSION + packed.decode("ascii").rstrip("=")
+
+
+def _inflate(packed: bytes) -> bytes:
+    """zlib-decompressed ``packed``, refusing output past the largest canvas's text."""
+    inflater = zlib.decompressobj()
+    try:
+        text = inflater.decompress(packed, _MAX_TEXT_BYTES)
+    except zlib.error as exc:
+        raise PaintError("its painted points are damaged (not compressed data)") from exc
+    if inflater.unconsumed_tail or not inflater.eof:
+        raise PaintError(
+            "its painted points are damaged or hold more than a canvas's "
+            f"{MAX_POINTS} points (the data is cut off or too long)"
+        )
+    return text
+
+
+def decode(code: str) -> list[Point]:
+    """The points of a link's ``paint=`` value; raises `PaintError` saying what is wrong.
+
+    A link is input from anyone: the length, the alphabet, the compressed size, every
+    class index and every coordinate are checked before anything is used.
+    """
+    if not isinstance(code, str) or not code.startswith(_VERSION):
+        raise PaintError("it does not hold painted points (they start with '1.')")
+    body = code[len(_VERSION) :]
+    if len(code) > _MAX_LINK_CHARS:
+        raise PaintError(
+            f"its painted points are {len(code):,} characters long; a canvas of "
+            f"{MAX_POINTS} points needs at most {_MAX_LINK_CHARS:,}"
+        )
+    if not _B64.fullmatch(body):
+        raise PaintError("its painted points hold characters a link's points never have")
+    try:
+        packed = base64.urlsafe_b64decode(body + "=" * (-len(body) % 4))
+    except ValueError as exc:
+        raise PaintError("its painted points are cut short (not whole base64)") from exc
+    try:
+        text = _inflate(packed).decode("ascii")
+    except UnicodeDecodeError as exc:
+        raise PaintError("its painted points are not the text they should be") from exc
+    items = text.split(";") if text else []
+    if len(items) > MAX_POINTS:
+        raise PaintError(_cap_message(len(items)))
+    lo, hi = BOUNDS
+    points = []
+    for n, item in enumerate(items, 1):
+        m = _ITEM.fullmatch(item)
+        if m is None:
+            raise PaintError(f"point {n} is {item[:20]!r}, not class,x,y in thousandths")
+        c, x, y = (int(g) for g in m.groups())
+        if c >= len(CLASSES) or x > 1000 or y > 1000:
+            raise PaintError(
+                f"point {n} ({item}) is off the canvas: classes are 0–{len(CLASSES) - 1}, "
+                "coordinates 0–1000"
+            )
+        points.append((c, round(lo + x * (hi - lo) / 1000, 3), round(lo + y * (hi - lo) / 1000, 3)))
+    return points
+
+
+def restore_link(s, code: str | None) -> list[str]:
+    """Apply a link's ``paint=`` to session ``s``; the messages of what was ignored.
+
+    A link without ``paint=`` turns painting off (the address is the whole setting).
+    """
+    if code is None:
+        s["paint_on"] = False
+        return []
+    try:
+        s["paint_points"] = decode(str(code))
+    except PaintError as exc:
+        s["paint_on"] = False
+        return [f"paint=… ({len(str(code)):,} characters): {exc}; no points were painted"]
+    s["paint_on"] = True
+    return []
+
+
+def link_value(s) -> str | None:
+    """The ``paint=`` value for session ``s``'s link, or None when nothing is painted."""
+    points = s.get("paint_points") or []
+    if not s.get("paint_on") or not points:
+        return None
+    try:
+        return encode(points)
+    except PaintError:  # the page refuses points past the cap; a link never holds them
+        return None
+
+
+# ----------------------------------------------------------------------------- editing
+def add_point(points: Sequence[Point], cls: int, x: float, y: float) -> list[Point]:
+    """``points`` with one more, snapped to the canvas; `PaintError` at the cap."""
+    if len(points) >= MAX_POINTS:
+        raise PaintError(_cap_message(len(points) + 1))
+    if not 0 <= int(cls) < len(CLASSES):
+        raise PaintError(f"class index {cls} is not one of 0–{len(CLASSES) - 1}")
+    return [*points, (int(cls), _snap(x), _snap(y))]
+
+
+def remove_near(
+    points: Sequence[Point], x: float, y: float, radius: float = REMOVE_RADIUS
+) -> tuple[list[Point], bool]:
+    """``points`` without the one nearest (x, y) within ``radius``, and whether one went."""
+    if not points:
+        return list(points), False
+    xy = np.array([(p[1], p[2]) for p in points], dtype=float)
+    d = np.hypot(xy[:, 0] - x, xy[:, 1] - y)
+    k = int(np.argmin(d))
+    if d[k] > radius:
+        return list(points), False
+    return [p for i, p in enumerate(points) if i != k], True
+
+
+def add_noise(points: Sequence[Point], jitter: float, flip: float, rng) -> list[Point]:
+    """``points`` moved by Gaussian jitter (sd ``jitter``, in canvas units, kept on the
+    canvas) and with a share ``flip`` of labels changed to another painted class."""
+    out = list(points)
+    if not out:
+        return out
+    n = len(out)
+    xy = np.array([(p[1], p[2]) for p in out], dtype=float)
+    if jitter > 0:
+        xy = xy + rng.normal(0.0, jitter, size=xy.shape)
+    codes = [p[0] for p in out]
+    used = sorted(set(codes))
+    if flip > 0 and len(used) > 1:
+        for i in rng.choice(n, size=int(round(flip * n)), replace=False):
+            others = [c for c in used if c != codes[i]]
+            codes[i] = int(others[int(rng.integers(len(others)))])
+    return [(c, _snap(x), _snap(y)) for c, (x, y) in zip(codes, xy, strict=True)]
+
+
+def problem(points: Sequence[Point]) -> str | None:
+    """Why ``points`` cannot be fitted yet (a sentence saying what to paint), or None."""
+    counts = pd.Series([CLASSES[p[0]] for p in points], dtype=object).value_counts()
+    enough = counts[counts >= MIN_PER_CLASS]
+    if len(enough) >= 2 and len(enough) == len(counts):
+        return None
+    have = ", ".join(f"{n} of class {c}" for c, n in counts.sort_index().items()) or "none"
+    return (
+        f"Paint at least {MIN_PER_CLASS} points of each of two classes to fit a tree (each "
+        f"class painted needs {MIN_PER_CLASS}); painted so far: {have}."
+    )
+
+
+# ----------------------------------------------------------------------------- as data
+def points_frame(points: Sequence[Point]) -> pd.DataFrame:
+    """The points as a table: x1, x2 (float) and label (the class's letter)."""
+    return pd.DataFrame(
+        {
+            "x1": np.array([p[1] for p in points], dtype=np.float64),
+            "x2": np.array([p[2] for p in points], dtype=np.float64),
+            "label": np.array([CLASSES[p[0]] for p in points], dtype=object),
+        }
+    )
+
+
+def points_csv(points: Sequence[Point]) -> str:
+    """The points as CSV text (columns x1, x2, label), written by `ternary.data.to_csv`."""
+    return to_csv(points_frame(points))
+
+
+def painted_dataset(points: Sequence[Point]) -> tuple[Dataset, tuple]:
+    """The points as a `Dataset` and its key (derived from the points, so caches work)."""
+    return _painted(encode(points))
+
+
+@st.cache_data(show_spinner=False, max_entries=32)
+def _painted(code: str) -> tuple[Dataset, tuple]:
+    frame = points_frame(decode(code))
+    y = frame["label"].to_numpy()
+    ds = Dataset(
+        X=frame[["x1", "x2"]],
+        y=y,
+        class_names=sorted({str(v) for v in y}),
+        name="painted points",
+        source="painted",
+        report=[f"{len(y)} points painted on the Decision regions page."],
+    )
+    return ds, dataset_key(ds)
+
+
+# ----------------------------------------------------------------------------- the page
+def _on_toggle() -> None:
+    st.session_state["paint_on"] = bool(st.session_state.get("paint_toggle"))
+
+
+def _on_click(key: str) -> None:
+    """A click on the canvas: add a point of the chosen class there, or remove the nearest."""
+    s = st.session_state
+    try:
+        clicked = list(s[key]["selection"]["points"] or ())
+    except (KeyError, TypeError):
+        return
+    if not clicked:
+        return
+    x, y = float(clicked[-1]["x"]), float(clicked[-1]["y"])
+    points = list(s.get("paint_points") or [])
+    s["paint_message"] = None
+    if s.get("paint_action", "Add") == "Remove":
+        points, gone = remove_near(points, x, y)
+        if not gone:
+            s["paint_message"] = f"No painted point within {REMOVE_RADIUS} of ({x:.2f}, {y:.2f})."
+    else:
+        try:
+            points = add_point(points, CLASSES.index(s.get("paint_class", CLASSES[0])), x, y)
+        except PaintError as exc:
+            s["paint_message"] = str(exc)
+    s["paint_points"] = points
+    # a fresh chart: a second click on the same spot is a new selection, not the old one
+    s["paint_canvas_n"] = int(s.get("paint_canvas_n", 0)) + 1
+
+
+def _on_clear() -> None:
+    st.session_state["paint_points"] = []
+    st.session_state["paint_message"] = None
+
+
+def _on_noise() -> None:
+    s = st.session_state
+    rng = np.random.default_rng()
+    s["paint_points"] = add_noise(
+        s.get("paint_points") or [],
+        float(s.get("paint_jitter", 0.03)),
+        float(s.get("paint_flip", 0.0)),
+        rng,
+    )
+
+
+def _controls(points: list[Point]) -> None:
+    st.radio(
+        "Class",
+        CLASSES,
+        key="paint_class",
+        horizontal=True,
+        help="The class a click paints.",
+    )
+    st.radio(
+        "A click",
+        ("Add", "Remove"),
+        key="paint_action",
+        horizontal=True,
+        help=f"Add: a point of the chosen class where you click. Remove: the painted point "
+        f"nearest the click (within {REMOVE_RADIUS}).",
+    )
+    st.caption(f"{len(points)} of at most {MAX_POINTS} points.")
+    st.slider(
+        "Jitter",
+        0.0,
+        0.2,
+        0.03,
+        step=0.01,
+        key="paint_jitter",
+        help="Standard deviation of the Gaussian noise 'Add noise' moves every point by "
+        "(the canvas is 1 wide).",
+    )
+    st.slider(
+        "Label flips",
+        0.0,
+        0.5,
+        0.0,
+        step=0.05,
+        key="paint_flip",
+        help="Share of points whose class 'Add noise' changes to another painted class.",
+    )
+    left, right = st.columns(2)
+    left.button(
+        "Add noise", on_click=_on_noise, help="Jitter the points and flip labels, as set above."
+    )
+    right.button("Clear", on_click=_on_clear, help="Remove every painted point.")
+    st.download_button(
+        "Download points (CSV)",
+        points_csv(points).encode(),
+        file_name="painted_points.csv",
+        mime="text/csv",
+        help="The points as x1, x2, label; load the file on the Your data page to use them "
+        "on every page.",
+    )
+
+
+def paint_section(ds: Dataset, key: tuple) -> tuple[Dataset, tuple]:
+    """The page's draw mode: the toggle and, when on, the canvas; the dataset to fit.
+
+    Off, ``(ds, key)`` come back unchanged. On, the painted points are the dataset;
+    with too few of them to fit, the page says what to paint and stops below the canvas.
+    """
+    from viz.paint import canvas_figure
+
+    s = st.session_state
+    s["paint_toggle"] = bool(s.get("paint_on"))
+    st.toggle(
+        "Paint your points",
+        key="paint_toggle",
+        on_change=_on_toggle,
+        help="Draw the dataset yourself: pick a class and click on the canvas. The tree, its "
+        "zones and every card below follow the painted points, and the link carries them.",
+    )
+    if not s.get("paint_on"):
+        return ds, key
+    points = list(s.get("paint_points") or [])
+    controls, canvas = st.columns([1, 2])
+    with controls:
+        _controls(points)
+    with canvas:
+        chart_key = f"paint_canvas_{int(s.get('paint_canvas_n', 0))}"
+        st.plotly_chart(
+            canvas_figure(points, CLASSES, bounds=BOUNDS),
+            key=chart_key,
+            on_select=lambda: _on_click(chart_key),
+            selection_mode="points",
+            width="stretch",
+        )
+        if s.get("paint_message"):
+            st.info(s["paint_message"], icon="ℹ️")
+    why_not = problem(points)
+    if why_not:
+        st.info(why_not, icon="ℹ️")
+        st.stop()
+    return painted_dataset(points)
