@@ -206,9 +206,28 @@ class Tab:
         return await self.open()
 
     async def open(self) -> float:
-        """Seconds from asking for the link to the figure drawn and the run over."""
+        """Seconds from asking for the link to the figure drawn and the run over.
+
+        Also keeps, in `finished`, the seconds until the tab's websocket received the
+        run's ``script_finished``: the server's part, which is what the protocol client
+        measures, without the tab's own drawing.
+        """
         page = await self._context.new_page()
         began = time.perf_counter()
+        self.finished = None
+
+        def frame(payload) -> None:
+            if self.finished is not None or isinstance(payload, str):
+                return
+            msg = ForwardMsg()
+            try:
+                msg.ParseFromString(payload)
+            except Exception:  # noqa: BLE001 - not a ForwardMsg: not the one awaited
+                return
+            if msg.WhichOneof("type") == "script_finished" and msg.script_finished == 0:
+                self.finished = time.perf_counter() - began
+
+        page.on("websocket", lambda ws: ws.on("framereceived", frame))
         await page.goto(self.url)
         await page.wait_for_function(_DRAWN, timeout=300_000, polling="raf")
         seconds = time.perf_counter() - began
@@ -291,6 +310,7 @@ async def run_class(
         tab = Tab(base)
         out["tab_cold"] = await tab.start()
         out["tab_alone"] = await tab.open()
+        out["tab_alone_finished"] = tab.finished
 
     students = [Student(base, i) for i in range(n)]
     moved = []
@@ -317,6 +337,7 @@ async def run_class(
         times, errors = await _phase(students, action, 5.0, timeout, rng)
         if among is not None:
             out["tab_among"] = await asyncio.wait_for(among, timeout)
+            out["tab_among_finished"] = tab.finished
         out[name] = {
             "times": times,
             "errors": errors,
@@ -418,6 +439,10 @@ HEADER = [
 ]
 
 
+def _seconds_or_none(value) -> str:
+    return "not seen" if value is None else f"{value:.2f} s"
+
+
 def main(argv=None) -> int:
     parser = argparse.ArgumentParser(
         description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
@@ -441,6 +466,11 @@ def main(argv=None) -> int:
             f"{result['tab_cold']:.2f} s, cached JavaScript alone {result['tab_alone']:.2f} s "
             f"(the protocol client alone: {result['alone']['again']:.2f} s), among the class "
             f"{result['tab_among']:.2f} s"
+        )
+        print(
+            "  its websocket's script_finished (the server's part): alone "
+            f"{_seconds_or_none(result['tab_alone_finished'])}, among the class "
+            f"{_seconds_or_none(result['tab_among_finished'])}"
         )
     print(f"{args.n} students, server warm in {result['warm']:.1f} s, {os.cpu_count()} cores")
     print("\n".join(HEADER + report(result, args.n, args.settings)))
