@@ -9,12 +9,11 @@ from ternary.data import Dataset
 
 __all__ = ["LOAD_SNIPPET", "downloadable", "model_bytes", "rebuild_script"]
 
-#: how to open the downloaded file; skops refuses types it was not told to trust
-LOAD_SNIPPET = """import skops.io as sio
+#: how to open the downloaded file: ternary's loader builds only the types its models
+#: hold (ternary.pipeline.MODEL_TYPES) and refuses any other file before it runs
+LOAD_SNIPPET = """from ternary.pipeline import load_model
 
-untrusted = sio.get_untrusted_types(file="{file}")
-print(untrusted)  # expect ternary's TernaryTreeClassifier and TernaryTree only
-clf = sio.load("{file}", trusted=untrusted)
+clf = load_model("{file}")  # refuses a file holding anything but ternary's model types
 """
 
 
