@@ -150,8 +150,11 @@ class ResultsDatabase:
             read_protocol_rows(conn, self.path)
             check_resumable(conn, self.path)
             check_sizes(conn, self.path)
+            damage = conn.execute("PRAGMA quick_check(5)").fetchall()
+            if damage != [("ok",)]:
+                raise sqlite3.DatabaseError("; ".join(str(r[0]) for r in damage))
         except sqlite3.DatabaseError as exc:
-            raise ResultsFileError(f"Cannot read {str(self.path)!r}: {exc}.") from exc
+            raise self._error("resume", exc) from exc
         finally:
             conn.close()
 
@@ -162,6 +165,12 @@ class ResultsDatabase:
 
     def _error(self, action: str, exc: BaseException) -> ResultsFileError:
         reason = getattr(exc, "strerror", None) or str(exc)
+        if isinstance(exc, sqlite3.DatabaseError) and not isinstance(exc, sqlite3.OperationalError):
+            return ResultsFileError(
+                f"Cannot {action} the results database {str(self.path)!r}: it is damaged "
+                f"({reason}). `ternary report` reads what it can; choose another output file "
+                "(--out) for the run."
+            )
         return ResultsFileError(
             f"Cannot {action} the results database {str(self.path)!r}: {reason}. Choose an "
             "output file in a folder you can write to (--out), or free some space."
@@ -178,13 +187,22 @@ class ResultsDatabase:
     def _transaction(self) -> Iterator[sqlite3.Connection]:
         """One write transaction: committed whole, or rolled back whole (also on Ctrl-C)."""
         conn = self.conn
-        conn.execute("BEGIN IMMEDIATE")
+        try:
+            conn.execute("BEGIN IMMEDIATE")
+        except sqlite3.Error as exc:
+            raise self._error("write", exc) from exc
         try:
             yield conn
+        except sqlite3.DatabaseError as exc:
+            conn.execute("ROLLBACK")
+            raise self._error("write", exc) from exc
         except BaseException:
             conn.execute("ROLLBACK")
             raise
-        conn.execute("COMMIT")
+        try:
+            conn.execute("COMMIT")
+        except sqlite3.Error as exc:
+            raise self._error("write", exc) from exc
 
     def _check_schema(self) -> None:
         with self._transaction() as conn:
@@ -255,19 +273,20 @@ class ResultsDatabase:
 
     # ---------------------------------------------------------------------- state
     def done(self) -> set[tuple[str, str, int]]:
-        if not self._table_columns():
-            return set()
-        return {
-            (d, c, int(f))
-            for d, c, f in self.conn.execute(f"SELECT dataset, combo, fold FROM results {_VALID}")
-        }
+        return self._keys(f"SELECT dataset, combo, fold FROM results {_VALID}", ())
 
     def done_for(self, dataset: str) -> set[tuple[str, str, int]]:
         """The finished keys of one dataset, as committed now (by this run or another)."""
-        if not self._table_columns():
-            return set()
         query = f"SELECT dataset, combo, fold FROM results {_VALID} AND dataset = ?"
-        return {(d, c, int(f)) for d, c, f in self.conn.execute(query, (dataset,))}
+        return self._keys(query, (dataset,))
+
+    def _keys(self, query: str, params: tuple) -> set[tuple[str, str, int]]:
+        try:
+            if not self._table_columns():
+                return set()
+            return {(d, c, int(f)) for d, c, f in self.conn.execute(query, params)}
+        except sqlite3.Error as exc:
+            raise self._error("read", exc) from exc
 
     @property
     def frame(self) -> pd.DataFrame:

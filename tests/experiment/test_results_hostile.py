@@ -344,3 +344,21 @@ def test_a_fresh_csv_run_replaces_the_versions_a_deleted_run_left(tmp_path, caps
     assert "Python 2.7" not in text and text.count("Made with") == 1
     run_suite(data, csv, combos=COMBOS, cv=2)  # a resumed run keeps them
     assert "Python 2.7" not in _report(csv, capsys)[1]
+
+
+def test_a_damaged_key_index_is_refused_for_a_run_and_the_report_reads_the_rows(tmp_path, capsys):
+    db = _db(tmp_path / "damaged.sqlite", extra_sql=["PRAGMA user_version=1"])
+    with sqlite3.connect(db) as conn:
+        page = conn.execute("PRAGMA page_size").fetchone()[0]
+        root = conn.execute("SELECT rootpage FROM sqlite_master WHERE type = 'index'").fetchone()
+    conn.close()
+    data = bytearray(db.read_bytes())
+    start = (root[0] - 1) * page
+    data[start + 8 : start + page] = b"\xa5" * (page - 8)  # the key index's page, scrambled
+    db.write_bytes(bytes(data))
+    code, out, err = _report(db, capsys)
+    assert code == 0, err
+    assert "45 fold rows" in out  # the table itself is whole
+    data = [("moons", lambda: make_moons_dataset(n_samples=60, random_state=0))]
+    with pytest.raises(ResultsFileError, match="it is damaged"):  # was sqlite3.DatabaseError
+        run_suite(data, db, combos=COMBOS, cv=2)
