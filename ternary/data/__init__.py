@@ -37,8 +37,11 @@ and OpenML downloads are held to the same row, column and byte limits.
 
 One private module per concern sits behind this namespace: ``_dataset`` (the
 container and the error), ``_builtin``, ``_source`` (bytes and decoding),
-``_clean`` (the shared cleaning pipeline), ``_csv``, ``_arff``, ``_files``,
-``_openml`` and ``_csvout`` (the writer).
+``_clean`` (options, limits, the target, a column's conversion), ``_columns`` (the
+reading rules: gap markers, spellings, identifiers), ``_dates``, ``_encode`` (a
+column's encoded outputs), ``_preprocess`` (the fitted `Preprocessor`), ``_assemble``
+(a parsed table to a Dataset), ``_csv``, ``_arff``, ``_files``, ``_openml``, ``_rows``
+and ``_csvout`` (the writer). Imports among them go one way, in that order of use.
 """
 
 from ._arff import load_arff, read_arff_header
