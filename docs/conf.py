@@ -86,6 +86,7 @@ sphinx_gallery_conf = {
 API_MODULES = {
     "ternary": "Estimators, export and parameters",
     "ternary.selective": "Selective prediction: rankings, risk-coverage curves, risk control",
+    "ternary.review": "Which rows to review: a budget or a risk target",
     "ternary.metrics": "Metrics of a ternary verdict",
     "ternary.explain": "Why a row is (or is not) flagged",
     "ternary.rules": "Rules extracted from a fitted tree",
