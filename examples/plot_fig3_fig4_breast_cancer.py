@@ -6,7 +6,10 @@ Smits (2026), Figs. 3 and 4: the margin δ on all 569 rows of scikit-learn's bre
 data, unscaled, depth 2. With ``routing="hard_middle"`` (Fig. 3) every split has a third,
 middle child trained on the rows inside its zone; with ``routing="probabilistic"`` (Fig. 4)
 the tree is CART's and the zone is a blend applied at prediction time. Both figures show
-the root "worst radius ≤ 16.795" with δ = 0.1750.
+the root "worst radius ≤ 16.795" with δ = 0.1750. The paper's zone is closed at its upper
+end, θ−δ < x ≤ θ+δ, and the hard-middle tree grows its middle child on the rows inside it,
+so the figures use ``zone_edges="closed"`` (the library's default flags only two-sided
+blends, θ−δ < x < θ+δ).
 """
 
 # %%
@@ -21,7 +24,7 @@ data = load_breast_cancer()
 names, classes = list(data.feature_names), list(data.target_names)
 trees = {
     routing: TernaryTreeClassifier(
-        delta_method="margin", routing=routing, max_depth=2, random_state=42
+        delta_method="margin", routing=routing, max_depth=2, zone_edges="closed", random_state=42
     ).fit(data.data, data.target)
     for routing in ("hard_middle", "probabilistic")
 }
