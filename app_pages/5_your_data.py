@@ -49,8 +49,9 @@ with page_guard("loading your data"):
                 key="upload_missing",
                 format_func=vocabulary.MISSING_POLICIES.get,
                 on_change=datasets.on_upload,
-                help="Fill gaps in a feature with the column's median (numbers) or "
-                "most frequent value (text), or drop every row with a gap. Rows "
+                help="Fill gaps in a number column with its median (plus a 0/1 gap "
+                "column where 5 % or more of its rows are gaps); a gap in a text column "
+                "is a level of its own, '(missing)'. Or drop every row with a gap. Rows "
                 "without a label are always dropped.",
             )
     else:

@@ -70,7 +70,7 @@ METHOD_PARAM = {
     "node_bootstrap": "n_bootstraps",
 }
 
-MISSING_POLICIES = {"impute": "fill in (median / most frequent)", "drop": "drop rows with gaps"}
+MISSING_POLICIES = {"impute": "fill in (median / a (missing) level)", "drop": "drop rows with gaps"}
 
 #: sweepable parameters: label, range of the slider, default range
 SWEEP_PARAMS = {
