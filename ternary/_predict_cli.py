@@ -5,7 +5,15 @@ download, or ``skops.io.dump(make_pipeline(ds.preprocessor, clf), path)``); DATA
 CSV or ARFF file with the columns the model was trained on (any order, extra
 columns ignored). OUT gets every input column, in order, then ``prediction``,
 ``verdict`` (1 decided, 0 boundary-uncertain), ``confidence`` and one ``P(<class>)``
-column per class. Bad input ends with exit code 2 and a message, never a traceback.
+column per class. ``--review-share S`` (a share such as ``0.1`` or ``10%``) adds, after
+``confidence``, ``review`` (1 = review this row: the least confident rows the budget
+allows, `ternary.review.flag_least_confident`) and ``review_rule`` (the rule's name on
+those rows, e.g. ``least confident 10 %``); the zone ``verdict`` stays its own column, since
+at equal flag share the confidence ranking is the better list of rows to review. There is
+no risk target here: `~ternary.selective.RiskControlledClassifier` needs labelled rows held
+out of the model's fit to choose its threshold, which a saved model fitted on every row
+does not have (a pipeline saved with one as its last step writes its risk-controlled
+verdict in ``verdict``). Bad input ends with exit code 2 and a message, never a traceback.
 """
 
 from __future__ import annotations
@@ -46,7 +54,30 @@ def _parser(prog: str | None) -> argparse.ArgumentParser:
         help=f"show a progress bar (with tqdm) from N rows on (default {_PROGRESS_ROWS:,})",
     )
     p.add_argument("--chunk-rows", type=int, default=_CHUNK, metavar="N", help="rows per batch")
+    p.add_argument(
+        "--review-share",
+        type=_share,
+        default=None,
+        metavar="S",
+        help="flag the least confident share S of the rows for review (0.1 or 10%%): adds "
+        "the columns review (1 = review) and review_rule; the zone verdict stays its own column",
+    )
     return p
+
+
+def _share(text: str) -> float:
+    """A review share as typed: ``0.1`` or ``10%``, between 0 and 1."""
+    raw = text.strip()
+    try:
+        value = float(raw[:-1]) / 100 if raw.endswith("%") else float(raw)
+    except ValueError:
+        value = float("nan")
+    if not 0.0 <= value <= 1.0:  # NaN fails too
+        raise argparse.ArgumentTypeError(
+            f"{text!r} is not a share of rows; give a number between 0 and 1 (0.1) or a "
+            "percentage (10%)."
+        )
+    return value
 
 
 def load_model(path: str):
@@ -99,6 +130,7 @@ def run(
     quiet: bool = False,
     progress_rows: int = _PROGRESS_ROWS,
     chunk_rows: int = _CHUNK,
+    review_share: float | None = None,
 ) -> int:
     """Score ``data_path`` with ``model_path`` into ``out_path``; return the rows written.
 
@@ -113,6 +145,7 @@ def run(
     from ternary.data._rows import _recognise_label
     from ternary.metrics import decided_accuracy, uncertain_rate
     from ternary.pipeline import score
+    from ternary.review import review_rule
 
     model = load_model(model_path)
     rows, cells = _read(data_path)
@@ -120,7 +153,13 @@ def run(
     update, bar = _progress(len(rows), quiet, progress_rows)
     try:
         features = rows.drop(columns=[label]) if label is not None else rows
-        outputs = score(model, features, chunk_size=max(1, chunk_rows), progress=update)
+        outputs = score(
+            model,
+            features,
+            chunk_size=max(1, chunk_rows),
+            progress=update,
+            review_share=review_share,
+        )
     except ValueError as exc:
         raise _Failure(f"{data_path}: {exc}") from exc
     finally:
@@ -137,6 +176,13 @@ def run(
             f"accuracy {100 * accuracy:.1f} % on the {int((verdict[has] == 1).sum()):,} decided "
             f"rows with a label; {100 * uncertain_rate(verdict):.1f} % of "
             f"{len(verdict):,} rows flagged boundary-uncertain.",
+            file=sys.stderr,
+        )
+    if review_share is not None:
+        print(
+            f"{int(outputs['review'].sum()):,} of {len(outputs):,} rows flagged for review "
+            f"(review = 1, the {review_rule(review_share)} by confidence); "
+            f"{int((outputs['verdict'] == 0).sum()):,} in a boundary zone (verdict = 0).",
             file=sys.stderr,
         )
     clash = [c for c in outputs.columns if c in cells.columns]
@@ -163,6 +209,7 @@ def main(argv: Sequence[str] | None = None, *, prog: str | None = None) -> int:
             quiet=args.no_progress,
             progress_rows=args.progress_rows,
             chunk_rows=args.chunk_rows,
+            review_share=args.review_share,
         )
     except _Failure as exc:
         print(f"ternary predict: {exc}", file=sys.stderr)

@@ -44,6 +44,7 @@ from ternary._modelfile import (
     ModelFileError,
     load_model,
 )
+from ternary.review import flag_least_confident, review_rule
 
 __all__ = [
     "MAX_MEMBERS",
@@ -279,7 +280,9 @@ def make_pipeline(*steps, memory=None, verbose: bool = False) -> TernaryPipeline
     return pipe
 
 
-def score(model, rows, *, chunk_size: int = 20_000, progress=None) -> pd.DataFrame:
+def score(
+    model, rows, *, chunk_size: int = 20_000, progress=None, review_share: float | None = None
+) -> pd.DataFrame:
     """The model's answer for every row, as a table ready to write next to the rows.
 
     Parameters
@@ -293,15 +296,24 @@ def score(model, rows, *, chunk_size: int = 20_000, progress=None) -> pd.DataFra
         Rows scored at a time (bounds the memory of the encoded rows).
     progress : callable ``(n_done)``, optional
         Called after each chunk with the rows done so far.
+    review_share : float in [0, 1], optional
+        A review budget: the least confident rows of all ``rows`` that it allows get
+        ``review`` 1 (`ternary.review.flag_least_confident`), the others 0, and the
+        ``review_rule`` column names the rule (``'least confident 10 %'``). The zone
+        verdict stays its own column: at equal flag share the confidence ranking is the
+        better list of rows to review.
 
     Returns
     -------
     pandas.DataFrame
         Indexed like ``rows``: ``prediction``, ``verdict`` (1 decided, 0
         boundary-uncertain; all 1 for a model without verdicts), ``confidence``
-        (``predict_confidence``, else the largest class probability), then one
+        (``predict_confidence``, else the largest class probability), with a
+        ``review_share`` the ``review`` and ``review_rule`` columns, then one
         ``P(<class>)`` column per class.
     """
+    # a bad share fails before any row is scored
+    rule = review_rule(review_share) if review_share is not None else ""
     classes = np.asarray(model.classes_)
     parts = []
     for start in range(0, len(rows), max(1, int(chunk_size))):
@@ -335,6 +347,12 @@ def score(model, rows, *, chunk_size: int = 20_000, progress=None) -> pd.DataFra
             progress(start + len(chunk))
     if not parts:
         columns = ["prediction", "verdict", "confidence"] + [f"P({c})" for c in classes]
+        if review_share is not None:
+            columns[3:3] = ["review", "review_rule"]
         return pd.DataFrame(columns=columns, index=rows.index)
-    return pd.concat(parts)
-
+    table = pd.concat(parts)
+    if review_share is not None:
+        flags = flag_least_confident(table["confidence"].to_numpy(), review_share)
+        table.insert(3, "review", flags.astype(np.int8))
+        table.insert(4, "review_rule", np.where(flags, rule, ""))
+    return table
