@@ -75,8 +75,9 @@ def canvas_figure(points, class_names, *, bounds=(0.0, 1.0), grid=60, height=440
     fig.update_layout(
         height=height,
         margin=dict(l=40, r=10, t=30, b=40),
-        xaxis=dict(axis, title="x1"),
-        yaxis=dict(axis, title="x2", scaleanchor="x", scaleratio=1),
+        # a square canvas that keeps its range: the plot area shrinks, the axes do not grow
+        xaxis=dict(axis, title="x1", constrain="domain"),
+        yaxis=dict(axis, title="x2", scaleanchor="x", scaleratio=1, constrain="domain"),
         clickmode="event+select",
         dragmode=False,
         hovermode="closest",
