@@ -3,7 +3,6 @@
 import numpy as np
 import streamlit as st
 
-import viz
 from appkit import cost, datasets, model, paint, paper, present, regions, why
 from appkit.guard import page_guard, plain
 from ternary.data import to_csv
@@ -42,12 +41,7 @@ def why_panel(res, event, data_key) -> None:
     verdict = "flagged boundary-uncertain" if res.scores.verdict[row] == 0 else "decided"
     st.markdown(f"**Test row {plain(values.name)}** (true class {plain(truth)}, {verdict}).")
     st.markdown(plain(story.sentence))
-    dot = viz.tree_dot(tree, feature_names=names, path=story.path)
-    st.graphviz_chart(dot, width="stretch")
-    st.caption(
-        "The row's way through the tree: thick edges; where a zone forks it, the two "
-        "branches are drawn in orange with the share of the row each one carries."
-    )
+    why.path_views(tree, names, story, res.split, values.to_numpy(), res.model.classes_)
     st.table(present.readable(story.steps.round(4)).set_index("node"))
     st.caption(
         "One line per split the row reaches (with probabilistic routing a row in a zone goes "

@@ -12,6 +12,7 @@ from ternary import default_feature_names
 from viz.labels import format_number
 
 __all__ = [
+    "FIT_WIDTH_PX",
     "internal_nodes",
     "member_rows",
     "node_caption",
@@ -19,6 +20,11 @@ __all__ = [
     "node_figure",
     "tree_dot",
 ]
+
+
+#: the width a diagram is laid out to fit at its natural size (12 px node text): the page's
+#: column at 1400 px with the sidebar open is 940 px. Wider trees scroll sideways (app.py's CSS)
+FIT_WIDTH_PX = 900
 
 
 def internal_nodes(model) -> list[int]:
@@ -58,7 +64,8 @@ def tree_dot(
     ``feature_names`` default to the model's ``feature_names_in_`` (a forest's
     member trees are fitted on arrays, so the page passes the forest's). ``on_screen``:
     feature and class names `capped` (a name from a file can be any length); a
-    download keeps them whole.
+    download keeps them whole, and on screen a shallow tree too wide for `FIT_WIDTH_PX` is
+    drawn left to right (`viz.tree_dot`'s ``max_width_px``) instead of being cut or shrunk.
     """
     if feature_names is None:
         feature_names = tuple(str(c) for c in _model.feature_names_in_)
@@ -67,7 +74,12 @@ def tree_dot(
         names, classes = [capped(n) for n in names], [capped(c) for c in classes]
     shadow = shadow_tree(_model, names, classes)
     return viz.tree_dot(
-        shadow, highlight_node=highlight, path=path, legend=legend, text_scale=text_scale
+        shadow,
+        highlight_node=highlight,
+        path=path,
+        legend=legend,
+        text_scale=text_scale,
+        max_width_px=FIT_WIDTH_PX if on_screen else None,
     )
 
 

@@ -12,10 +12,19 @@ from dataclasses import dataclass
 
 import numpy as np
 import pandas as pd
+import streamlit as st
 
+import viz
+from appkit import present
+from appkit.guard import capped
 from ternary.explain import RowExplanation, explain_row
+from ternary.tree import iter_node_rows
+from viz.path_strips import PathNode, path_strips_figure
 
-__all__ = ["RowStory", "row_story"]
+__all__ = ["RowStory", "path_nodes", "path_views", "row_story"]
+
+#: the width the path's diagram is laid out to fit (as the tree page's, `appkit.tree`)
+_FIT_WIDTH_PX = 900
 
 
 @dataclass
@@ -65,3 +74,74 @@ def _table(e: RowExplanation) -> pd.DataFrame:
 
 def _probs(p, classes) -> str:
     return ", ".join(f"{c}: {v:.2f}" for c, v in zip(classes, p, strict=True))
+
+
+def path_nodes(model, X_train, y_train, x, path, feature_names, classes=None) -> list[PathNode]:
+    """The split nodes of ``path`` (node id to the row's share), root first, each with the
+    training rows that reach it on its split feature, for `viz.path_strips_figure`.
+
+    The rows are the tree's own training partition (`ternary.tree.iter_node_rows`: CART's
+    split, three ways for a hard-middle tree), so a node's panel holds its ``n``. ``classes``
+    (default the model's ``classes_``) turn the labels into class codes: a forest's member
+    trees know the codes only, the forest its labels.
+    """
+    tree = model.tree_
+    X32 = np.asarray(X_train, dtype=np.float32)
+    codes = np.searchsorted(np.asarray(model.classes_ if classes is None else classes), y_train)
+    x = np.asarray(x, dtype=float)
+    out = []
+    for node, rows in iter_node_rows(tree, X32, getattr(model, "routing", "probabilistic")):
+        if node not in path or tree.is_leaf[node]:
+            continue
+        f = int(tree.feature[node])
+        out.append(
+            PathNode(
+                node=int(node),
+                feature=str(feature_names[f]),
+                threshold=float(tree.threshold[node]),
+                delta=float(tree.delta[node]),
+                values=X32[rows, f].astype(float),
+                classes=codes[rows],
+                x=float(x[f]),
+                reach=float(path[node]),
+            )
+        )
+    return out
+
+
+def path_views(model, names, story: RowStory, split, x, classes) -> None:
+    """The row's path on the readable tree, then the split feature's rows at each node on it.
+
+    The diagram at its natural size (node text 12 px, larger when presenting), laid out to
+    fit the page (`viz.tree_dot`'s ``max_width_px``) and scrolling sideways past it, never
+    shrunk to the page's width (that made 6 px text spill out of its boxes); the legend
+    under it. Names are `capped` (they come from a file).
+    """
+    scale = 1.3 if st.session_state.get("present") else 1.0
+    shown_names = [capped(str(n)) for n in names]
+    shown_classes = [capped(str(c)) for c in classes]
+    for legend in ("none", "only"):
+        dot = viz.tree_dot(
+            model,
+            feature_names=shown_names,
+            class_names=shown_classes,
+            path=story.path,
+            legend=legend,
+            text_scale=scale,
+            max_width_px=_FIT_WIDTH_PX,
+        )
+        st.graphviz_chart(dot, width="content")
+    st.caption(
+        "The row's way through the tree: thick edges; where a zone forks it, the two "
+        "branches are drawn in orange with the share of the row each one carries."
+    )
+    steps = path_nodes(model, split.X_train, split.y_train, x, story.path, shown_names, classes)
+    if not steps:
+        return
+    fig = path_strips_figure(steps, shown_classes)
+    st.plotly_chart(present.figure(fig), width="stretch", key="why_strips")
+    st.caption(
+        "At each split on the row's way: the training rows that reach the node, on its split "
+        "feature, stacked by class; the dashed line is θ, the orange band the zone "
+        "[θ−δ, θ+δ], the black triangle this row's value."
+    )

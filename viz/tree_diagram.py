@@ -37,11 +37,39 @@ _NODESEP = {"TB": 0.25, "LR": 0.12}
 _RANKSEP = {"TB": 0.5, "LR": 0.3}
 #: the deepest tree drawn top to bottom by ``orientation="auto"``
 _AUTO_TB_DEPTH = 2
+#: a Helvetica character's mean width over its size (bold leaf names a little wider), and a
+#: box's side margins in px (``margin="0.1,…"`` inches at 96 px per inch, both sides)
+_CHAR_EM, _BOX_PAD_PX = 0.55, 20
 
 
-def _rankdir(orientation, depth) -> str:
+def _box_px(tree, node, node_px: float) -> float:
+    """About how wide ``node``'s box is drawn, in px, from its longest label line."""
+    longest = max(len(text) for _, text in node_label_items(tree, node))
+    return longest * _CHAR_EM * node_px + _BOX_PAD_PX
+
+
+def _tb_width_px(tree, drawn, node_px: float) -> float:
+    """About how wide the tree is drawn top to bottom: its bottom row of boxes side by side."""
+    kept = set(drawn)
+    bottom = [
+        n
+        for n in drawn
+        if tree.is_leaf[n]
+        or not any(
+            int(c) in kept
+            for c in (tree.children_left[n], tree.children_middle[n], tree.children_right[n])
+        )
+    ]
+    gap = _NODESEP["TB"] * 96
+    return sum(_box_px(tree, n, node_px) + gap for n in bottom)
+
+
+def _rankdir(orientation, depth, tb_width=None, max_width_px=None) -> str:
+    """``orientation``, or for "auto" the one that fits: top to bottom (as the paper's figures)
+    while the tree is shallow and, when ``max_width_px`` is given, its width fits it."""
     if orientation == "auto":
-        return "TB" if depth <= _AUTO_TB_DEPTH else "LR"
+        fits = max_width_px is None or tb_width is None or tb_width <= max_width_px
+        return "TB" if depth <= _AUTO_TB_DEPTH and fits else "LR"
     if orientation not in ("TB", "LR"):
         raise ValueError(f"orientation must be 'auto', 'TB' or 'LR'; got {orientation!r}.")
     return orientation
@@ -205,6 +233,7 @@ def tree_dot(
     orientation="auto",
     legend="inside",
     text_scale=1.0,
+    max_width_px=None,
 ) -> str:
     """The tree as Graphviz DOT text.
 
@@ -230,6 +259,9 @@ def tree_dot(
         or a graph of the legend alone (the app draws it under the tree, so the
         tree keeps the page's width)
     text_scale : float, multiplies every text size (the app's presentation mode: 1.3)
+    max_width_px : float, optional
+        The width to fit at natural size (text never shrunk): with ``orientation="auto"``,
+        a shallow tree wider than this top to bottom is drawn left to right
 
     Returns
     -------
@@ -253,8 +285,13 @@ def tree_dot(
         )
     style = "rounded,filled" if rounded else "filled"
     drawn = [n for n in tree.preorder if max_depth is None or depth[n] <= max_depth]
-    rankdir = _rankdir(orientation, max((int(depth[n]) for n in drawn), default=0))
     node_pt, edge_pt = f"{_NODE_PT * text_scale:.3g}", f"{_EDGE_PT * text_scale:.3g}"
+    tb_width = None
+    if max_width_px is not None and orientation == "auto":
+        tb_width = _tb_width_px(tree, drawn, float(node_pt) * 4 / 3)  # a point is 4/3 px
+    rankdir = _rankdir(
+        orientation, max((int(depth[n]) for n in drawn), default=0), tb_width, max_width_px
+    )
     lines = [
         "digraph TernaryTree {",
         f"  graph [rankdir={rankdir}, ordering=out, nodesep={_NODESEP[rankdir]}, "
