@@ -16,7 +16,13 @@ import streamlit as st
 #: page, never shrunk), and metric and navigation labels that wrap instead of ending in "…"
 BASE_CSS = """
 <style>
-[data-testid="stGraphVizChart"] { overflow-x: auto; }
+[data-testid="stGraphVizChart"] { overflow-x: auto; padding-bottom: 2px; }
+/* a scrollbar that shows before one scrolls (overlay scrollbars hide until used), so a wide
+   tree's cut-off right side reads as "scroll sideways" on a projector */
+[data-testid="stGraphVizChart"]::-webkit-scrollbar { height: 14px; }
+[data-testid="stGraphVizChart"]::-webkit-scrollbar-track { background: #e6e6e6; }
+[data-testid="stGraphVizChart"]::-webkit-scrollbar-thumb {
+  background: #8a8a8a; border-radius: 7px; border: 3px solid #e6e6e6; }
 [data-testid="stGraphVizChart"] > svg { max-width: none !important; }
 [data-testid="stMetricLabel"], [data-testid="stMetricLabel"] *,
 [data-testid="stSidebarNav"] a .stMarkdownEllipsis, [data-testid="stSidebarNav"] a p {
@@ -37,6 +43,8 @@ html, body, [data-testid="stAppViewContainer"] { font-size: 20px; }
 h1 { font-size: 3rem !important; }
 h2, h3 { font-size: 1.6rem !important; }
 [data-testid="stSidebarNav"] p { font-size: 1rem !important; line-height: 1.3; }
+/* no plotly toolbar over the figures' titles while projecting (nobody zooms from the back) */
+.js-plotly-plot .modebar-container { display: none !important; }
 </style>
 """
 

@@ -76,8 +76,11 @@ def _isoline_layer(fig, isolines, baseline, x_max, y_range):
                 mode="lines+text",
                 line=dict(color="#9a9a9a", width=1, dash="dot"),
                 text=["", f"η = {eta:g}", ""],
-                textposition="top left",
+                # under the line, left of where it leaves the box: above it, the label
+                # ran past the plot's top edge and was cut ("η = 0.15" read "η = 0.1")
+                textposition="bottom left" if eta >= 0 else "top left",
                 textfont=dict(color="#7a7a7a", size=10),
+                cliponaxis=False,
                 name=f"η = {eta:g}",
                 legendgroup="isolines",
                 showlegend=False,

@@ -96,11 +96,9 @@ def presentation_figure(fig: go.Figure, scale: float = 1.5) -> go.Figure:
     top = max(margin.t, 24 + per_line * title_lines * layout.title.font.size)
     extra, margin.t = top - margin.t, top
     if title_lines > 2 and layout.legend.orientation != "h":
-        # a legend beside the plot starts at its top edge, where a tall title ends: below
-        # the plot instead, in rows
-        layout.legend.update(orientation="h", x=0, xanchor="left", y=-0.3, yanchor="top")
-        entries = sum(1 for t in out.data if t.showlegend is not False)
-        extra += 1.8 * layout.legend.font.size * -(-entries // 4)  # its rows, about 4 a row
+        # a legend beside the plot stays beside it (below it, at 1400 px, a twelve-entry legend
+        # left the plot 250 px tall), hung from the plot's top edge, under the tall title
+        layout.legend.update(x=1.02, xanchor="left", y=1, yanchor="top")
     if layout.legend.orientation == "h" and layout.legend.y is not None and layout.legend.y < 0:
         layout.legend.y = layout.legend.y * scale  # below the axis title, which grew too
     if layout.height:

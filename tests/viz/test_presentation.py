@@ -22,7 +22,7 @@ def test_text_grows_and_titles_stay_larger_than_the_body():
     assert big.layout.legend.orientation is None  # a one-line title leaves the legend beside
 
 
-def test_a_tall_title_gets_its_room_and_the_legend_moves_below_the_plot():
+def test_a_tall_title_gets_its_room_and_the_legend_stays_beside_the_plot():
     long = "Node 0: pixel_4_4 ≤ θ = 0.5, n = 1257 — margin δ = 0.5 [tree]"
     note = "<sup>majority left c_L = 0, right c_R = 1; δ = distance from θ to the nearest row</sup>"
     big = presentation_figure(_figure(f"{long}<br>{note}"))
@@ -31,8 +31,9 @@ def test_a_tall_title_gets_its_room_and_the_legend_moves_below_the_plot():
     size = big.layout.title.font.size
     # plotly centres a multi-line title below the margin's middle: about 2.1 lines each
     assert big.layout.margin.t >= 2.1 * lines * size
-    assert big.layout.legend.orientation == "h" and big.layout.legend.y < 0
-    # the figure grows by the extra margin and the legend's row (three entries), so the
-    # plot area keeps its height
-    row = 1.8 * big.layout.legend.font.size
-    assert big.layout.height - big.layout.margin.t - row == 460 * (1 + 0.5 / 3) - 80 * 1.5
+    # beside the plot, hung from its top edge under the title (issue 32: below it, Fig. 2's
+    # twelve entries left the plot 245 px tall at 1400 px)
+    legend = big.layout.legend
+    assert legend.orientation != "h" and (legend.x, legend.y, legend.yanchor) == (1.02, 1, "top")
+    # the figure grows by the extra margin only, so the plot area keeps its height
+    assert big.layout.height - big.layout.margin.t == 460 * (1 + 0.5 / 3) - 80 * 1.5
