@@ -200,9 +200,9 @@ def main(argv=None):
         out += cc18_summary(table)
         out += [
             "",
-            "Tree: its default `predict_confidence` (since issue 30 the smoothed ranking: "
-            "node estimates shrunk towards the parent's, blended through the zones, the "
-            "scaled gap breaking ties). CART Chow: a plain CART's maximum `predict_proba`. "
+            "Tree: its default `predict_confidence` (since issue 30 Laplace-smoothed "
+            "leaves blended through the zones, the scaled gap breaking ties). CART Chow: a "
+            "plain CART's maximum `predict_proba`. "
             "CART Laplace: the same CART's Laplace-smoothed leaf, the scaled gap breaking "
             "ties. Per dataset (fold means):",
             "",
