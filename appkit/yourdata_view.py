@@ -91,10 +91,33 @@ def cases_section(ds: Dataset, key: tuple):
     except ValueError as exc:
         st.warning(plain(exc), icon="⚠️")
         return None
-    table = yourdata.cases_table(ds, cases, _file_lines(ds, key))
     _metrics(cases, ds)
+    share = _review_budget()
+    table = yourdata.cases_table(ds, cases, _file_lines(ds, key), review_share=share)
     _cases_table(ds, table, pipe)
     return pipe
+
+
+def _review_share() -> float:
+    """The person's review budget as a share of rows (the widget's percent)."""
+    return float(st.session_state.get("review_pct", 100 * yourdata.REVIEW_SHARE)) / 100
+
+
+def _review_budget() -> float:
+    """The review budget widget and why the rows to review come from the confidence."""
+    st.subheader("Which rows to review")
+    st.slider(
+        "Review budget (% of rows)",
+        0,
+        100,
+        int(round(100 * yourdata.REVIEW_SHARE)),
+        step=1,
+        key="review_pct",
+        help="The share of rows you can check by hand. The least confident rows under it "
+        "get review = 1 (here and in the scored new rows); a boundary zone is not needed.",
+    )
+    st.info(yourdata.REVIEW_TEXT, icon="ℹ️")
+    return _review_share()
 
 
 def _metrics(cases, ds: Dataset) -> None:
@@ -123,12 +146,17 @@ def _cases_table(ds: Dataset, table: pd.DataFrame, pipe) -> None:
         horizontal=True,
     )
     shown = yourdata.filter_cases(table, which)
+    names = table.attrs.get("output_names", {})
+    n_review = int(table[names.get("review", "review")].sum())
     st.caption(
-        f"{len(shown):,} of {len(table):,} rows; flagged rows first, least confident first. "
-        "Every column of your file (identifiers and set-aside columns included), then the "
-        "out-of-fold prediction, verdict (1 decided, 0 boundary-uncertain), confidence, "
-        "distance to the nearest boundary (in zone half-widths δ) and class probabilities. "
-        "Pick a row to see why."
+        f"{len(shown):,} of {len(table):,} rows; the {n_review:,} rows to review first, then "
+        "the other rows in a boundary zone, each least confident first. Every column of your "
+        "file (identifiers and set-aside columns included), then the out-of-fold prediction; "
+        "review (1 = one of the least confident rows your budget allows); flagged by (the "
+        "rule that flagged the row: least confident, boundary zone, or both); the zone "
+        "verdict (1 decided, 0 boundary-uncertain: the row falls inside a split's zone, "
+        "where the model blends both sides); confidence; distance to the nearest boundary "
+        "(in zone half-widths δ) and class probabilities. Pick a row to see why."
     )
     event = st.dataframe(
         shown,
@@ -145,7 +173,8 @@ def _cases_table(ds: Dataset, table: pd.DataFrame, pipe) -> None:
         file_name=f"cases_{ds.name.replace(' ', '_')}.csv",
         mime="text/csv",
         key="cases_download",
-        help="All rows (not only the filtered ones): your columns, then the outputs.",
+        help="All rows (not only the filtered ones): your columns, then the outputs, review "
+        "and flagged by included.",
     )
     picked = list(getattr(getattr(event, "selection", None), "rows", []) or [])
     if picked and picked[0] < len(shown):
@@ -186,11 +215,17 @@ def score_section(ds: Dataset, pipe) -> None:
     )
     if upload is None:
         return
-    result = yourdata.score_new_file(pipe, ds, upload.getvalue(), str(upload.name))
+    share = _review_share()
+    result = yourdata.score_new_file(
+        pipe, ds, upload.getvalue(), str(upload.name), review_share=share
+    )
     if result.error:
         st.error(plain(result.error), icon="⚠️")
         return
-    st.success(f"Scored {result.n_rows:,} rows; {_pct(result.flag_rate)} boundary-uncertain.")
+    st.success(
+        f"Scored {result.n_rows:,} rows; {result.n_review:,} to review (the least confident "
+        f"{100 * share:.0f} %), {_pct(result.flag_rate)} boundary-uncertain."
+    )
     for note in result.notes:
         st.caption(plain(note))
     if result.label_note:
@@ -208,8 +243,9 @@ def score_section(ds: Dataset, pipe) -> None:
         file_name=f"scored_{stem}.csv",
         mime="text/csv",
         key="score_download",
-        help="Every column of the uploaded file, then prediction, verdict, confidence and "
-        "one probability per class.",
+        help="Every column of the uploaded file, then prediction, verdict, confidence, review "
+        "(1 = one of the least confident rows your budget allows), review_rule and one "
+        "probability per class.",
     )
 
 
@@ -228,14 +264,18 @@ def export_section(ds: Dataset, pipe, key: tuple) -> None:
     )
     st.code(pipeline_snippet(f"{base}.skops"), language="python")
     st.caption("Or from a shell, for a file of any size:")
-    st.code(predict_command(f"{base}.skops"), language="sh")
+    st.code(predict_command(f"{base}.skops", _review_share()), language="sh")
 
 
-def predict_command(model_file: str) -> str:
+def predict_command(model_file: str, review_share: float | None = None) -> str:
     """The shell command that scores a CSV with ``model_file``, the name quoted for a POSIX
     shell: it comes from the upload's name, and ``x;touch${IFS}PWNED;#.csv`` must stay a
-    file name when the command is pasted."""
-    return f"python -m ternary predict {shlex.quote(model_file)} new_rows.csv --out scored.csv"
+    file name when the command is pasted. With ``review_share`` it flags the same share
+    of least confident rows as the page (``--review-share``)."""
+    command = f"python -m ternary predict {shlex.quote(model_file)} new_rows.csv --out scored.csv"
+    if review_share is not None:
+        command += f" --review-share {review_share:.6g}"
+    return command
 
 
 def pipeline_snippet(model_file: str) -> str:

@@ -12,7 +12,7 @@ from appkit import datasets, yourdata
 from appkit.model import model_params
 from appkit.state import DEFAULTS
 from ternary import TernaryTreeClassifier, make_pipeline
-from ternary.data import Preprocessor, load_csv
+from ternary.data import Preprocessor, load_csv, to_csv
 from tests.app.helpers import assert_clean, open_app
 
 PARAMS = {**model_params(DEFAULTS), "max_depth": 3}
@@ -74,13 +74,21 @@ def test_cases_table_has_every_column_line_numbers_and_flagged_first():
     text = data.decode().splitlines()
     for _, row in table.head(20).iterrows():  # the line holds that very row
         assert text[int(row["line"]) - 1].startswith(row["patient_id"] + ",")
-    verdict = table["verdict"].to_numpy()
-    n_flagged = int((verdict == 0).sum())
-    assert n_flagged > 0 and (verdict[:n_flagged] == 0).all()
-    assert np.all(np.diff(table["confidence"].to_numpy()[:n_flagged]) >= 0)
+    # the rows to review first, then the other boundary-zone rows, each least confident first
+    verdict, review = table["verdict"].to_numpy(), table["review"].to_numpy()
+    confidence = table["confidence"].to_numpy()
+    n_review = int(review.sum())
+    assert n_review == len(table) // 10  # the default budget, 10 %
+    assert (review[:n_review] == 1).all()
+    n_zone = int(((verdict == 0) & (review == 0)).sum())
+    assert n_zone > 0 and (verdict[n_review : n_review + n_zone] == 0).all()
+    assert np.all(np.diff(confidence[:n_review]) >= 0)
+    assert np.all(np.diff(confidence[n_review : n_review + n_zone]) >= 0)
+    assert confidence[:n_review].max() <= confidence[n_review:].min()
     wrong = yourdata.filter_cases(table, "wrong")
     assert (wrong["verdict"] == 1).all() and not wrong["correct"].any()
-    assert len(yourdata.filter_cases(table, "flagged")) == n_flagged
+    assert len(yourdata.filter_cases(table, "flagged")) == int((verdict == 0).sum())
+    assert len(yourdata.filter_cases(table, "review")) == n_review
 
 
 def test_new_file_is_scored_by_the_full_model_never_refitted(ds):
@@ -146,3 +154,47 @@ def test_coverage_page_cross_validates_raw_rows_with_a_per_fold_preprocessor(ds)
     assert not hasattr(extra["preprocessor"], "feature_names_out_")
     X2, none = coverage.cv_inputs(ds, ["age", "glucose"])
     assert none == {} and list(X2.columns) == ["age", "glucose"]
+
+
+def test_review_columns_name_the_rule_that_flagged_each_row():
+    confidence = np.array([0.9, 0.1, 0.4, 0.2, 0.8, 0.3])
+    verdict = np.array([1, 0, 1, 1, 0, 0], dtype=np.int8)
+    review, by = yourdata.review_columns(confidence, verdict, 0.5)  # 3 rows: 0.1, 0.2, 0.3
+    assert review.tolist() == [0, 1, 0, 1, 0, 1]
+    assert by.tolist() == ["", "both", "", "least confident 50 %", "boundary zone", "both"]
+
+
+def test_the_budget_sets_the_review_column_and_the_verdict_stays(ds):
+    cases = yourdata.out_of_fold(ds, PARAMS)
+    table = yourdata.cases_table(ds, cases, review_share=0.25)
+    n = len(table)
+    assert int(table["review"].sum()) == n // 4
+    # the same rows as the library's rule on the out-of-fold confidences
+    first = np.argsort(cases.confidence, kind="stable")[: n // 4]
+    expected = np.sort(np.asarray(ds.raw.index)[first] + 1)
+    assert np.array_equal(np.sort(table.loc[table["review"] == 1, "data row"]), expected)
+    assert sorted(table["verdict"].tolist()) == sorted(cases.verdict.tolist())
+    zone_only = table[(table["verdict"] == 0) & (table["review"] == 0)]
+    assert set(zone_only["flagged by"]) <= {"boundary zone"}
+    text = to_csv(table)
+    assert "review" in text.splitlines()[0] and "flagged by" in text.splitlines()[0]
+
+
+def test_new_rows_get_review_columns_with_a_budget(ds):
+    pipe = yourdata._full.__wrapped__(ds, (("k",), tuple(sorted(PARAMS.items()))))
+    new = patients_csv(60, label=False, seed=5)
+    result = yourdata.score_new_file(pipe, ds, new, "new.csv", review_share=0.1)
+    assert result.n_review == 6
+    assert list(result.table.columns[5:10]) == [
+        "prediction",
+        "verdict",
+        "confidence",
+        "review",
+        "review_rule",
+    ]
+    flagged = result.table[result.table["review"] == 1]
+    assert set(flagged["review_rule"]) == {"least confident 10 %"}
+    assert (
+        flagged["confidence"].max()
+        <= result.table.loc[result.table["review"] == 0, "confidence"].min()
+    )
