@@ -58,6 +58,7 @@ def _text(raw: bytes) -> str:
 def _bounded(conn: sqlite3.Connection) -> sqlite3.Connection:
     if hasattr(conn, "setlimit"):  # Python 3.11+: SQLite refuses longer values unread
         conn.setlimit(sqlite3.SQLITE_LIMIT_LENGTH, MAX_CELL_BYTES)
+    conn.text_factory = _text  # names in a damaged schema need not be UTF-8 either
     return conn
 
 
@@ -92,7 +93,7 @@ def connect_read_only(path) -> tuple[sqlite3.Connection, str | None]:
         conn = _bounded(sqlite3.connect(f"{uri}?mode=ro", uri=True, timeout=_WAIT_SECONDS))
         conn.execute("SELECT count(*) FROM sqlite_master").fetchone()
         return conn, None
-    except sqlite3.DatabaseError as exc:
+    except (sqlite3.DatabaseError, UnicodeDecodeError) as exc:
         first = exc
     folder = path.resolve().parent
     if os.access(folder, os.W_OK):
@@ -102,7 +103,7 @@ def connect_read_only(path) -> tuple[sqlite3.Connection, str | None]:
     try:
         conn = _bounded(sqlite3.connect(f"{uri}?mode=ro&immutable=1", uri=True))
         conn.execute("SELECT count(*) FROM sqlite_master").fetchone()
-    except sqlite3.DatabaseError as exc:
+    except (sqlite3.DatabaseError, UnicodeDecodeError) as exc:
         raise ResultsFileError(f"Cannot open {str(path)!r}: {exc}.") from exc
     note = None
     wal = path.with_name(path.name + "-wal")
@@ -215,14 +216,18 @@ def read_rows(conn: sqlite3.Connection, path) -> pd.DataFrame:
     if len(set(names)) != len(names):
         raise ResultsFileError(f"{str(path)!r}: the results table repeats a column name.")
     query = f"SELECT {_POSSIBLE} AS ok, * FROM results ORDER BY rowid"
+    factory = conn.text_factory
     try:
         try:
+            conn.text_factory = str  # sqlite3's own decoder: a Python call per cell costs
             records = conn.execute(query).fetchall()
         except sqlite3.OperationalError as exc:
             if "decode" not in str(exc):
                 raise
-            conn.text_factory = _text  # only then: a Python call per text cell costs
+            conn.text_factory = _text  # a cell that is not UTF-8: replacement characters
             records = conn.execute(query).fetchall()
+        finally:
+            conn.text_factory = factory
     except sqlite3.DatabaseError as exc:
         raise ResultsFileError(f"Cannot read {str(path)!r}: {exc}.") from exc
     frame = pd.DataFrame.from_records(records, columns=["\0ok", *names])
@@ -303,7 +308,7 @@ def inspect(path, *, writing: bool = False) -> tuple[pd.DataFrame, dict[str, Any
     try:
         check_database(conn, path, writing=writing)
         return read_rows(conn, path), read_protocol_rows(conn, path), note
-    except sqlite3.DatabaseError as exc:
+    except (sqlite3.DatabaseError, UnicodeDecodeError) as exc:
         raise ResultsFileError(f"Cannot read {str(path)!r}: {exc}.") from exc
     finally:
         conn.close()

@@ -52,6 +52,8 @@ COMPARISONS = (
 )
 _BASELINE = "CART"
 _NO_DATA = "no data"
+# the columns every run_suite row has, without which no table of the report exists
+_REQUIRED = ("decided_accuracy", "uncertain_rate", "accuracy", "cart_accuracy")
 
 LEGEND = [
     "**Legend.** *unit*: a dataset (the mean of its folds) when the results hold several "
@@ -470,7 +472,9 @@ def coverage_notes(rows: pd.DataFrame, per: pd.DataFrame, unit: str) -> list[str
                 "comparison counts the datasets it has (its n)."
             )
     folds = rows.groupby(["dataset", "combo"], sort=False)["fold"].nunique()
-    expected = int(rows["cv"].max()) if "cv" in rows and rows["cv"].notna().any() else None
+    cv = pd.to_numeric(rows["cv"], errors="coerce") if "cv" in rows else pd.Series([np.nan])
+    cv = cv[np.isfinite(cv) & (cv >= 2) & (cv <= 10_000)]
+    expected = int(cv.max()) if len(cv) else None
     if expected and (folds < expected).any():
         notes.append(
             f"Missing: {int((folds < expected).sum())} (dataset, combination) pair(s) have fewer "
@@ -595,6 +599,12 @@ def load_rows(paths: Sequence[str], keep=None, exclude=()) -> pd.DataFrame:
         raise ResultsFileError(f"No rows in {', '.join(map(str, paths))}.")
     rows = pd.concat(frames, ignore_index=True)
     rows.attrs = {}
+    lacking = [c for c in _REQUIRED if c not in rows]
+    if lacking:
+        raise ResultsFileError(
+            f"{', '.join(map(str, paths))} hold(s) no {', '.join(lacking)} column: not rows "
+            "of `ternary run` (run_suite), which writes every one of them."
+        )
     if keep:
         unknown = sorted(set(keep) - set(rows["dataset"]))
         if unknown:

@@ -43,7 +43,6 @@ import pandas as pd
 from ternary.experiment._csvstore import ResultsFileError, _CsvStore, read_csv_results
 from ternary.experiment._dbread import (
     _bounded,
-    _text,
     check_database,
     check_resumable,
     check_sizes,
@@ -130,7 +129,6 @@ class ResultsDatabase:
             self._conn = _bounded(
                 sqlite3.connect(str(self.path), timeout=_BUSY_SECONDS, isolation_level=None)
             )
-            self.conn.text_factory = _text  # keys of a damaged file need not be UTF-8
             self.conn.execute("PRAGMA journal_mode=WAL")
             self.conn.execute("PRAGMA synchronous=NORMAL")
             self._check_schema()
@@ -153,7 +151,7 @@ class ResultsDatabase:
             damage = conn.execute("PRAGMA quick_check(5)").fetchall()
             if damage != [("ok",)]:
                 raise sqlite3.DatabaseError("; ".join(str(r[0]) for r in damage))
-        except sqlite3.DatabaseError as exc:
+        except (sqlite3.DatabaseError, UnicodeDecodeError) as exc:
             raise self._error("resume", exc) from exc
         finally:
             conn.close()

@@ -362,3 +362,13 @@ def test_a_damaged_key_index_is_refused_for_a_run_and_the_report_reads_the_rows(
     data = [("moons", lambda: make_moons_dataset(n_samples=60, random_state=0))]
     with pytest.raises(ResultsFileError, match="it is damaged"):  # was sqlite3.DatabaseError
         run_suite(data, db, combos=COMBOS, cv=2)
+
+
+def test_an_infinite_cv_or_a_missing_accuracy_column_is_no_traceback(tmp_path, capsys):
+    rows = [(*r[:3], float("inf"), *r[4:]) if k == 0 else r for k, r in enumerate(_rows())]
+    code, out, err = _report(_db(tmp_path / "cv.sqlite", rows=rows), capsys)
+    assert code == 0, err  # was OverflowError: cannot convert float infinity to integer
+    columns = COLUMNS.replace("accuracy, cart_accuracy", "cart_accuracy")
+    db = _db(tmp_path / "noacc.sqlite", rows=[r[:7] + r[8:] for r in _rows()], columns=columns)
+    code, _, err = _report(db, capsys)
+    assert code == 2 and "no accuracy column" in err  # was KeyError: 'accuracy'
