@@ -12,6 +12,7 @@ Run: python benchmarks/bench_viz.py
 
 from __future__ import annotations
 
+import os
 import statistics
 import sys
 import time
@@ -28,7 +29,8 @@ from appkit.answers import regions_figure as decision_regions_figure  # noqa: E4
 from ternary import TernaryTreeClassifier  # noqa: E402
 from ternary.explain import explain_node  # noqa: E402
 from viz import node_inspector_figure, tree_dot  # noqa: E402
-from viz.regions import grid_axes  # noqa: E402
+from viz.regions import RegionGrid, grid_axes  # noqa: E402
+from viz.regions import decision_regions_figure as regions_from_answers  # noqa: E402
 
 REPEATS = 5
 
@@ -41,6 +43,31 @@ def median_seconds(fn, repeats=REPEATS):
         fn()
         times.append(time.perf_counter() - start)
     return statistics.median(times)
+
+
+def assembly_rows(model, cart, X, y):
+    """The figure's assembly alone, from the model's answers on the grid (what a slider
+    move rebuilds): the plain-dict builder against the plotly-object build it replaced
+    (issue 32), kept as the tests' reference in tests/viz/regions_reference.py."""
+    from appkit.answers import grid_answers
+    from tests.viz.regions_reference import reference_figure
+
+    grid = RegionGrid.around(X, 300)
+    proba, verdict = grid_answers(model, grid.points)
+    kw = dict(classes=model.classes_, proba=proba, verdict=verdict, scores=(0.9, 0.3))
+    two = dict(kw, cart_proba=cart.predict_proba(grid.points), cart_scores=(0.8, 0.0))
+    rows = []
+    for label, args in (("1 panel", kw), ("2 panels", two)):
+        before = median_seconds(lambda args=args: reference_figure(X, y, grid, **args))
+        after = median_seconds(lambda args=args: regions_from_answers(X, y, grid, **args))
+        rows.append(
+            (
+                f"  assembly only, {label}: plain dict (before: plotly objects {before:.4f} s)",
+                after,
+                f"{before / after:.1f}× faster",
+            )
+        )
+    return rows
 
 
 def main():
@@ -81,6 +108,8 @@ def main():
         (f"  fig.to_json() ({size_kb:.0f} kB, {n_rects} hatched rectangles)", t_json, ""),
     ]
 
+    rows += assembly_rows(model, cart, X, y)
+
     data = load_breast_cancer()
     cancer = {
         d: TernaryTreeClassifier(
@@ -103,7 +132,8 @@ def main():
     lines = [
         "# bench_viz",
         "",
-        f"Median of {REPEATS} runs after one warm-up; {sys.platform}, numpy {np.__version__}.",
+        f"Median of {REPEATS} runs after one warm-up; {sys.platform}, numpy {np.__version__}; "
+        f"load average {os.getloadavg()[0]:.1f} on {os.cpu_count()} cores.",
         "",
         "| what | seconds | ratio |",
         "|---|---:|---|",

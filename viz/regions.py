@@ -13,6 +13,7 @@ does so in `appkit.answers`) and passes them in; nothing here calls a model.
 from __future__ import annotations
 
 import base64
+import functools
 import struct
 import zlib
 from dataclasses import dataclass
@@ -266,33 +267,37 @@ def _background(proba, xs, ys, n_classes, *, axis_suffix=""):
     )
 
 
-def _hatch_trace(rectangles, *, showlegend, legendgroup="uncertain"):
+def _hatch_trace(rectangles, *, showlegend, axes):
+    """The hatched overlay as a plain trace dict (``axes``: its subplot's axis names)."""
     xs, ys = _rectangle_path(rectangles)
-    return go.Scatter(
+    return dict(
+        type="scatter",
         x=xs,
         y=ys,
         mode="lines",
         fill="toself",
         fillcolor="rgba(0, 0, 0, 0)",
-        fillpattern=_HATCH,
+        fillpattern=dict(_HATCH),
         line=dict(width=0, color="rgba(0, 0, 0, 0)"),
         hoverinfo="skip",
         name=UNCERTAIN_NAME,
-        legendgroup=legendgroup,
+        legendgroup="uncertain",
         showlegend=showlegend,
+        **axes,
     )
 
 
-def _point_traces(X2, y_codes, class_names, *, showlegend):
+def _point_traces(X2, y_codes, class_names, *, showlegend, axes):
     traces = []
+    # WebGL keeps tens of thousands of points responsive in the browser
+    kind = "scattergl" if X2.shape[0] > _WEBGL_POINTS else "scatter"
     for k, name in enumerate(class_names):
         sel = y_codes == k
         if not sel.any():
             continue
-        # WebGL keeps tens of thousands of points responsive in the browser
-        scatter = go.Scattergl if X2.shape[0] > _WEBGL_POINTS else go.Scatter
         traces.append(
-            scatter(
+            dict(
+                type=kind,
                 x=X2[sel, 0],
                 y=X2[sel, 1],
                 mode="markers",
@@ -304,6 +309,7 @@ def _point_traces(X2, y_codes, class_names, *, showlegend):
                 customdata=np.flatnonzero(sel),
                 hovertemplate=f"class {plain_text(name)}<br>(%{{x:.4g}}, %{{y:.4g}})"
                 "<extra></extra>",
+                **axes,
             )
         )
     return traces
@@ -350,90 +356,122 @@ def _describe(acc, rate, hatched):
     return text + (f", boundary-uncertain {100 * rate:.1f}%" if hatched else "")
 
 
-def _panel_layers(fig, panel, xs, ys, n_classes, *, where, hatch_legend):
-    """Background and hatching of one panel; returns whether the hatch legend was used."""
-    suffix = "" if where.get("col", 1) == 1 else str(where["col"])
-    fig.add_layout_image(_background(panel["proba"], xs, ys, n_classes, axis_suffix=suffix))
+def _panel_layers(panel, xs, ys, n_classes, *, col, axes, hatch_legend):
+    """One panel's background image and hatch trace (None without hatching)."""
+    image = _background(panel["proba"], xs, ys, n_classes, axis_suffix="" if col == 1 else str(col))
     verdict = panel["verdict"]
     if verdict is None:
-        return False
+        return image, None
     mask = (verdict == 0).reshape(len(ys), len(xs))
     rects = uncertain_rectangles(_edges(xs), _edges(ys), mask)
     if not rects:
-        return False
-    fig.add_trace(_hatch_trace(rects, showlegend=hatch_legend), **where)
-    return True
+        return image, None
+    return image, _hatch_trace(rects, showlegend=hatch_legend, axes=axes)
 
 
-def _changed_trace(proba, reference_proba, xs, ys):
+def _changed_trace(proba, reference_proba, xs, ys, *, axes):
     """Outlines around the grid cells whose predicted class differs from the reference's."""
     changed = np.argmax(proba, axis=1) != np.argmax(reference_proba, axis=1)
     rects = uncertain_rectangles(_edges(xs), _edges(ys), changed.reshape(len(ys), len(xs)))
     if not rects:
         return None
     px, py = _rectangle_path(rects)
-    return go.Scatter(
+    return dict(
+        type="scatter",
         x=px,
         y=py,
         mode="lines",
         line=dict(color="#111111", width=2),
         hoverinfo="skip",
         name=CHANGED_NAME,
+        **axes,
     )
 
 
-def _two_panels(left_title, right_title):
-    return make_subplots(
-        rows=1,
-        cols=2,
-        shared_xaxes=True,
-        shared_yaxes=True,
-        horizontal_spacing=0.04,
-        subplot_titles=(left_title, right_title),
-    )
+#: a trace's axes in the two-panel figure, by panel (plotly's ``add_trace(row=1, col=c)``)
+_AXES = {1: dict(xaxis="x", yaxis="y"), 2: dict(xaxis="x2", yaxis="y2")}
 
 
-def _layout(fig, xs, ys, feature_names, *, title, height, two_panels):
-    x_edges, y_edges = _edges(xs), _edges(ys)
-    fig.update_xaxes(
-        range=[float(x_edges[0]), float(x_edges[-1])],
-        title_text=feature_names[0],
-        constrain="domain",
-        # the background image covers the plot: grid lines would only stripe it
-        showgrid=False,
-        zeroline=False,
-    )
-    fig.update_yaxes(
-        range=[float(y_edges[0]), float(y_edges[-1])],
-        constrain="domain",
-        showgrid=False,
-        zeroline=False,
-    )
-    if two_panels:
-        fig.update_yaxes(title_text=feature_names[1], row=1, col=1)
+@functools.lru_cache(maxsize=2)
+def _skeleton(two: bool) -> dict:
+    """What no setting changes, built once through plotly's own calls and validation.
+
+    The subplot grid and its titles' places, the axes' style, the template, legend
+    and margins; as a figure dict that also carries the subplot grid (so that
+    ``add_trace(row=1, col=2)`` works on the figures made from it). Building these
+    as plotly objects on every slider move cost about 80 % of a move (issue 32).
+    """
+    if two:
+        # placeholder titles: make_subplots leaves out the annotation of an empty one
+        fig = make_subplots(
+            rows=1,
+            cols=2,
+            shared_xaxes=True,
+            shared_yaxes=True,
+            horizontal_spacing=0.04,
+            subplot_titles=("left", "right"),
+        )
     else:
-        fig.update_yaxes(title_text=feature_names[1])
+        fig = go.Figure()
+    # the background image covers the plot: grid lines would only stripe it
+    fig.update_xaxes(constrain="domain", showgrid=False, zeroline=False)
+    fig.update_yaxes(constrain="domain", showgrid=False, zeroline=False)
     fig.update_layout(
-        title=dict(text=title),
-        height=int(height),
         template="plotly_white",
         # at the figure's bottom edge (not under the plot area, which `constrain` may shrink,
         # leaving the x-axis title on the legend in a narrow panel)
         legend=dict(orientation="h", yref="container", yanchor="bottom", y=0, xanchor="left", x=0),
         margin=dict(l=60, r=20, t=70, b=110),
     )
+    return fig.__reduce__()[1][0]  # to_dict() with the subplot grid (what copy.copy uses)
 
 
-def _draw_panels(fig, panels, X2, y_codes, class_names, xs, ys, *, two):
-    """Each panel's background, hatching and points; the hatch legend entry once."""
-    hatch_legend = True
+def _layout(layout, xs, ys, feature_names, *, title, height, panel_titles):
+    """The skeleton's ``layout`` dict completed with this figure's ranges and texts; the
+    skeleton's own dicts are copied where they change, never edited."""
+    x_edges, y_edges = _edges(xs), _edges(ys)
+    layout = dict(layout)
+    for key in [k for k in layout if k.startswith(("xaxis", "yaxis"))]:
+        edges = x_edges if key.startswith("x") else y_edges
+        layout[key] = {**layout[key], "range": [float(edges[0]), float(edges[-1])]}
+        if key.startswith("x"):
+            layout[key]["title"] = {"text": feature_names[0]}
+    layout["yaxis"]["title"] = {"text": feature_names[1]}  # the left panel's only
+    if panel_titles:
+        notes = layout["annotations"]
+        layout["annotations"] = [{**n, "text": t} for n, t in zip(notes, panel_titles, strict=True)]
+    layout["title"] = {"text": title}
+    layout["height"] = int(height)
+    return layout
+
+
+def _draw_panels(panels, X2, y_codes, class_names, xs, ys, *, two):
+    """Each panel's background image, and its hatching and points; the hatch legend once."""
+    images, traces, hatch_legend = [], [], True
     for col, panel in enumerate(panels, start=1):
-        where = dict(row=1, col=col) if two else {}
-        n_classes = len(class_names)
-        if _panel_layers(fig, panel, xs, ys, n_classes, where=where, hatch_legend=hatch_legend):
+        axes = _AXES[col] if two else {}
+        image, hatch = _panel_layers(
+            panel, xs, ys, len(class_names), col=col, axes=axes, hatch_legend=hatch_legend
+        )
+        images.append(image)
+        if hatch is not None:
+            traces.append(hatch)
             hatch_legend = False
-        for trace in _point_traces(X2, y_codes, class_names, showlegend=(col == len(panels))):
-            fig.add_trace(trace, **where)
+        last = col == len(panels)
+        traces += _point_traces(X2, y_codes, class_names, showlegend=last, axes=axes)
+    return images, traces
+
+
+def _assemble(two, traces, images, xs, ys, feature_names, **texts) -> go.Figure:
+    """The figure: the cached skeleton completed by `_layout`, these traces and images."""
+    skeleton = _skeleton(two)
+    layout = _layout(skeleton["layout"], xs, ys, feature_names, **texts)
+    layout["images"] = images
+    spec = {**skeleton, "data": traces, "layout": layout}
+    # every part was built validated once (the skeleton) or is a plain value of a known
+    # attribute, and tests/viz/test_regions_dict.py holds the result equal to plotly's
+    # validated build: validating again would cost most of a slider move
+    return go.Figure(spec, _validate=False)
 
 
 def decision_regions_figure(
@@ -510,26 +548,26 @@ def decision_regions_figure(
         )
     acc, rate = scores if scores is not None else (None, None)
     panels = [dict(name="model", proba=proba, verdict=verdict)]
+    panel_titles = ()
     if two:
         cart_proba = _grid_array("cart_proba", cart_proba, grid, len(classes))
         panels.insert(0, dict(name="CART", proba=cart_proba, verdict=None))
-        fig = _two_panels(
+        panel_titles = (
             f"{panel_names[0]} — accuracy {100 * cart_scores[0]:.1f}%",
             f"{panel_names[1]} — " + _describe(acc, rate, verdict is not None),
         )
-    else:
-        fig = go.Figure()
+    traces = []
     if reference_proba is not None:
         reference = _grid_array("reference_proba", reference_proba, grid, len(classes))
-        outline = _changed_trace(proba, reference, xs, ys)
+        outline = _changed_trace(proba, reference, xs, ys, axes=_AXES[2] if two else {})
         if outline is not None:
-            fig.add_trace(outline, **(dict(row=1, col=2) if two else {}))
-    _draw_panels(fig, panels, X2, y_codes, class_names, xs, ys, two=two)
+            traces.append(outline)
+    images, panel_traces = _draw_panels(panels, X2, y_codes, class_names, xs, ys, two=two)
     if title is None:
         title = (
             "Decision regions"
             if two
             else f"{panel_names[1]} — " + _describe(acc, rate, verdict is not None)
         )
-    _layout(fig, xs, ys, feature_names, title=title, height=height, two_panels=two)
-    return fig
+    layout = dict(title=title, height=height, panel_titles=panel_titles)
+    return _assemble(two, traces + panel_traces, images, xs, ys, feature_names, **layout)
