@@ -408,6 +408,13 @@ def paint_section(ds: Dataset, key: tuple) -> tuple[Dataset, tuple]:
         )
         if s.get("paint_message"):
             st.info(s["paint_message"], icon="ℹ️")
+    if float(s.get("test_size", 0.3)) > 0:
+        # the figure below draws its regions around the points the cards measure
+        st.caption(
+            "The tree is fitted on part of the points and the regions are drawn around the "
+            "held-out rest; set the test fraction to 0 (sidebar) to fit and draw every "
+            "painted point, as the paper's figures do."
+        )
     why_not = problem(points)
     if why_not:
         st.info(why_not, icon="ℹ️")

@@ -183,3 +183,23 @@ def test_a_link_brings_its_points_and_a_hostile_one_a_message():
     notes = " ".join(shown(t) for t in bad.toast)
     assert "paint=" in notes and "no points were painted" in notes
     assert not bad.session_state["paint_on"]
+
+
+def test_the_canvas_keeps_its_range_and_covers_it_with_the_click_grid():
+    from viz.paint import GRID_NAME, canvas_figure
+
+    fig = canvas_figure(TWO_CLUSTERS, paint.CLASSES, bounds=paint.BOUNDS, grid=60)
+    grid = fig.data[0]
+    assert grid.name == GRID_NAME and len(grid.x) == 3600
+    assert min(grid.x) == 0.0 and max(grid.x) == 1.0 and min(grid.y) == 0.0
+    assert grid.hoverinfo == "none"  # clickable, with no tooltip
+    # the square canvas shrinks its area instead of widening the range a click is mapped to
+    assert fig.layout.xaxis.constrain == "domain" and fig.layout.yaxis.constrain == "domain"
+    assert list(fig.layout.xaxis.range) == [-0.03, 1.03]
+    names = [t.name for t in fig.data[1:]]
+    assert names == ["class A", "class B"]
+    assert [len(t.x) for t in fig.data[1:]] == [6, 6]
+    assert fig.layout.title.text == "12 painted points"
+    # colours follow the rank among the painted classes, as in the regions figure
+    only_c = canvas_figure([(2, 0.5, 0.5)], paint.CLASSES)
+    assert only_c.data[1].marker.color == fig.data[1].marker.color
