@@ -11,6 +11,9 @@ Every run compares the address with what the app last wrote there: a
 difference means the address came from outside (a pasted link, a preset) and
 is applied before any widget is drawn; otherwise the widgets win and the
 address is rewritten after the page.
+
+Painted points (the Decision regions page's draw mode) travel as ``paint=``, in
+`appkit.paint`'s compact, capped form, checked strictly when a link brings them.
 """
 
 from __future__ import annotations
