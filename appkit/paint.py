@@ -30,6 +30,7 @@ __all__ = [
     "PaintError",
     "add_noise",
     "add_point",
+    "apply_click",
     "decode",
     "encode",
     "link_value",
@@ -281,28 +282,44 @@ def _on_toggle() -> None:
     st.session_state["paint_on"] = bool(st.session_state.get("paint_toggle"))
 
 
+def apply_click(
+    points: Sequence[Point], event, action: str, cls: str
+) -> tuple[list[Point], str | None]:
+    """``points`` after a canvas click ``event`` (a plotly selection), and a message or None.
+
+    ``action`` "Add" paints a point of class ``cls`` where the click landed; "Remove"
+    takes the painted point nearest it. An event without a clicked point changes nothing.
+    """
+    points = list(points)
+    try:
+        last = list(event["selection"]["points"] or ())[-1]
+        x, y = float(last["x"]), float(last["y"])
+    except (KeyError, TypeError, ValueError, IndexError):
+        return points, None
+    if not (np.isfinite(x) and np.isfinite(y)):
+        return points, None
+    if action == "Remove":
+        points, gone = remove_near(points, x, y)
+        if not gone:
+            return points, f"No painted point within {REMOVE_RADIUS} of ({x:.2f}, {y:.2f})."
+        return points, None
+    try:
+        index = CLASSES.index(cls) if cls in CLASSES else 0
+        return add_point(points, index, x, y), None
+    except PaintError as exc:
+        return points, str(exc)
+
+
 def _on_click(key: str) -> None:
     """A click on the canvas: add a point of the chosen class there, or remove the nearest."""
     s = st.session_state
-    try:
-        clicked = list(s[key]["selection"]["points"] or ())
-    except (KeyError, TypeError):
-        return
-    if not clicked:
-        return
-    x, y = float(clicked[-1]["x"]), float(clicked[-1]["y"])
-    points = list(s.get("paint_points") or [])
-    s["paint_message"] = None
-    if s.get("paint_action", "Add") == "Remove":
-        points, gone = remove_near(points, x, y)
-        if not gone:
-            s["paint_message"] = f"No painted point within {REMOVE_RADIUS} of ({x:.2f}, {y:.2f})."
-    else:
-        try:
-            points = add_point(points, CLASSES.index(s.get("paint_class", CLASSES[0])), x, y)
-        except PaintError as exc:
-            s["paint_message"] = str(exc)
-    s["paint_points"] = points
+    points, message = apply_click(
+        s.get("paint_points") or [],
+        s.get(key),
+        s.get("paint_action", "Add"),
+        s.get("paint_class", CLASSES[0]),
+    )
+    s["paint_points"], s["paint_message"] = points, message
     # a fresh chart: a second click on the same spot is a new selection, not the old one
     s["paint_canvas_n"] = int(s.get("paint_canvas_n", 0)) + 1
 
@@ -388,8 +405,9 @@ def paint_section(ds: Dataset, key: tuple) -> tuple[Dataset, tuple]:
         "Paint your points",
         key="paint_toggle",
         on_change=_on_toggle,
-        help="Draw the dataset yourself: pick a class and click on the canvas. The tree, its "
-        "zones and every card below follow the painted points, and the link carries them.",
+        help="Draw the dataset yourself: pick a class and click on the canvas. While this is "
+        "on, the painted points replace the sidebar's dataset on this page: the tree, its "
+        "zones and every card below follow them, and the page's link carries them.",
     )
     if not s.get("paint_on"):
         return ds, key

@@ -203,3 +203,40 @@ def test_the_canvas_keeps_its_range_and_covers_it_with_the_click_grid():
     # colours follow the rank among the painted classes, as in the regions figure
     only_c = canvas_figure([(2, 0.5, 0.5)], paint.CLASSES)
     assert only_c.data[1].marker.color == fig.data[1].marker.color
+
+
+def _event(*points):
+    return {"selection": {"points": list(points)}}
+
+
+def test_a_click_adds_removes_or_says_why_not():
+    added, note = paint.apply_click([], _event({"x": 0.25, "y": 0.5}), "Add", "B")
+    assert added == [(1, 0.25, 0.5)] and note is None
+    # the last point of the selection is the click
+    clicks = _event({"x": 0.1, "y": 0.1}, {"x": 0.9, "y": 0.2})
+    two, _ = paint.apply_click(added, clicks, "Add", "A")
+    assert two == [(1, 0.25, 0.5), (0, 0.9, 0.2)]
+    left, note = paint.apply_click(two, _event({"x": 0.26, "y": 0.49}), "Remove", "A")
+    assert left == [(0, 0.9, 0.2)] and note is None
+    same, note = paint.apply_click(left, _event({"x": 0.1, "y": 0.9}), "Remove", "A")
+    assert same == left and "No painted point within" in note
+    full = [(0, 0.5, 0.5)] * paint.MAX_POINTS
+    kept, note = paint.apply_click(full, _event({"x": 0.1, "y": 0.1}), "Add", "A")
+    assert kept == full and "more than the 500" in note
+
+
+@pytest.mark.parametrize(
+    "event",
+    [
+        None,
+        {},
+        {"selection": None},
+        _event(),
+        _event({"x": None, "y": 1}),
+        _event({"y": 0.2}),
+        _event({"x": "nan", "y": 0.1}),
+        _event({"x": "left", "y": 0.1}),
+    ],
+)
+def test_a_click_without_a_point_changes_nothing(event):
+    assert paint.apply_click([(0, 0.5, 0.5)], event, "Add", "A") == ([(0, 0.5, 0.5)], None)
