@@ -97,7 +97,7 @@ PRESETS = (
         "Paper Fig. 3 — breast cancer, margin, hard middle, depth 2",
         "tree",
         {
-            "dataset": "breast cancer",
+            "dataset": "breast cancer (paper)",
             "delta_method": "margin",
             "routing": "hard_middle",
             "max_depth": "2",
@@ -110,7 +110,7 @@ PRESETS = (
         "Paper Fig. 4 — breast cancer, margin, probabilistic, depth 2",
         "tree",
         {
-            "dataset": "breast cancer",
+            "dataset": "breast cancer (paper)",
             "delta_method": "margin",
             "max_depth": "2",
             "test_size": "0.0",
@@ -136,11 +136,11 @@ PRESET_SOURCES = {
     "the stored reproduction run (benchmarks/results/reproduce_paper.md, 50 CC18 datasets).",
     PRESETS[2][0]: "All 569 rows of scikit-learn's breast cancer, unscaled: root worst radius "
     "≤ 16.795, δ = 0.1750, as in the paper's Fig. 3. Its two 50/50 leaves (n = 8, n = 6) "
-    "read benign here and malignant in the paper: a tie goes to the first class, malignant "
-    "in scikit-learn's codes (0) that the paper's tree was fitted on, benign in the sorted "
-    "names here.",
+    "read malignant, as in the paper: a tie goes to the first class, and the labels keep "
+    "scikit-learn's codes (0 malignant, 1 benign), the order the paper's tree was fitted in.",
     PRESETS[3][0]: "All 569 rows, unscaled, probabilistic routing: the same root, its children "
-    "worst concave points ≤ 0.136 (δ = 0.0021) and mean texture, as in the paper's Fig. 4.",
+    "worst concave points ≤ 0.136 (δ = 0.0021) and mean texture, as in the paper's Fig. 4. "
+    "Labels keep scikit-learn's codes (0 malignant, 1 benign): a tie would go to malignant.",
     PRESETS[4][0]: "The 30 examples of §3 of Webb (1997), reconstructed and all fitted: "
     "C4.5's depth-3 tree and its two grafts, Laplace accuracy 0.917 (A ≤ 5, 10 ·) and 0.909 "
     "(B ≤ 3, 9 o) as in the paper.",

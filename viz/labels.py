@@ -93,7 +93,9 @@ def node_label_items(model, node, feature_names=None, class_names=None) -> list[
     Roles: ``"feature"``, ``"threshold"``, ``"delta"``, ``"blend"``, ``"n"`` for
     a split; ``"class"``, ``"confidence"``, ``"n"`` for a leaf. The δ line is
     left out when no node of the tree has a zone (plain CART), the blend range
-    when this node's δ is 0.
+    when this node's δ is 0. A leaf whose top share ties with another class's
+    reads "conf = 0.50, tie → first class": like ``predict``, it takes the first
+    of the tied classes in the estimator's ``classes_``.
     """
     tree = ShadowTree.of(model, feature_names, class_names)
     node = int(node)
@@ -105,7 +107,12 @@ def node_label_items(model, node, feature_names=None, class_names=None) -> list[
         value = tree.value[node]
         k = int(np.argmax(value))
         name = classes[k] if k < len(classes) else str(k)
-        return [("class", f"Class: {name}"), ("confidence", f"conf = {value[k]:.2f}"), n_line]
+        conf = f"conf = {value[k]:.2f}"
+        # a 50/50 leaf's class is the estimator's first class (argmax), which a reader
+        # cannot guess from the shares: say so
+        if np.count_nonzero(value >= value[k] - 1e-12) > 1:
+            conf += ", tie → first class"
+        return [("class", f"Class: {name}"), ("confidence", conf), n_line]
     f = int(tree.feature[node])
     theta, delta = float(tree.threshold[node]), float(tree.delta[node])
     items = [

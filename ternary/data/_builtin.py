@@ -389,6 +389,35 @@ def load_breast_cancer() -> Dataset:
     return _sklearn_bundle(datasets.load_breast_cancer, "breast cancer", label_names=True)
 
 
+def _breast_cancer_paper() -> Dataset:
+    """Breast cancer labelled in scikit-learn's class order, as Smits (2026) fitted it.
+
+    scikit-learn codes malignant 0 and benign 1, and the paper's trees (its Figs. 3
+    and 4) were fitted on those codes; a leaf whose classes tie takes the first
+    class, so its two 50/50 leaves read malignant. The estimator orders classes by
+    sorting their labels, which puts "benign" first; here each label starts with
+    its scikit-learn code ("0 malignant", "1 benign") so that sorting keeps the
+    paper's order, and the tie goes to malignant in ``predict`` and in every
+    drawing alike. Rows and features are `load_breast_cancer`'s.
+    """
+    from sklearn import datasets
+
+    bunch = datasets.load_breast_cancer()
+    labels = np.asarray([f"{code} {name}" for code, name in enumerate(bunch.target_names)])
+    return _from_arrays(
+        bunch.data,
+        labels.astype(object)[np.asarray(bunch.target)],
+        [str(n) for n in bunch.feature_names],
+        name="breast cancer (paper)",
+        source="sklearn",
+        report=[
+            "Loaded scikit-learn's bundled breast cancer dataset.",
+            "Labels carry scikit-learn's codes (0 malignant, 1 benign), the order the paper's "
+            "trees were fitted in: a tie between the classes goes to the first, malignant.",
+        ],
+    )
+
+
 def load_digits() -> Dataset:
     """8×8 handwritten digits (1797 × 64, 10 classes), bundled with scikit-learn.
 
@@ -478,6 +507,8 @@ BUILTIN_DATASETS: dict[str, Callable[..., Dataset]] = {
     "iris": load_iris,
     "wine": load_wine,
     "breast cancer": load_breast_cancer,
+    # the paper's Figs. 3 and 4: its class order, so its 50/50 leaves read malignant
+    "breast cancer (paper)": _breast_cancer_paper,
     "digits": load_digits,
     "webb example": webb_example,
 }

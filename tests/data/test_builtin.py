@@ -74,6 +74,7 @@ def test_registry_has_every_builtin_and_the_default():
         "iris",
         "wine",
         "breast cancer",
+        "breast cancer (paper)",
         "digits",
     }
     assert DEFAULT_DATASET == "two moons"
