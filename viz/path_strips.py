@@ -152,6 +152,7 @@ def path_strips_figure(steps, class_names, *, title=None) -> go.Figure:
                 fillcolor=UNCERTAIN_COLOR,
                 opacity=0.25,
                 line_width=0,
+                layer="below",  # under the bars, whose class colours stay true
                 row=i,
                 col=1,
             )
