@@ -221,14 +221,14 @@ def read_rows(conn: sqlite3.Connection, path) -> pd.DataFrame:
         try:
             conn.text_factory = str  # sqlite3's own decoder: a Python call per cell costs
             records = conn.execute(query).fetchall()
-        except sqlite3.OperationalError as exc:
+        except (sqlite3.OperationalError, UnicodeDecodeError) as exc:
             if "decode" not in str(exc):
                 raise
             conn.text_factory = _text  # a cell that is not UTF-8: replacement characters
             records = conn.execute(query).fetchall()
         finally:
             conn.text_factory = factory
-    except sqlite3.DatabaseError as exc:
+    except (sqlite3.DatabaseError, UnicodeDecodeError) as exc:
         raise ResultsFileError(f"Cannot read {str(path)!r}: {exc}.") from exc
     frame = pd.DataFrame.from_records(records, columns=["\0ok", *names])
     return _typed(frame, path)
