@@ -20,6 +20,7 @@ import numpy as np
 import pandas as pd
 import streamlit as st
 
+from appkit import present
 from appkit.datasets import dataset_key
 from ternary.data import Dataset, to_csv
 
@@ -418,7 +419,7 @@ def paint_section(ds: Dataset, key: tuple) -> tuple[Dataset, tuple]:
     with canvas:
         chart_key = f"paint_canvas_{int(s.get('paint_canvas_n', 0))}"
         st.plotly_chart(
-            canvas_figure(points, CLASSES, bounds=BOUNDS),
+            present.figure(canvas_figure(points, CLASSES, bounds=BOUNDS)),  # projector-sized
             key=chart_key,
             on_select=lambda: _on_click(chart_key),
             selection_mode="points",
