@@ -14,8 +14,11 @@ from __future__ import annotations
 
 import base64
 import functools
+import hashlib
 import struct
+import threading
 import zlib
+from collections import OrderedDict
 from dataclasses import dataclass
 
 import numpy as np
@@ -239,6 +242,33 @@ def png_bytes(rgb) -> bytes:
     )
 
 
+#: recent background images by their colour bins: a slider move redraws the baseline's
+#: panel, and often the model's, with the same colours (issue 32: 20-40 ms each)
+_IMAGES: OrderedDict[tuple, str] = OrderedDict()
+_IMAGES_MAX = 64
+_IMAGES_LOCK = threading.Lock()
+
+
+def _image_source(codes, n_classes) -> str:
+    """The PNG data URI of a grid of `tint_codes` (row ``i`` at ``ys[i]``), from a small
+    cache keyed by the codes themselves, so a hit is exactly the image it would draw."""
+    small = np.ascontiguousarray(codes, dtype=np.uint16 if n_classes * _LEVELS < 2**16 else None)
+    key = (small.shape, small.dtype.str, int(n_classes), hashlib.blake2b(small).digest())
+    with _IMAGES_LOCK:
+        source = _IMAGES.get(key)
+        if source is not None:
+            _IMAGES.move_to_end(key)
+            return source
+    rgb = tint_palette(n_classes)[codes[::-1]]  # image row 0 is the top: the largest y
+    rgb = np.repeat(np.repeat(rgb, _PIXELS_PER_CELL, axis=0), _PIXELS_PER_CELL, axis=1)
+    source = "data:image/png;base64," + base64.b64encode(png_bytes(rgb)).decode("ascii")
+    with _IMAGES_LOCK:
+        _IMAGES[key] = source
+        while len(_IMAGES) > _IMAGES_MAX:
+            _IMAGES.popitem(last=False)
+    return source
+
+
 def _background(proba, xs, ys, n_classes, *, axis_suffix=""):
     """The background as one layout image: each grid cell coloured by its predicted class.
 
@@ -248,11 +278,9 @@ def _background(proba, xs, ys, n_classes, *, axis_suffix=""):
     stretches the image stays inside a cell's edge.
     """
     codes = tint_codes(proba, n_classes).reshape(len(ys), len(xs))
-    rgb = tint_palette(n_classes)[codes[::-1]]  # image row 0 is the top: the largest y
-    rgb = np.repeat(np.repeat(rgb, _PIXELS_PER_CELL, axis=0), _PIXELS_PER_CELL, axis=1)
     x_edges, y_edges = _edges(xs), _edges(ys)
     return dict(
-        source="data:image/png;base64," + base64.b64encode(png_bytes(rgb)).decode("ascii"),
+        source=_image_source(codes, n_classes),
         xref="x" + axis_suffix,
         yref="y" + axis_suffix,
         x=float(x_edges[0]),

@@ -132,3 +132,24 @@ def test_random_settings_equal(seed, two, resolution):
         kw["cart_proba"] = kw["proba"][:, ::-1]
     old = reference_figure(X, y, grid, **kw)
     assert decision_regions_figure(X, y, grid, **kw).to_dict() == old.to_dict()
+
+
+def test_cached_background_is_the_image_drawn_afresh(monkeypatch):
+    """A slider move redraws the baseline's panel from the image cache: the same PNG as
+    drawn afresh, and no PNG encoded for it; a changed grid gets its own image."""
+    import viz.regions as R
+
+    X, y, grid, kw = _setting(resolution=30, seed=3)
+    kw["cart_proba"] = kw["proba"][:, ::-1]
+    first = decision_regions_figure(X, y, grid, **kw).to_dict()
+    encoded = []
+    monkeypatch.setattr(R, "png_bytes", lambda rgb: encoded.append(rgb) or b"")
+    again = decision_regions_figure(X, y, grid, **kw).to_dict()
+    assert encoded == [] and again == first
+    monkeypatch.undo()
+    R._IMAGES.clear()
+    assert decision_regions_figure(X, y, grid, **kw).to_dict() == first
+    moved = dict(kw, proba=np.roll(kw["proba"], 1, axis=0))
+    sources = [im["source"] for im in decision_regions_figure(X, y, grid, **moved).layout.images]
+    assert sources[0] == first["layout"]["images"][0]["source"]  # the baseline: a hit
+    assert sources[1] != first["layout"]["images"][1]["source"]  # the model's: redrawn
