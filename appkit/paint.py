@@ -22,6 +22,7 @@ import streamlit as st
 
 from appkit import present
 from appkit.datasets import dataset_key
+from appkit.state import shown
 from ternary.data import Dataset, to_csv
 
 __all__ = [
@@ -401,15 +402,16 @@ def paint_section(ds: Dataset, key: tuple) -> tuple[Dataset, tuple]:
     from viz.paint import canvas_figure
 
     s = st.session_state
-    s["paint_toggle"] = bool(s.get("paint_on"))
-    st.toggle(
-        "Paint your points",
-        key="paint_toggle",
-        on_change=_on_toggle,
-        help="Draw the dataset yourself: pick a class and click on the canvas. While this is "
-        "on, the painted points replace the sidebar's dataset on this page: the tree, its "
-        "zones and every card below follow them, and the page's link carries them.",
-    )
+    if shown("paint"):  # hide=paint in a lecture link: no switch, the link's points stay
+        s["paint_toggle"] = bool(s.get("paint_on"))
+        st.toggle(
+            "Paint your points",
+            key="paint_toggle",
+            on_change=_on_toggle,
+            help="Draw the dataset yourself: pick a class and click on the canvas. While this "
+            "is on, the painted points replace the sidebar's dataset on this page: the tree, "
+            "its zones and every card below follow them, and the page's link carries them.",
+        )
     if not s.get("paint_on"):
         return ds, key
     points = list(s.get("paint_points") or [])

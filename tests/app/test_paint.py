@@ -240,3 +240,11 @@ def test_a_click_adds_removes_or_says_why_not():
 )
 def test_a_click_without_a_point_changes_nothing(event):
     assert paint.apply_click([(0, 0.5, 0.5)], event, "Add", "A") == ([(0, 0.5, 0.5)], None)
+
+
+def test_a_lecture_link_can_hide_the_switch_and_keep_the_points():
+    at = open_link({"paint": paint.encode(TWO_CLUSTERS), "hide": "paint"}, page="regions")
+    assert_clean(at)
+    assert not at.toggle or all(t.label != "Paint your points" for t in at.toggle)
+    assert at.session_state["paint_points"] == TWO_CLUSTERS
+    assert metrics(at)["Accuracy, all test rows"] == "100.0%"
