@@ -103,6 +103,28 @@ def clicked_path(ds, key, clf, names):
     return story.path, note
 
 
+def diagram_depth(depth: int) -> int | None:
+    """How deep the diagram is drawn: whole up to `tree.DIAGRAM_DEPTH`, deeper trees
+    collapsed below the depth the reader picks (a depth-8 tree drew 1,291 px wide and
+    thousands tall, its right side out of sight), never shrunk."""
+    if depth <= tree.DIAGRAM_DEPTH:
+        return None
+    s = st.session_state
+    if not 1 <= s.get("diagram_depth", 0) <= depth:  # new, or kept from a deeper tree
+        s["diagram_depth"] = tree.DIAGRAM_DEPTH
+    return int(
+        st.number_input(
+            "Draw the diagram down to depth",
+            1,
+            depth,
+            key="diagram_depth",
+            help=f"The tree has depth {depth}. Deeper subtrees are drawn as (…) so the diagram "
+            "keeps readable text; raise this to draw more (the diagram then scrolls sideways). "
+            "The downloads always hold the whole tree.",
+        )
+    )
+
+
 with page_guard("drawing the tree"):
     ds, key = datasets.current_dataset()
     model.model_sidebar()
@@ -191,8 +213,11 @@ with page_guard("drawing the tree"):
         # at its natural size (12 px text), scrolling sideways when wider than the page; the
         # legend under it, so the tree has the whole width (larger text when presenting)
         scale = 1.3 if s.get("present") else 1.0
+        drawn_depth = diagram_depth(clf.get_depth())
         for legend in ("none", "only"):
-            shown = tree.tree_dot(clf, tree_key, node, tuple(names), path, legend, scale, True)
+            shown = tree.tree_dot(
+                clf, tree_key, node, tuple(names), path, legend, scale, True, drawn_depth
+            )
             st.graphviz_chart(shown, width="content")
         if path_note:
             st.caption(plain(path_note))

@@ -12,6 +12,7 @@ from ternary import default_feature_names
 from viz.labels import format_number
 
 __all__ = [
+    "DIAGRAM_DEPTH",
     "FIT_WIDTH_PX",
     "internal_nodes",
     "member_rows",
@@ -25,6 +26,9 @@ __all__ = [
 #: the width a diagram is laid out to fit at its natural size (12 px node text): the page's
 #: column at 1400 px with the sidebar open is 940 px. Wider trees scroll sideways (app.py's CSS)
 FIT_WIDTH_PX = 900
+#: the deepest level the page draws at first: six columns of boxes left to right fit
+#: `FIT_WIDTH_PX`; deeper subtrees are collapsed to "(…)" until the reader asks for more
+DIAGRAM_DEPTH = 5
 
 
 def internal_nodes(model) -> list[int]:
@@ -55,6 +59,7 @@ def tree_dot(
     legend: str = "inside",
     text_scale: float = 1.0,
     on_screen: bool = False,
+    max_depth: int | None = None,
 ) -> str:
     """The DOT source of ``_model``, ``highlight`` outlined, one row's ``path`` drawn thick.
 
@@ -66,6 +71,7 @@ def tree_dot(
     feature and class names `capped` (a name from a file can be any length); a
     download keeps them whole, and on screen a shallow tree too wide for `FIT_WIDTH_PX` is
     drawn left to right (`viz.tree_dot`'s ``max_width_px``) instead of being cut or shrunk.
+    Nodes deeper than ``max_depth`` are collapsed to "(…)".
     """
     if feature_names is None:
         feature_names = tuple(str(c) for c in _model.feature_names_in_)
@@ -80,6 +86,7 @@ def tree_dot(
         legend=legend,
         text_scale=text_scale,
         max_width_px=FIT_WIDTH_PX if on_screen else None,
+        max_depth=max_depth,
     )
 
 
