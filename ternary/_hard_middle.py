@@ -96,8 +96,9 @@ def grow_hard_middle(estimator, X, y_enc, weights, params, rng) -> TernaryTree:
         builder.set_split(node, f, t, d)
         pending = []
         for slot, child_rows, grow in parts:
-            # an empty middle zone predicts like its parent
-            value_rows = rows if slot == "children_middle" and not child_rows.size else child_rows
+            # a child without weight (no rows, or zero-weight rows only, which count as
+            # absent) predicts like its parent, as an empty middle zone always did
+            value_rows = child_rows if weights[child_rows].sum() > 0 else rows
             child = add(child_rows, value_rows)
             builder.set_child(node, slot, child)
             if grow:
@@ -300,8 +301,10 @@ def _grow_sorted(estimator, X, y_enc, weights, params, rng) -> TernaryTree:
             if c == 2 and not d > 0.0:
                 break
             r = child_rows[c]
-            # an empty middle zone predicts like its parent
-            child = nodes.add(nodes.counts[node] if not r.size else counts[c], r.size, weight[c])
+            # a child without weight (no rows, or zero-weight rows only, which count as
+            # absent) predicts like its parent
+            value = counts[c] if weight[c] > 0 else nodes.counts[node]
+            child = nodes.add(value, r.size, weight[c])
             nodes.children[slot][node] = child
             if c < 2 or r.size >= estimator.min_samples_middle:
                 pending.append(

@@ -26,14 +26,6 @@ def expected_failed_checks(estimator):
             "min_samples_leaf does, so a duplicated row and a weight of 2 can grow a "
             "different middle subtree"
         )
-    if estimator.routing == "hard_middle" and estimator.delta_method == "margin":
-        failures["check_sample_weight_equivalence_on_dense_data"] = (
-            "a middle zone that holds only zero-weight rows predicts a uniform distribution, "
-            "while the fit on repeated rows (zero weights dropped) has an empty middle that "
-            "predicts like its parent; with open zone_edges the check's data meets it. Making "
-            "a weightless middle predict like its parent moves the corpus's weighted "
-            "hard-middle fits, so it waits for an intended re-recording"
-        )
     return failures
 
 
