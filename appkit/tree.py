@@ -26,9 +26,10 @@ __all__ = [
 #: the width a diagram is laid out to fit at its natural size (12 px node text): the page's
 #: column at 1400 px with the sidebar open is 940 px. Wider trees scroll sideways (app.py's CSS)
 FIT_WIDTH_PX = 900
-#: the deepest level the page draws at first: six columns of boxes left to right fit
-#: `FIT_WIDTH_PX`; deeper subtrees are collapsed to "(…)" until the reader asks for more
-DIAGRAM_DEPTH = 5
+#: the deepest level the page draws at first: five columns of boxes left to right fit
+#: `FIT_WIDTH_PX` (six drew digits' depth-8 tree 957 px wide in a 940 px column); deeper
+#: subtrees are collapsed to "(…)" until the reader asks for more
+DIAGRAM_DEPTH = 4
 
 
 def internal_nodes(model) -> list[int]:

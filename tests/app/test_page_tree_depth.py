@@ -17,7 +17,7 @@ def test_a_deep_tree_is_drawn_down_to_the_chosen_depth():
     assert depth_input.value == tree.DIAGRAM_DEPTH and depth_input.max == 8
     tree_dot = at.get("graphviz_chart")[0].proto.spec
     collapsed = _drawn_depth_boxes(tree_dot)
-    assert collapsed > 0  # subtrees below depth 5 are "(…)"
+    assert collapsed > 0  # subtrees below the first depth are "(…)"
     assert "rankdir=LR" in tree_dot
     depth_input.set_value(8).run()
     assert_clean(at)
