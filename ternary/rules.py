@@ -337,8 +337,13 @@ def extract_rules(
     >>> X, y = load_iris(return_X_y=True)
     >>> clf = TernaryTreeClassifier(max_depth=2, random_state=0).fit(X, y)
     >>> rules = extract_rules(clf, X, y)
-    >>> print(rules[0])
+    >>> for rule in rules:
+    ...     print(rule)
+    IF 1 <= x3 <= 1.7 THEN class 1 (decided)  [support 54, accuracy 0.907]
     IF x3 <= 0.6 THEN class 0 (decided)  [support 50, accuracy 1.000]
+    IF x3 >= 1.8 THEN class 2 (decided)  [support 46, accuracy 0.978]
+    IF 0.6 < x3 < 1 THEN boundary-uncertain (blended from both sides)  [support 0, accuracy n/a]
+    IF 1.7 < x3 < 1.8 THEN boundary-uncertain (blended from both sides)  [support 0, accuracy n/a]
     """
     if hasattr(clf, "estimators_"):
         raise ValueError(
