@@ -450,7 +450,7 @@ margin's flagged share on credit-g is 50 % with codes and 14 % one-hot.
 
 **Where we still differ.** CART: segment (0.6887 vs 0.7563; scikit-learn's own tree on
 the raw file gives 0.689 too, so it is the data version, not our code), cylinder-bands
-(0.7278 vs 0.6778; many missing values, imputed by our loader on the whole file),
+(0.7278 vs 0.6778; many missing values, imputed inside each fold from its training rows),
 climate-model-simulation-crashes (0.9111 vs 0.9241; our copy is OpenML 1467, CC18 uses
 40994) and mfeat-zernike (0.5045; the paper prints two different mfeat-zernike rows,
 0.4975 and 0.5150). credit-g deviates most among the medical sets (node-bootstrap 0.8302

@@ -411,8 +411,8 @@ Protocol (`ternary.experiment.run_cv`, the paper's section 4.2): stratified 5-fo
 trees, `n_bootstraps="auto"`, `random_state=42`; node-bootstrap dropped above 20,000 rows.
 Files are read with `ternary.data.load_arff(..., ordinal_threshold=1)`: nominal attributes
 become ordinal codes in declared order (OpenML's category codes; see "Encoding" below),
-missing values are imputed by the loader (column median / most frequent level, on the
-whole file), and splice's `Instance_name` identifier is dropped (its codes follow the
+missing values are kept by the loader (`missing="keep"`) and imputed inside each fold from
+its training rows (median), and splice's `Instance_name` identifier is dropped (its codes follow the
 class order and would leak the label).
 Every number is a mean over the 5 folds (and over datasets where stated).
 **Chow** is our extra baseline, absent from the paper: the decided accuracy of the same
