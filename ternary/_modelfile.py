@@ -229,6 +229,83 @@ def _checked_schema(archive: zipfile.ZipFile, name: str) -> None:
         )
 
 
+def _trees(model: Any):
+    """Every (owner, tree) pair in ``model``: objects with a ``tree_``, and that tree."""
+    seen: set[int] = set()
+    stack = [model]
+    while stack:
+        obj = stack.pop()
+        if id(obj) in seen or isinstance(obj, (str, bytes, int, float)):
+            continue
+        seen.add(id(obj))
+        if isinstance(obj, dict):
+            stack.extend(obj.values())
+        elif isinstance(obj, (list, tuple)):
+            stack.extend(obj)
+        elif type(obj).__module__.startswith("ternary") and hasattr(obj, "__dict__"):
+            if "tree_" in vars(obj):
+                yield obj, obj.tree_
+            stack.extend(vars(obj).values())
+
+
+def _check_trees(model: Any, name: str) -> None:
+    """Refuse a model whose trees' arrays the routing kernels would read out of bounds.
+
+    The kernels index the node arrays by the child ids and the rows by the split
+    features without bounds checks, so a file that holds only allowed types can still
+    crash the process (a child id past the end) or loop for ever (a child pointing
+    back); in a tree this project fits (grafted ones too) every node but the root has
+    one parent.
+    """
+    from ternary.tree import TernaryTree
+
+    for owner, tree in _trees(model):
+        problem = _tree_problem(tree, getattr(owner, "n_features_in_", None), TernaryTree)
+        if problem is not None:
+            raise ModelFileError(
+                f"{name} holds a damaged tree ({problem}); a tree ternary fits has none, "
+                "so it is not loaded."
+            )
+
+
+def _tree_problem(tree: Any, n_features: Any, kind: Any) -> str | None:
+    """What is wrong with ``tree``'s structure, or None."""
+    import numpy as np
+
+    if not isinstance(tree, kind):
+        return f"its tree_ is a {type(tree).__name__}, not a TernaryTree"
+    if not isinstance(n_features, int) or n_features < 1:
+        return "its number of features is missing"
+    arrays: dict[str, Any] = {a: getattr(tree, a, None) for a in kind._ARRAYS}
+    if not all(isinstance(a, np.ndarray) for a in arrays.values()):
+        return "a node array is missing"
+    n = arrays["children_left"].shape[0] if arrays["children_left"].ndim == 1 else 0
+    for attr, array in arrays.items():
+        ndim = 2 if attr == "value" else 1
+        if n < 1 or array.ndim != ndim or array.shape[0] != n or array.dtype.hasobject:
+            return f"{attr} does not have one entry per node"
+    if arrays["value"].shape[1] < 1:
+        return "value has no classes"
+    children = []
+    for attr in ("children_left", "children_right", "children_middle"):
+        child = arrays[attr]
+        if child.dtype.kind not in "iu" or not np.all((child >= -1) & (child < n)):
+            return f"{attr} names a node that is not in the tree"
+        children.append(child[child >= 0])
+    # one parent per node and none for the root: then no walk from the root meets a
+    # node twice (a cycle it can reach would give its first node two parents)
+    parents = np.bincount(np.concatenate(children).astype(np.intp), minlength=n)
+    if parents[0] or np.any(parents > 1):
+        return "a node is the child of two splits, or of its own subtree"
+    inner = arrays["children_left"] != -1
+    feature = arrays["feature"]
+    if feature.dtype.kind not in "iu" or np.any(arrays["children_right"][inner] == -1):
+        return "a split has no right child"
+    if np.any((feature[inner] < 0) | (feature[inner] >= n_features)):
+        return f"a split tests a feature outside the model's {n_features}"
+    return None
+
+
 def load_model(source, *, name: str | None = None):
     """The fitted model in a skops file, built only from the types ternary's models hold.
 
@@ -257,7 +334,8 @@ def load_model(source, *, name: str | None = None):
     ------
     ModelFileError
         When the file is missing, is not a skops archive, passes a bound, holds a
-        type outside `MODEL_TYPES`, cannot be built, or holds no classifier; the
+        type outside `MODEL_TYPES`, cannot be built, holds no classifier, or holds a
+        tree whose arrays the routing would read out of bounds or walk in a cycle; the
         message says which.
     ternary._optional.MissingOptionalDependency
         When skops is not installed (the message says how to install it).
@@ -306,4 +384,5 @@ def load_model(source, *, name: str | None = None):
             raise ModelFileError(f"Could not load {name}: {type(exc).__name__}: {exc}") from exc
     if not (hasattr(model, "predict_proba") and hasattr(model, "classes_")):
         raise ModelFileError(f"{name} holds a {type(model).__name__}, not a fitted classifier.")
+    _check_trees(model, name)
     return model
