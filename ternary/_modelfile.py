@@ -260,12 +260,28 @@ def _check_trees(model: Any, name: str) -> None:
     from ternary.tree import TernaryTree
 
     for owner, tree in _trees(model):
-        problem = _tree_problem(tree, getattr(owner, "n_features_in_", None), TernaryTree)
+        n_features = getattr(owner, "n_features_in_", None)
+        problem = _tree_problem(tree, n_features, TernaryTree) or _owner_problem(
+            owner, tree, n_features
+        )
         if problem is not None:
             raise ModelFileError(
                 f"{name} holds a damaged tree ({problem}); a tree ternary fits has none, "
                 "so it is not loaded."
             )
+
+
+def _owner_problem(owner: Any, tree: Any, n_features: Any) -> str | None:
+    """What does not fit between an estimator's arrays and its (sound) tree, or None."""
+    import numpy as np
+
+    classes = getattr(owner, "classes_", None)
+    if not isinstance(classes, np.ndarray) or classes.shape != (tree.value.shape[1],):
+        return "its classes do not match its leaves' class columns"
+    scale = getattr(owner, "_feature_scale", None)  # read per split feature by the ranking
+    if scale is not None and (not isinstance(scale, np.ndarray) or scale.shape != (n_features,)):
+        return "_feature_scale does not have one entry per feature"
+    return None
 
 
 def _tree_problem(tree: Any, n_features: Any, kind: Any) -> str | None:

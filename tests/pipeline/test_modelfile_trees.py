@@ -38,10 +38,15 @@ def saved(data):
 
 
 def _edit(blob: bytes, attr: str, change) -> bytes:
-    """``blob`` with the tree array ``attr`` replaced by ``change(array)``."""
+    """``blob`` with the tree's array ``attr`` (the estimator's when it starts with
+    ``^``) replaced by ``change(array)``."""
     source = zipfile.ZipFile(io.BytesIO(blob))
     schema = json.loads(source.read("schema.json"))
-    node = schema["content"]["content"]["tree_"]["content"]["content"][attr]
+    owner = schema["content"]["content"]
+    if attr.startswith("^"):
+        node = owner[attr[1:]]
+    else:
+        node = owner["tree_"]["content"]["content"][attr]
     out = io.BytesIO()
     with zipfile.ZipFile(out, "w") as target:
         for info in source.infolist():
@@ -75,6 +80,10 @@ def _set(index, value):
         ("children_left", lambda a: a[:-1], "one entry per node"),
         ("value", lambda a: a.ravel(), "one entry per node"),
         ("children_left", lambda a: a.astype(np.float64), "not in the tree"),
+        # tracebacks in score (IndexError), and in the ranking's per-feature scale
+        ("value", lambda a: a[:, :1], "classes do not match"),
+        ("^classes_", lambda a: a[:1], "classes do not match"),
+        ("^_feature_scale", lambda a: a[:1], "_feature_scale does not have one entry"),
     ],
 )
 def test_a_damaged_tree_is_refused_before_scoring(saved, attr, change, says):
