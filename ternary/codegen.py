@@ -246,8 +246,9 @@ class TreePlan:
             ``hi[node]`` when the zone is closed; the largest double below it when open
             (``x < θ+δ`` is ``x ≤ b`` for every double, see `ternary.tree.zone_top`).
         """
-        hi = self.hi[node]
-        return float(np.nextafter(hi, -np.inf)) if self.zone_edges == "open" else hi
+        from ternary.tree import zone_top  # the one definition of the open zone's bound
+
+        return float(zone_top(self.hi[node], self.zone_edges))
 
     @property
     def node_count(self) -> int:
