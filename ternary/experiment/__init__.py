@@ -5,7 +5,8 @@ cross-validation, features standardised on each training fold, trees of depth 4,
 against scikit-learn's CART at the same depth. Four functions cover the work:
 
 * `run_cv` scores a list of combinations on one dataset and returns a tidy
-  table, one row per (combination, fold);
+  table, one row per (combination, fold); `out_of_fold_answers` gives one model's
+  answer for every row instead, from the fold that held the row out;
 * `summarize` turns such rows (of one or many datasets) into the paper's
   tables: decided accuracy ± std, uncertain rate, efficiency η, U/B, and over
   several datasets the win/tie/loss counts and a one-sided Wilcoxon test;
@@ -33,13 +34,14 @@ caller (see `main`).
 
 The package holds one module per concern: ``_combos`` (the combinations and
 their labels), ``_chow`` (the baseline), ``_cv`` (`run_cv`: folds and CART
-references), ``_tasks`` (the fits and scores a worker runs), ``_parallel``
-(joblib or a Dask cluster), ``_summary`` (`summarize`), ``_store`` (the results
-database), ``_csvstore`` (the CSV results file), ``_report`` and ``_render``
-(``ternary report``), ``_suite`` (`run_suite`) and ``_cli`` (the command line that ``__main__``
-runs).
+references), ``_answers`` (`out_of_fold_answers`), ``_tasks`` (the fits and
+scores a worker runs), ``_parallel`` (joblib or a Dask cluster), ``_summary``
+(`summarize`), ``_store`` (the results database), ``_csvstore`` (the CSV results
+file), ``_report`` and ``_render`` (``ternary report``), ``_suite`` (`run_suite`) and
+``_cli`` (the command line that ``__main__`` runs).
 """
 
+from ternary.experiment._answers import out_of_fold_answers
 from ternary.experiment._baselines import laplace_cart_confidence, laplace_forest_confidence
 from ternary.experiment._chow import ChowReference, chow_curve, chow_decided_accuracy
 from ternary.experiment._cli import main
@@ -75,6 +77,7 @@ __all__ = [
     "laplace_cart_confidence",
     "laplace_forest_confidence",
     "main",
+    "out_of_fold_answers",
     "read_results",
     "report_main",
     "run_cv",
