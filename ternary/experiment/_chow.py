@@ -146,15 +146,19 @@ class ChowReference:
         CART's class probabilities for them.
     classes : array-like of shape (n_classes,), optional
         The label of each proba column, as in `chow_decided_accuracy`.
+    confidence : array-like of shape (n_samples,), optional
+        Another ranking of the same predictions (``argmax`` of ``proba``), e.g. CART
+        with Laplace-smoothed leaves (`laplace_cart_confidence`); default the largest
+        class probability, Chow's rule.
 
     Attributes
     ----------
     accuracy : float
         CART's accuracy on all rows.
     aurc : float
-        ``aurc(y_true, y_pred, max proba)``.
+        ``aurc(y_true, y_pred, max proba)`` (or ``confidence``).
     e_aurc : float
-        ``e_aurc(y_true, y_pred, max proba)``.
+        ``e_aurc(y_true, y_pred, max proba)`` (or ``confidence``).
 
     Examples
     --------
@@ -163,16 +167,29 @@ class ChowReference:
     (1.0, 0.6666666666666666)
     """
 
-    def __init__(self, y_true: ArrayLike, proba: ArrayLike, classes: ArrayLike | None = None):
+    def __init__(
+        self,
+        y_true: ArrayLike,
+        proba: ArrayLike,
+        classes: ArrayLike | None = None,
+        confidence: ArrayLike | None = None,
+    ):
         y_true, proba = _check_proba(y_true, proba)
+        if confidence is None:
+            score = proba.max(axis=1)
+        else:
+            score = np.asarray(confidence, dtype=np.float64)
+            if score.shape != y_true.shape:
+                raise ValueError(
+                    f"confidence must have one score per row ({y_true.shape[0]}); "
+                    f"got shape {score.shape}."
+                )
         n = y_true.shape[0]
         if n == 0:
             raise ValueError("ChowReference needs at least one row.")
         y_pred = _label_predictions(proba, y_true, classes)
         correct = y_pred == y_true
-        errors, least_first = tie_averaged_ranking(
-            (y_true != y_pred).astype(np.float64), proba.max(axis=1)
-        )
+        errors, least_first = tie_averaged_ranking((y_true != y_pred).astype(np.float64), score)
         ordered = correct[least_first].astype(np.float64)
         # correct rows among the ordered[k:], for every k, as _chow_scores sums them
         self._tail = np.concatenate([np.cumsum(ordered[::-1])[::-1], [0.0]])

@@ -54,6 +54,9 @@ _METRICS = (
     "e_aurc",
     "cart_aurc",
     "cart_e_aurc",
+    "laplace_decided_accuracy",
+    "laplace_aurc",
+    "laplace_e_aurc",
 )
 # columns that are neither a metric nor a swept estimator parameter
 _BOOKKEEPING = frozenset({"combo", "fold", "dataset", "cv", "seed", "bayes_error"})

@@ -68,6 +68,9 @@ _RANGES = {
     "e_aurc": (-1.0, 1.0, True),
     "cart_aurc": (0.0, 1.0, True),
     "cart_e_aurc": (-1.0, 1.0, True),
+    "laplace_decided_accuracy": (0.0, 1.0, True),
+    "laplace_aurc": (0.0, 1.0, True),
+    "laplace_e_aurc": (-1.0, 1.0, True),
     "bayes_error": (0.0, 1.0, True),
 }
 

@@ -12,6 +12,7 @@ from sklearn.model_selection import StratifiedKFold
 from sklearn.preprocessing import StandardScaler
 
 from ternary._classes import TernaryTreeClassifier, validate_tree_params
+from ternary._confidence import smoothed_confidence
 from ternary.experiment._chow import ChowReference, chow_curve
 from ternary.experiment._combos import (
     _CART_SHAPE,
@@ -163,18 +164,37 @@ def _combo_params(combos, max_depth, seed, tree_params) -> list[dict[str, Any]]:
     return params
 
 
+# the fold CART's columns every row of the fold repeats
+_REFERENCE_COLUMNS = ("cart_accuracy", "cart_aurc", "cart_e_aurc", "laplace_aurc", "laplace_e_aurc")
+
+
 def _cart_reference(params, X_train, y_train, X_test, y_test) -> dict[str, Any]:
-    """The fold's CART: Chow's baseline, and the tree the binary combinations share."""
+    """The fold's CART: its two baselines, and the tree the binary combinations share.
+
+    Chow's ranking is the largest class probability; the Laplace ranking is the one
+    `laplace_cart_confidence` gives the same tree (leaves smoothed to ``(n_c+1)/(n+K)``,
+    the smallest std-scaled gap breaking ties), the strongest zone-free ranking measured
+    (issue 30). Each is sorted once for every combination of the fold.
+    """
     cart, seconds = fit_cart(params, X_train, y_train)
-    # Chow's ranking (the largest class probability), sorted once for every combination
-    chow = ChowReference(y_test, cart.predict_proba(X_test), cart.classes_)
+    proba = cart.predict_proba(X_test)
+    chow = ChowReference(y_test, proba, cart.classes_)
+    # the tree has no zone, so its smoothed blend is the Laplace baseline bit for bit
+    # (tests/estimator/test_confidence.py), whatever ``confidence`` the combination asks
+    smoothed = smoothed_confidence(
+        cart.tree_, X_test, cart.routing, np.argmax(proba, axis=1), cart._feature_scale
+    )
+    laplace = ChowReference(y_test, proba, cart.classes_, confidence=smoothed)
     return {
         "cart": cart,
         "seconds": seconds,
         "chow": chow,
+        "laplace": laplace,
         "cart_accuracy": chow.accuracy,
         "cart_aurc": chow.aurc,
         "cart_e_aurc": chow.e_aurc,
+        "laplace_aurc": laplace.aurc,
+        "laplace_e_aurc": laplace.e_aurc,
     }
 
 
@@ -257,7 +277,8 @@ def _iter_cv_rows(
             chow = ref["chow"]
             row["chow_decided_accuracy"] = chow.decided_accuracy(n_flagged)
             row["chow_decided_accuracy_ties_mean"] = chow.decided_accuracy(n_flagged, "mean")
-            for name in ("cart_accuracy", "cart_aurc", "cart_e_aurc"):
+            row["laplace_decided_accuracy"] = ref["laplace"].decided_accuracy(n_flagged)
+            for name in _REFERENCE_COLUMNS:
                 row[name] = ref[name]
             yield i, f, row
 

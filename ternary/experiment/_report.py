@@ -49,7 +49,29 @@ COMPARISONS = (
     ("cart", "vs CART, all rows", "decided_accuracy", "cart_accuracy", True),
     ("chow", "vs Chow, same flag rate", "decided_accuracy", "chow_decided_accuracy", True),
     ("aurc", "AURC vs Chow's ranking", "aurc", "cart_aurc", False),
+    (
+        "laplace",
+        "vs CART, Laplace leaves + tie-break, same flag rate",
+        "decided_accuracy",
+        "laplace_decided_accuracy",
+        True,
+    ),
+    (
+        "laplace_aurc",
+        "AURC vs CART, Laplace leaves + tie-break",
+        "aurc",
+        "laplace_aurc",
+        False,
+    ),
 )
+# the comparisons' column prefixes in the tests table
+_SHORT = {
+    "cart": "CART",
+    "chow": "Chow",
+    "aurc": "AURC",
+    "laplace": "Laplace",
+    "laplace_aurc": "Laplace AURC",
+}
 _BASELINE = "CART"
 _NO_DATA = "no data"
 # the columns every run_suite row has, without which no table of the report exists
@@ -64,7 +86,10 @@ LEGEND = [
     "accuracy of the same fold's CART when it flags as many rows, its least confident ones "
     "(Chow 1970; ties at the cut in row order, or averaged with --chow-ties mean). *AURC*: area "
     "under the risk–coverage curve of the combination's confidence ranking (lower is better); "
-    "*Chow AURC* the same for CART's largest class probability. *gain*: mean over units of the "
+    "*Chow AURC* the same for CART's largest class probability. *Laplace*: the same fold's "
+    "CART ranking its rows by Laplace-smoothed leaves, (n_c + 1) / (n + K), the row's "
+    "smallest std-scaled distance to a threshold on its path breaking ties (the strongest "
+    "zone-free ranking measured, issue 30). *gain*: mean over units of the "
     "method's number minus the reference's (for AURC the reference's minus the method's: "
     "positive is better throughout). *W/T/L*: units where the method is better by more than "
     "the threshold (0.5 points unless --threshold), within it, or worse. *p*: one-sided "
@@ -249,7 +274,11 @@ def summary_table(rows: pd.DataFrame, threshold: float = 0.005, chow_ties="row_o
             "η": summary["efficiency"],
         }
     )
-    for key, label in (("cart", "W/T/L vs CART"), ("chow", "W/T/L vs Chow")):
+    for key, label in (
+        ("cart", "W/T/L vs CART"),
+        ("chow", "W/T/L vs Chow"),
+        ("laplace", "W/T/L vs Laplace"),
+    ):
         out[label] = [
             "ref." if c == _BASELINE or c not in tests.index else _wtl(tests.loc[c], key)
             for c in summary["combo"]
@@ -270,7 +299,7 @@ def _without_data(tests: pd.DataFrame, key: str) -> list[str]:
 
 
 def tests_table(per: pd.DataFrame, unit: str, threshold: float) -> Table:
-    """The three comparisons side by side, with Holm's correction per comparison.
+    """Every comparison side by side, with Holm's correction per comparison.
 
     Each comparison states its number of units (``n``); a combination without the
     comparison's numbers reads "no data", never "0/0/0".
@@ -278,7 +307,7 @@ def tests_table(per: pd.DataFrame, unit: str, threshold: float) -> Table:
     tests = comparisons(per, unit, threshold)
     out = pd.DataFrame({"combination": tests["combo"]})
     for key, _title, *_ in COMPARISONS:
-        short = {"cart": "CART", "chow": "Chow", "aurc": "AURC"}[key]
+        short = _SHORT[key]
         out[f"{short}: n"] = tests[f"{key}_n"]
         out[f"{short}: gain"] = tests[f"{key}_gain"]
         out[f"{short}: W/T/L"] = [_wtl(r, key) for _, r in tests.iterrows()]
@@ -305,7 +334,10 @@ def tests_table(per: pd.DataFrame, unit: str, threshold: float) -> Table:
                 "before the column existed, or by a run that did not compute it)."
             )
     digits = {c: (-1 if "p" in c.split(": ")[-1] else 4) for c in out.columns[1:]}
-    title = "Every comparison three ways: CART on all rows, Chow at the same flag rate, AURC"
+    title = (
+        "Every comparison: CART on all rows; Chow and CART with Laplace leaves at the same "
+        "flag rate; AURC against both rankings"
+    )
     return Table(title, out, notes, digits)
 
 
@@ -350,7 +382,8 @@ def verdict(per: pd.DataFrame, unit: str, threshold: float) -> list[str]:
             "- The comparison with CART on all rows is the paper's and flatters: flagging the "
             "hardest rows raises decided accuracy whatever the flags mean. The comparison with "
             "Chow's rule at the same flag rate is the one that decides whether a δ method adds "
-            "anything over CART's own probabilities."
+            "anything over CART's own probabilities; CART with Laplace-smoothed leaves is the "
+            "stronger of CART's own rankings."
         )
     return lines
 
@@ -481,7 +514,9 @@ def coverage_notes(rows: pd.DataFrame, per: pd.DataFrame, unit: str) -> list[str
             f"than their {expected} folds (an interrupted run); their means are over the folds "
             "present. Rerun the same command to complete them."
         )
-    absent = [c for c in ("chow_decided_accuracy", "aurc", "cart_aurc") if c not in rows]
+    absent = [
+        c for c in ("chow_decided_accuracy", "aurc", "cart_aurc", "laplace_aurc") if c not in rows
+    ]
     if absent:
         notes.append(
             f"Missing: these results have no {', '.join(absent)} column (written by an older "

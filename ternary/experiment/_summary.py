@@ -27,6 +27,11 @@ _SUMMARY_COLUMNS = (
     "cart_aurc",
     "cart_e_aurc",
     "aurc_gain_vs_chow",
+    "laplace_decided_accuracy",
+    "gain_vs_laplace",
+    "laplace_aurc",
+    "laplace_e_aurc",
+    "aurc_gain_vs_laplace",
     "ub_ratio",
     "fit_seconds",
     "n_leaves",
@@ -92,10 +97,13 @@ def summarize(
         combination ranking rows by its ``predict_confidence``; lower is better),
         ``cart_aurc`` and ``cart_e_aurc`` (CART ranking them by its largest class
         probability, Chow's ranking), ``aurc_gain_vs_chow`` (CART's AURC − the
-        combination's: positive is better), ``ub_ratio`` (when a Bayes error is
-        known), ``fit_seconds``, ``n_leaves``, and with several datasets ``wins``,
-        ``ties``, ``losses`` and ``wilcoxon_p`` (NaN with fewer than two non-zero
-        differences). Columns whose inputs are absent are left out.
+        combination's: positive is better), ``laplace_decided_accuracy``,
+        ``gain_vs_laplace``, ``laplace_aurc``, ``laplace_e_aurc`` and
+        ``aurc_gain_vs_laplace`` (the same against CART ranked by Laplace-smoothed
+        leaves with the scaled-gap tie-break, `laplace_cart_confidence`), ``ub_ratio``
+        (when a Bayes error is known), ``fit_seconds``, ``n_leaves``, and with several
+        datasets ``wins``, ``ties``, ``losses`` and ``wilcoxon_p`` (NaN with fewer than
+        two non-zero differences). Columns whose inputs are absent are left out.
 
     Raises
     ------
@@ -181,6 +189,10 @@ def _combo_row(combo, part, params, metrics, multi, threshold) -> dict:
         row["gain_vs_chow"] = row["decided_accuracy"] - row["chow_decided_accuracy"]
     if "aurc" in row and "cart_aurc" in row:
         row["aurc_gain_vs_chow"] = row["cart_aurc"] - row["aurc"]
+    if "laplace_decided_accuracy" in row:
+        row["gain_vs_laplace"] = row["decided_accuracy"] - row["laplace_decided_accuracy"]
+    if "aurc" in row and "laplace_aurc" in row:
+        row["aurc_gain_vs_laplace"] = row["laplace_aurc"] - row["aurc"]
     if "ub_ratio" in part.columns:
         row["ub_ratio"] = part["ub_ratio"].mean()
     if multi:

@@ -216,9 +216,10 @@ def test_an_older_file_without_chow_or_aurc_says_no_data(tmp_path, capsys):
     assert code == 0, err  # was KeyError: 'chow_decided_accuracy'
     assert "**vs Chow, same flag rate**: no data" in out
     assert "**AURC vs Chow's ranking**: no data" in out
-    assert "no chow_decided_accuracy, aurc, cart_aurc column" in out
-    # W/T/L vs Chow in the summary, Chow and AURC in the tests: 3 cells for each of 2 combos
-    assert "0/0/0" not in out and out.count("| no data |") == 3 * 2
+    assert "no chow_decided_accuracy, aurc, cart_aurc, laplace_aurc column" in out
+    # W/T/L vs Chow and vs Laplace in the summary; Chow, AURC, Laplace and Laplace AURC
+    # in the tests: 6 cells for each of 2 combos (each cell ends in its own "|")
+    assert "0/0/0" not in out and out.count(" no data |") == 6 * 2
 
 
 def test_a_comparison_without_data_never_reads_0_of_n(tmp_path, capsys):
