@@ -74,3 +74,25 @@ def test_bad_counts_ties_and_rows_are_refused_with_a_message():
         ChowReference(np.zeros(0, dtype=int), np.zeros((0, 2)))
     with pytest.raises(ValueError, match="NaN"):
         tie_averaged_ranking(np.zeros(2), np.array([0.5, np.nan]))
+
+
+@settings(max_examples=40, deadline=None)
+@given(seed=st.integers(0, 10_000), n=st.integers(1, 60), n_classes=st.integers(2, 4))
+def test_another_ranking_of_the_same_predictions_is_sorted_by_its_own_scores(seed, n, n_classes):
+    # the Laplace baseline's reference: CART's predictions, ranked by another score
+    y_true, proba, _ = _fold(seed, n, n_classes, 3, labels=False)
+    score = np.random.default_rng(seed + 1).random(n)
+    ref = ChowReference(y_true, proba, confidence=score)
+    y_pred = np.argmax(proba, axis=1)
+    assert ref.aurc == aurc(y_true, y_pred, score)
+    assert ref.e_aurc == e_aurc(y_true, y_pred, score)
+    for n_flagged in range(n):
+        kept = np.argsort(score, kind="stable")[n_flagged:]
+        assert ref.decided_accuracy(n_flagged) == pytest.approx(
+            np.mean(y_pred[kept] == y_true[kept])
+        )
+
+
+def test_a_ranking_of_the_wrong_length_is_refused():
+    with pytest.raises(ValueError, match=r"one score per row \(2\); got shape \(3,\)"):
+        ChowReference([0, 1], [[0.6, 0.4], [0.3, 0.7]], confidence=[0.1, 0.2, 0.3])

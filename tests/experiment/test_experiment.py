@@ -21,6 +21,7 @@ from sklearn.datasets import make_classification
 from sklearn.metrics import f1_score
 from sklearn.model_selection import StratifiedKFold
 from sklearn.preprocessing import StandardScaler
+from sklearn.tree import DecisionTreeClassifier
 
 from ternary import TernaryTreeClassifier
 from ternary.data import DataError, Dataset, make_moons_dataset, make_xor_dataset
@@ -31,6 +32,7 @@ from ternary.experiment import (
     chow_curve_cv,
     chow_decided_accuracy,
     combo_label,
+    laplace_cart_confidence,
     main,
     run_cv,
     run_suite,
@@ -140,6 +142,8 @@ def test_run_cv_matches_a_hand_run_of_the_same_folds():
         cart.fit(X_train, y[train])
         cart_proba = cart.predict_proba(X_test)
         cart_acc = np.mean(cart.predict(X_test) == y[test])
+        sk_cart = DecisionTreeClassifier(max_depth=4, random_state=7).fit(X_train, y[train])
+        train32 = X_train.astype(np.float32)
         for combo in combos:
             clf = TernaryTreeClassifier(max_depth=4, random_state=7, n_bootstraps="auto", **combo)
             clf.fit(X_train, y[train])
@@ -179,6 +183,16 @@ def test_run_cv_matches_a_hand_run_of_the_same_folds():
             )
             assert got["cart_e_aurc"] == pytest.approx(
                 e_aurc(y[test], cart_pred, cart_proba.max(axis=1)), abs=1e-12
+            )
+            # the Laplace baseline, from scikit-learn's own tree of the same fold
+            l_pred, l_conf = laplace_cart_confidence(
+                sk_cart, X_test, train32.std(axis=0, dtype=np.float64)
+            )
+            assert got["laplace_aurc"] == aurc(y[test], l_pred, l_conf)
+            assert got["laplace_e_aurc"] == e_aurc(y[test], l_pred, l_conf)
+            kept = np.argsort(l_conf, kind="stable")[k:]
+            assert got["laplace_decided_accuracy"] == pytest.approx(
+                np.mean(l_pred[kept] == y[test][kept]) if kept.size else np.nan, nan_ok=True
             )
             # a fit takes some time, and less than the whole run that contains it
             assert 0 < got["fit_seconds"] < wall
