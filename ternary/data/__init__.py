@@ -40,8 +40,9 @@ container and the error), ``_builtin``, ``_source`` (bytes and decoding),
 ``_clean`` (options, limits, the target, a column's conversion), ``_columns`` (the
 reading rules: gap markers, spellings, identifiers), ``_dates``, ``_encode`` (a
 column's encoded outputs), ``_preprocess`` (the fitted `Preprocessor`), ``_assemble``
-(a parsed table to a Dataset), ``_csv``, ``_arff``, ``_files``, ``_openml``, ``_rows``
-and ``_csvout`` (the writer). Imports among them go one way, in that order of use.
+(a parsed table to a Dataset), ``_lines`` (the file line of each row), ``_csv``,
+``_arff``, ``_files``, ``_openml``, ``_rows`` and ``_csvout`` (the writer). Imports
+among them go one way, in that order of use.
 """
 
 from ._arff import load_arff, read_arff_header

@@ -30,6 +30,7 @@ from ._clean import (
 )
 from ._csv import _EXACT_FLOATS
 from ._dataset import DataError, Dataset, _quoted, _shorten
+from ._lines import arff_record_lines
 from ._source import (
     MAX_FILE_BYTES,
     _check_line_lengths,
@@ -415,6 +416,7 @@ def load_arff(
     report = [f"Read as {encoding}."]
     relation, table, nominal_levels = _parse_arff(data, text, codec, opts, report)
     stem = Path(file_name).stem if file_name else (relation or "uploaded data")
+    full = text if len(data) <= _FULL_TEXT_BYTES else data.decode(codec)
     return _assemble(
         table,
         target,
@@ -423,6 +425,8 @@ def load_arff(
         source="arff",
         report=report,
         nominal_levels=nominal_levels,
+        lines=arff_record_lines(full, len(table)),
+        delimiter=",",
     )
 
 

@@ -28,6 +28,8 @@ def _assemble(
     decimal_comma: bool = False,
     missing_tokens: frozenset[str] = frozenset(),
     parsed_gaps: dict | None = None,
+    lines: np.ndarray | None = None,
+    delimiter: str | None = None,
 ) -> Dataset:
     """Turn a raw table (float or text columns) into a clean :class:`Dataset`.
 
@@ -35,6 +37,8 @@ def _assemble(
     passes the usual spellings, while ARFF and OpenML mark missing values
     themselves, so there a nominal level such as "none" stays a level.
     ``parsed_gaps`` names, per column, the texts the CSV parser read as gaps.
+    ``lines`` (the file line of each row of ``frame``) and ``delimiter`` are kept on
+    the Dataset for the rows it keeps.
     """
     columns = [str(c) for c in frame.columns]
     target_col = _resolve_target(columns, target)
@@ -82,4 +86,7 @@ def _assemble(
         preprocessor=pre,
         raw=raw,
         target=target_col,
+        file_rows=len(frame),
+        file_lines=None if lines is None else lines[kept],
+        delimiter=delimiter,
     )

@@ -35,6 +35,7 @@ from ._clean import (
 )
 from ._columns import _GAP_MARKS, _MISSING_TOKENS
 from ._dataset import DataError, Dataset, _quote_list, _shorten
+from ._lines import record_lines
 from ._source import (
     _MAX_LINE_BYTES,
     MAX_FILE_BYTES,
@@ -440,6 +441,7 @@ def _load_opened(
     )
     frame = _parse_rows(head, target_name, opts)
     parsed_gaps = _gap_spellings(head, frame, target_name)
+    lines = record_lines(head.data, head.codec, head.delimiter, head.skip, len(frame))
     head.data = b""  # the parsed table replaces the bytes: let them go before cleaning
     _check_shape(len(frame), frame.shape[1], opts)
     report.append(f"Found {len(frame)} rows and {frame.shape[1]} columns.")
@@ -455,6 +457,8 @@ def _load_opened(
         decimal_comma=head.delimiter != ",",
         missing_tokens=_MISSING_TOKENS,
         parsed_gaps=parsed_gaps,
+        lines=lines,
+        delimiter=head.delimiter,
     )
 
 

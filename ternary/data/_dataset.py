@@ -49,6 +49,17 @@ class Dataset:
         file's data rows (0-based). None for the generated datasets.
     target : str or None
         The name of the label column in ``raw``.
+    file_rows : int or None
+        The data rows the file loader parsed, before any was dropped (a missing
+        label, ``missing="drop"``); None for the generated datasets.
+    file_lines : numpy.ndarray or None
+        The 1-based line of the file on which each row of ``raw`` starts (the
+        header, blank and comment lines, an Excel ``sep=`` line and quoted line
+        breaks counted as the loader reads them); None when not known (generated
+        data, OpenML, or a file whose records could not be matched to its rows).
+    delimiter : str or None
+        The field delimiter a CSV was read with (found or declared by ``sep=``);
+        ``","`` for ARFF; None for the rest.
     """
 
     X: pd.DataFrame
@@ -61,6 +72,9 @@ class Dataset:
     preprocessor: Any = field(default=None, repr=False)
     raw: pd.DataFrame | None = field(default=None, repr=False)
     target: str | None = None
+    file_rows: int | None = None
+    file_lines: np.ndarray | None = field(default=None, repr=False)
+    delimiter: str | None = None
 
     def __post_init__(self) -> None:
         # Catch programming errors early: a mismatch here would otherwise
