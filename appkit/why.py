@@ -21,7 +21,7 @@ from ternary.explain import RowExplanation, explain_row
 from ternary.tree import iter_node_rows
 from viz.path_strips import PathNode, path_strips_figure
 
-__all__ = ["RowStory", "path_nodes", "path_views", "row_story"]
+__all__ = ["RowStory", "path_nodes", "path_views", "row_story", "story_of"]
 
 #: the width the path's diagram is laid out to fit (as the tree page's, `appkit.tree`)
 _FIT_WIDTH_PX = 900
@@ -40,7 +40,12 @@ class RowStory:
 
 def row_story(model, x, feature_names) -> RowStory:
     """Explain ``model``'s prediction for the one row ``x`` (its values in feature order)."""
-    e = explain_row(model, x, list(feature_names))
+    return story_of(explain_row(model, x, list(feature_names)))
+
+
+def story_of(e: RowExplanation) -> RowStory:
+    """The page's story of an explanation: `ternary.explain.explain_row`'s, or a
+    pipeline's ``explain_row`` of a raw row (`ternary.pipeline.TernaryPipeline`)."""
     return RowStory(e.sentence, _table(e), e.proba, e.flagged, e.path)
 
 
