@@ -240,14 +240,17 @@ with page_guard("running the cross-validation"):
                     f"Showing the last run ({request.cv} folds, depth {request.max_depth}, "
                     f"seed {request.seed}); press Run to use the new settings."
                 )
-            bar, update = progress_bar("Cross-validating…")
+            # a bar only while a run is under way: a class reruns a cached page at once
+            bar = update = None
+            if not coverage.is_cached(request):
+                bar, update = progress_bar("Cross-validating…")
             results = coverage.cv_results(ds, request, progress=update)
             # derived once per CV setting and shared: a class reruns this page at once
             view = coverage.coverage_view(
                 ds, request, results, bool(s["show_paper"]), present.label_scale()
             )
-            bar.empty()
-            summary = view.summary
+            if bar is not None:
+                bar.empty()
             st.plotly_chart(present.figure(view.figure), width="stretch", key="coverage_chart")
             st.subheader("Summary")
             st.caption(
@@ -255,7 +258,12 @@ with page_guard("running the cross-validation"):
                 "− CART accuracy) / uncertain share; gain vs Chow = decided accuracy "
                 "minus CART's when it flags as many rows by its own confidence."
             )
-            st.dataframe(present.shown_table(summary), hide_index=True, width="stretch")
+            st.dataframe(
+                view.summary_shown,
+                column_config=view.summary_columns,
+                hide_index=True,
+                width="stretch",
+            )
             st.subheader("Wins, ties and losses over the folds")
             st.caption(
                 "Per combination: folds where its decided accuracy beats the reference by more "
@@ -269,14 +277,14 @@ with page_guard("running the cross-validation"):
             stem = ds.name.replace(" ", "_")
             c1.download_button(
                 "Download summary (CSV)",
-                to_csv(summary).encode(),
+                view.summary_csv,
                 file_name=f"summary_{stem}.csv",
                 mime="text/csv",
                 help="The table above.",
             )
             c2.download_button(
                 "Download per-fold results (CSV)",
-                to_csv(results).encode(),
+                view.results_csv,
                 file_name=f"cv_results_{stem}.csv",
                 mime="text/csv",
                 help="One row per combination and fold.",
@@ -381,11 +389,10 @@ with page_guard("running the cross-validation"):
             use_operating_point(coverage.selected_setting(event))
             # in the order of the swept value, as the sweep was asked for
             order = [r_param] if r_param in sweep_summary else []
-            st.dataframe(
-                present.shown_table(sweep_summary.sort_values(order) if order else sweep_summary),
-                hide_index=True,
-                width="stretch",
+            shown, columns = coverage.shown_numbers(
+                sweep_summary.sort_values(order) if order else sweep_summary
             )
+            st.dataframe(shown, column_config=columns, hide_index=True, width="stretch")
             st.download_button(
                 "Download sweep (CSV)",
                 to_csv(sweep_summary).encode(),

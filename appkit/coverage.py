@@ -12,23 +12,25 @@ from dataclasses import dataclass, replace
 
 import numpy as np
 import pandas as pd
+import plotly.graph_objects as go
 import streamlit as st
 from sklearn.base import clone
 
 import viz
-from appkit import paper
+from appkit import paper, present
 from appkit.guard import clicked_customdata
 from appkit.model import CVSpec, FitSpec, fit, split_data
 from appkit.state import BOUNDS, DEFAULTS
 from appkit.vocabulary import METHOD_PARAM, SWEEP_PARAMS, ZONE_METHODS
 from ternary import experiment, metrics, selective
-from ternary.data import Dataset
+from ternary.data import Dataset, to_csv
 
 __all__ = [
     "AUTO_RUN_SECONDS",
     "CoverageView",
     "SelectiveResult",
     "SelectiveView",
+    "ShownFigure",
     "cart_only_summary",
     "chow_curve",
     "coverage_figure",
@@ -44,6 +46,7 @@ __all__ = [
     "selected_setting",
     "selective_curves",
     "selective_view",
+    "shown_numbers",
     "summarize",
     "sweep_choices",
     "sweep_spec",
@@ -283,20 +286,60 @@ def coverage_figure(
 
 
 # ----------------------------------------------------------------------------- page views
+class ShownFigure(go.Figure):
+    """A figure many sessions show as it is: its dict is made once, on the first `to_dict`.
+
+    ``st.plotly_chart`` serialises a figure through ``to_dict`` on every page run, a
+    deep copy of every trace and a base64 pass over every array: with a class
+    rerunning the accuracy–coverage page at once, about a fifth of the page's time
+    (issue 32). The cached views hold their figures as this, and they are read-only:
+    nothing may change one after it is made (`present.figure` copies before changing
+    anything), and the dict returned is shared, not to be changed either.
+    """
+
+    def to_dict(self) -> dict:
+        made = self.__dict__.get("_shown_dict")
+        if made is None:
+            made = self.__dict__["_shown_dict"] = super().to_dict()
+        return made
+
+
+def shown_numbers(table: pd.DataFrame, digits: int = 4) -> tuple[pd.DataFrame, dict]:
+    """``table`` as ``st.dataframe`` shows it, and the ``column_config`` that goes with it.
+
+    Readable headers (`present.headers`), numbers rounded to ``digits`` places and
+    drawn as they are, without trailing zeros (61.8, 0.9621); the columns stay
+    numeric, so they sort as numbers, and a value that does not exist (CART's η) is
+    the grid's grey "None". What `present.shown_table`'s Styler showed, without
+    restyling every cell on every page run (issue 32: a tenth of the page's time).
+    """
+    shown = present.headers(table)
+    numeric = [str(c) for c in shown.select_dtypes("number").columns]
+    shown[numeric] = shown[numeric].round(digits)
+    config = {c: st.column_config.NumberColumn(c, format="plain") for c in numeric}
+    return shown, config
+
+
 @dataclass(frozen=True)
 class CoverageView:
     """What the page draws of one CV run: derived once, then shared read-only.
 
     With a class on one server, every student's rerun used to recompute these
     from the cached results (the W/T/L table's Wilcoxon tests, the summary, the
-    figure): about half of the page's time (issue 32). Nothing here may be
-    changed by a caller; `present.figure` and `present.shown_table` copy.
+    figure, the tables' display and the downloads): most of the page's time
+    (issue 32). Nothing here may be changed by a caller; `present.figure` copies.
     """
 
     summary: pd.DataFrame
     baseline: float
-    figure: object
+    figure: ShownFigure
     win_tie_loss: pd.DataFrame
+    #: the summary as the grid shows it, and its column_config (`shown_numbers`)
+    summary_shown: pd.DataFrame
+    summary_columns: dict
+    #: the two downloads, `ternary.data.to_csv` of the summary and of the per-fold rows
+    summary_csv: bytes
+    results_csv: bytes
 
 
 @st.cache_resource(show_spinner=False, max_entries=32)
@@ -307,14 +350,25 @@ def _coverage_view(_ds: Dataset, _spec: CVSpec, _results, key: tuple) -> Coverag
     paper_means = paper.paper_cc18_means() if show_paper else None
     chow = chow_curve(_ds, _spec)
     figure = coverage_figure(summary, baseline, chow, paper_means, label_scale=label_scale)
-    return CoverageView(summary, baseline, figure, win_tie_loss(_results).round(4))
+    shown, columns = shown_numbers(summary)
+    return CoverageView(
+        summary,
+        baseline,
+        ShownFigure(figure),
+        win_tie_loss(_results).round(4),
+        shown,
+        columns,
+        to_csv(summary).encode(),
+        to_csv(_results).encode(),
+    )
 
 
 def coverage_view(
     ds: Dataset, spec: CVSpec, results: pd.DataFrame, show_paper: bool, label_scale: float
 ) -> CoverageView:
-    """The summary, CART's accuracy, the figure and the W/T/L table of ``results``
-    (`cv_results` of ``spec``), cached per CV setting, paper overlay and text size."""
+    """The summary, CART's accuracy, the figure, the W/T/L table and the downloads of
+    ``results`` (`cv_results` of ``spec``), cached per CV setting, paper overlay and text
+    size."""
     return _coverage_view(ds, spec, results, (spec.key, bool(show_paper), float(label_scale)))
 
 
@@ -323,7 +377,7 @@ class SelectiveView:
     """`selective_curves` with its figure and rounded table, shared read-only."""
 
     result: SelectiveResult
-    figure: object
+    figure: ShownFigure
     table: pd.DataFrame
 
 
@@ -331,7 +385,7 @@ class SelectiveView:
 def _selective_view(_ds: Dataset, _spec: FitSpec, _forest, key: tuple) -> SelectiveView:
     result = selective_curves(_ds, _spec, _forest)
     figure = viz.risk_coverage_figure(result.curves, markers=result.markers)
-    return SelectiveView(result, figure, result.table.round(4))
+    return SelectiveView(result, ShownFigure(figure), result.table.round(4))
 
 
 def selective_view(ds: Dataset, spec: FitSpec, forest: FitSpec | None = None) -> SelectiveView:
