@@ -1,9 +1,10 @@
 """The whole setting in the page's address, so a link restores it.
 
 The query parameters are the session keys themselves (`URL_KEYS`): the dataset,
-its generator's options, the estimator's own parameter names, the split seed
-and the plotted features. Only values that differ from the defaults are
-written, so a link stays short. Two more parameters shape the page itself:
+its generator's options, the estimator's own parameter names (the knobs of
+`ternary.PARAMETERS`, with their choices), the split seed and the plotted features.
+Only values that differ from the defaults are written, so a link stays short. Two more
+parameters shape the page itself:
 ``hide=`` (a comma list of controls, or the groups ``data``, ``model`` and
 ``features``, to hide for a lecture) and ``present=1`` (presentation mode).
 
@@ -24,47 +25,36 @@ import streamlit as st
 
 from appkit import paint
 from appkit.datasets import BUILTIN_NAMES, generator_defaults
+from appkit.specs import MODEL_PARAMS
 from appkit.state import BOUNDS, DEFAULTS, MODEL_KINDS
-from appkit.vocabulary import DELTA_METHODS, ROUTINGS
-from ternary import GRAFT_MODES, ZONE_EDGES
+from ternary import PARAMETERS
 
 __all__ = ["COVERAGE_VIEWS", "PRESETS", "PRESET_SOURCES", "URL_KEYS", "restore", "sync"]
 
-URL_KEYS = (
-    "dataset",
-    "n_samples",
-    "noise",
-    "data_seed",
-    "standardize",
-    "delta_method",
-    "routing",
-    "epsilon",
-    "alpha",
-    "q",
-    "n_bootstraps",
-    "delta_scale",
-    "max_depth",
-    "graft",
+#: the dataset and its generator's options, written ahead of the estimator's parameters
+_DATA_KEYS = ("dataset", "n_samples", "noise", "data_seed", "standardize")
+#: the pages' own settings, written after them
+_PAGE_KEYS = (
     "graft_max_depth",
     "model",
-    "n_estimators",
     "test_size",
     "seed",
     "feature_x",
     "feature_y",
     "coverage_view",
-    "zone_edges",
 )
+#: every key a link may carry: the estimator's are the app's parameters (`MODEL_PARAMS`,
+#: the library's knobs) under their own names
+URL_KEYS = _DATA_KEYS + MODEL_PARAMS + _PAGE_KEYS
 #: the two views of the accuracy–coverage page: this dataset's CV, or the paper's Fig. 2
 COVERAGE_VIEWS = ("dataset", "paper")
 _CHOICES = {
-    "delta_method": DELTA_METHODS,
-    "routing": ROUTINGS,
-    "graft": GRAFT_MODES,
+    # a knob with choices accepts the library's (the tree's: a forest's routings are
+    # fewer, and the sidebar says why it refuses the others)
+    **{name: p.choices for name, p in PARAMETERS.items() if p.knob and p.kind == "choice"},
     "model": MODEL_KINDS,
     "dataset": tuple(BUILTIN_NAMES),
     "coverage_view": COVERAGE_VIEWS,
-    "zone_edges": ZONE_EDGES,
 }
 _TRUE, _FALSE = ("1", "true", "yes", "on"), ("0", "false", "no", "off")
 

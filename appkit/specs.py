@@ -5,13 +5,13 @@ parameters; its `.key` is the cache key of every fit, score and figure built
 from it, so no page builds a key by hand. `CVSpec` does the same for a
 cross-validation run.
 
-The defaults, slider bounds and choices of the estimator parameters are read from
-the library's parameter table (`ternary.PARAMETERS`, `ternary.FOREST_PARAMETERS`),
-never typed again; the two defaults the app sets otherwise are `APP_OVERRIDES`, each
-with its reason. A combination the library refuses (a forest with hard-middle
-routing, grafting with it) is refused with the library's own message
-(`ternary.validate_params`). No Streamlit here: the widgets are in `appkit.model`,
-and everything in this module is tested without an app.
+Which estimator parameters the app offers (the table's knobs), their defaults, slider
+ranges and choices are read from the library's parameter table (`ternary.PARAMETERS`,
+`ternary.FOREST_PARAMETERS`), never typed again; the two defaults the app sets
+otherwise are `APP_OVERRIDES`, each with its reason. A combination the library
+refuses (a forest with hard-middle routing, grafting with it) is refused with the
+library's own message (`ternary.validate_params`). No Streamlit here: the widgets are
+in `appkit.model`, and everything in this module is tested without an app.
 """
 
 from __future__ import annotations
@@ -35,7 +35,6 @@ __all__ = [
     "MODEL_BOUNDS",
     "MODEL_DEFAULTS",
     "MODEL_KINDS",
-    "SLIDER_CAPS",
     "SPLIT_DEFAULTS",
     "Split",
     "fit_spec",
@@ -49,22 +48,14 @@ __all__ = [
 #: the model choice: one ternary tree, or a `ternary.TernaryForestClassifier`
 MODEL_KINDS = ("tree", "forest")
 
-#: the estimator parameters the app's controls set (the grafting page's too), by their names
-MODEL_PARAMS = (
-    "delta_method",
-    "routing",
-    "epsilon",
-    "alpha",
-    "q",
-    "n_bootstraps",
-    "delta_scale",
-    "max_depth",
-    "graft",
-    "graft_alpha",
-    "ccp_alpha",
-    "n_estimators",
-    "zone_edges",
-)
+#: the estimator parameters the app's controls set (the grafting page's too): the
+#: library's knobs (``Parameter.knob``), the tree's in its signature's order, then the
+#: forest's own
+_KNOBS = {
+    **{name: p for name, p in PARAMETERS.items() if p.knob},
+    **{name: p for name, p in FOREST_PARAMETERS.items() if p.knob and name not in PARAMETERS},
+}
+MODEL_PARAMS = tuple(_KNOBS)
 
 #: the defaults the app sets otherwise than the estimators, and why
 APP_OVERRIDES = {
@@ -80,37 +71,23 @@ APP_OVERRIDES = {
     ),
 }
 
-#: the sliders' upper ends where the library allows more (or sets no end), and why
-SLIDER_CAPS = {
-    "epsilon": 0.5,  # a plateau within 50 % of the best quality spans nearly every threshold
-    "alpha": 1.0,
-    "n_bootstraps": 100,  # B beyond 100 steadies δ no further visibly, and costs B fits a node
-    "delta_scale": 3.0,
-    "max_depth": 12,  # deeper trees do not fit on a page
-    "n_estimators": 100,  # a forest is refitted live: 100 trees keep that within seconds
-}
-
-
-def _parameter(name):
-    return PARAMETERS[name] if name in PARAMETERS else FOREST_PARAMETERS[name]
-
 
 def _bounds(name) -> tuple:
-    p = _parameter(name)
-    high = SLIDER_CAPS[name] if p.high is None else min(p.high, SLIDER_CAPS.get(name, p.high))
+    """A slider's ends: the library's ``span``, as integers for an integer parameter."""
+    p = _KNOBS[name]
     kind = int if p.kind == "integer" else float
-    return kind(p.low), kind(high)
+    return kind(p.span[0]), kind(p.span[1])
 
 
 #: every estimator parameter's default in the app: the library's (a tree's), but for
 #: `APP_OVERRIDES`
 MODEL_DEFAULTS: dict[str, Any] = {
-    name: APP_OVERRIDES[name][0] if name in APP_OVERRIDES else _parameter(name).default
-    for name in MODEL_PARAMS
+    name: APP_OVERRIDES[name][0] if name in APP_OVERRIDES else p.default
+    for name, p in _KNOBS.items()
 }
-#: the sidebars' numeric estimator settings
-_NUMERIC = ("epsilon", "alpha", "q", "n_bootstraps", "delta_scale", "max_depth", "n_estimators")
-#: the range of every numeric estimator setting: the library's, cut at `SLIDER_CAPS`
+#: the numeric estimator settings: the knobs with a range worth exploring
+_NUMERIC = tuple(name for name, p in _KNOBS.items() if p.span is not None)
+#: the range of every numeric estimator setting: the library's ``span``
 MODEL_BOUNDS: dict[str, tuple] = {name: _bounds(name) for name in _NUMERIC}
 
 #: the split and model-kind settings a `FitSpec` is built from, besides the parameters

@@ -1,13 +1,14 @@
 """Labels and help texts the pages show, for names that live in `ternary`.
 
 The δ methods and routings themselves come from `ternary` (`DELTA_METHODS`,
-`ROUTINGS`); this module only says how to show them, so a method added to the
-library appears in every picker and a test catches a missing label.
+`ROUTINGS`), and which parameter each δ method owns and which are swept from its
+parameter table (`ternary.PARAMETERS`); this module only says how to show them, so a
+method added to the library appears in every picker and a test catches a missing label.
 """
 
 from __future__ import annotations
 
-from ternary import DELTA_METHODS, GRAFT_MODES, ROUTINGS
+from ternary import DELTA_METHODS, GRAFT_MODES, PARAMETERS, ROUTINGS
 
 __all__ = [
     "DELTA_METHODS",
@@ -19,6 +20,7 @@ __all__ = [
     "ROUTINGS",
     "ROUTING_HELP",
     "ROUTING_LABELS",
+    "SWEEP_LABELS",
     "SWEEP_PARAMS",
     "USER_PREFIX",
     "ZONE_METHODS",
@@ -62,20 +64,22 @@ ROUTING_HELP = (
     "grown on the training rows inside it. Every row gets a class either way; rows that touched "
     "a zone are flagged boundary-uncertain."
 )
-#: the one extra parameter each δ method has
-METHOD_PARAM = {
-    "quality_plateau": "epsilon",
-    "gain_ratio": "alpha",
-    "class_overlap": "q",
-    "node_bootstrap": "n_bootstraps",
-}
+#: the one extra parameter each δ method has (the library's ``Parameter.method``)
+METHOD_PARAM = {p.method: name for name, p in PARAMETERS.items() if p.method is not None}
 
 MISSING_POLICIES = {"impute": "fill in (median / a (missing) level)", "drop": "drop rows with gaps"}
 
-#: sweepable parameters: label, range of the slider, default range
+#: how the sweep's picker names each parameter the library marks sweepable
+SWEEP_LABELS = {
+    "epsilon": "ε (quality plateau)",
+    "alpha": "α (gain ratio)",
+    "q": "q (class overlap)",
+    "delta_scale": "δ scale",
+}
+#: sweepable parameters (the library's ``Parameter.sweep``): label, range of the slider
+#: (``Parameter.span``), default range (``Parameter.sweep``)
 SWEEP_PARAMS = {
-    "epsilon": ("ε (quality plateau)", (0.0, 0.5), (0.0, 0.2)),
-    "alpha": ("α (gain ratio)", (0.0, 1.0), (0.0, 0.3)),
-    "q": ("q (class overlap)", (0.0, 0.5), (0.0, 0.3)),
-    "delta_scale": ("δ scale", (0.0, 3.0), (0.0, 2.0)),
+    name: (SWEEP_LABELS[name], p.span, p.sweep)
+    for name, p in PARAMETERS.items()
+    if p.sweep is not None
 }

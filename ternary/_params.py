@@ -3,15 +3,17 @@
 `PARAMETERS` (tree) and `FOREST_PARAMETERS` (forest) are read by the estimators'
 validation (`validate_tree_params`, `validate_forest_params`) and, through the public
 face ``ternary.PARAMETERS`` / ``ternary.FOREST_PARAMETERS``, by the app for its
-defaults, bounds and choices. The estimators' ``__init__`` defaults are tested equal to
-the table. Every refusal names the parameter, its value and what is allowed, with inf
-and NaN refused like any other out-of-range number. This module imports numpy and the
+controls: which parameters it offers (the knobs), their defaults, choices and slider
+ranges, which δ method owns each and which are swept; the app types none of them again.
+The estimators' ``__init__`` defaults are tested equal to the table. Every refusal names
+the parameter, its value and what is allowed, with inf and NaN refused like any other
+out-of-range number. This module imports numpy and the
 δ registry only, so reading the table is cheap.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 import numpy as np
 
@@ -62,6 +64,19 @@ class Parameter:
     choices : tuple of str
     low, high : float or None
     low_open, allow_none : bool
+    knob : bool
+        One of the settings a person turns to study the zones and the grafts (the
+        app's controls and links read these); False for scikit-learn's CART settings
+        passed through, the expert caps, the seeds and the rankings.
+    span : tuple of two numbers, or None
+        For a numeric knob, the range worth exploring (a slider's ends): inside
+        ``[low, high]``, and closed where that range is open-ended.
+    sweep : tuple of two floats, or None
+        For a knob that widens or narrows the zones smoothly, the range a sweep of
+        accuracy against coverage starts with; None: not swept.
+    method : str or None
+        The δ method (one of `DELTA_METHODS`) whose own parameter this is; None for a
+        parameter every method reads.
     """
 
     name: str
@@ -72,6 +87,10 @@ class Parameter:
     high: float | None = None
     low_open: bool = False
     allow_none: bool = False
+    knob: bool = False
+    span: tuple[float, float] | None = None
+    sweep: tuple[float, float] | None = None
+    method: str | None = None
 
     def check(self, value) -> None:
         """Raise a ValueError saying what is wrong with ``value``, if anything is."""
@@ -108,33 +127,88 @@ def _table(*parameters: Parameter) -> dict[str, Parameter]:
 
 #: `TernaryTreeClassifier`'s parameters, in the order of its signature.
 PARAMETERS: dict[str, Parameter] = _table(
-    Parameter("delta_method", "margin", "choice", DELTA_METHODS),
-    Parameter("routing", "probabilistic", "choice", ROUTINGS),
-    Parameter("max_depth", 4, "integer", low=1, allow_none=True),
+    Parameter("delta_method", "margin", "choice", DELTA_METHODS, knob=True),
+    Parameter("routing", "probabilistic", "choice", ROUTINGS, knob=True),
+    # the paper's depths are 2 to 8; at 12 a tree may have 4,096 leaves, past reading
+    Parameter("max_depth", 4, "integer", low=1, allow_none=True, knob=True, span=(1, 12)),
     Parameter("criterion", "gini", "choice", CRITERIA),
     Parameter("min_samples_split", 2, "integer", low=2),
     Parameter("min_samples_leaf", 1, "integer", low=1),
     Parameter("min_weight_fraction_leaf", 0.0, "real", low=0.0, high=0.5),
     Parameter("max_features", None, "max_features", MAX_FEATURES_NAMES),
-    Parameter("epsilon", 0.05, "real", low=0.0, high=1.0),
-    Parameter("alpha", 0.10, "real", low=0.0),
-    Parameter("q", 0.10, "real", low=0.0, high=0.5),
-    Parameter("n_bootstraps", "auto", "integer", ("auto",), low=2),
+    # a plateau within 50 % of the best quality spans nearly every threshold
+    Parameter(
+        "epsilon",
+        0.05,
+        "real",
+        low=0.0,
+        high=1.0,
+        knob=True,
+        span=(0.0, 0.5),
+        sweep=(0.0, 0.2),
+        method="quality_plateau",
+    ),
+    # α is a fraction of the node's range: past 1, every δ meets the max_delta_fraction cap
+    Parameter(
+        "alpha",
+        0.10,
+        "real",
+        low=0.0,
+        knob=True,
+        span=(0.0, 1.0),
+        sweep=(0.0, 0.3),
+        method="gain_ratio",
+    ),
+    Parameter(
+        "q",
+        0.10,
+        "real",
+        low=0.0,
+        high=0.5,
+        knob=True,
+        span=(0.0, 0.5),
+        sweep=(0.0, 0.3),
+        method="class_overlap",
+    ),
+    # B beyond 100 steadies δ no further visibly, and costs B fits a node
+    Parameter(
+        "n_bootstraps",
+        "auto",
+        "integer",
+        ("auto",),
+        low=2,
+        knob=True,
+        span=(2, 100),
+        method="node_bootstrap",
+    ),
     Parameter("max_delta_fraction", 0.25, "real", low=0.0),
-    Parameter("delta_scale", 1.0, "real", ("bayes",), low=0.0),
+    # at the default cap (a quarter of the node's range) a scale of 3 spans three quarters
+    Parameter(
+        "delta_scale",
+        1.0,
+        "real",
+        ("bayes",),
+        low=0.0,
+        knob=True,
+        span=(0.0, 3.0),
+        sweep=(0.0, 2.0),
+    ),
     Parameter("min_samples_middle", 5, "integer", low=1),
     Parameter("class_weight", None, "free"),
     Parameter("random_state", None, "free"),
-    Parameter("graft", "none", "choice", GRAFT_MODES),
-    Parameter("graft_alpha", 0.05, "real", low=0.0, high=1.0),
-    Parameter("ccp_alpha", 0.0, "real", low=0.0),
+    Parameter("graft", "none", "choice", GRAFT_MODES, knob=True),
+    # α = 0 accepts no graft; above 0.2 a graft needs hardly any evidence
+    Parameter("graft_alpha", 0.05, "real", low=0.0, high=1.0, knob=True, span=(0.001, 0.2)),
+    # larger values prune most trees to a few leaves before grafting
+    Parameter("ccp_alpha", 0.0, "real", low=0.0, knob=True, span=(0.0, 0.05)),
     # "open" flags only two-sided blends; "closed" is the paper's zone (θ−δ, θ+δ]
-    Parameter("zone_edges", "open", "choice", ZONE_EDGES),
+    Parameter("zone_edges", "open", "choice", ZONE_EDGES, knob=True),
     Parameter("confidence", "laplace", "choice", CONFIDENCES),
 )
 
 _FOREST_ONLY = _table(
-    Parameter("n_estimators", 100, "integer", low=1),
+    # up to the default: more trees steady the blended probabilities little further
+    Parameter("n_estimators", 100, "integer", low=1, knob=True, span=(1, 100)),
     Parameter("min_decided_fraction", 0.5, "real", low=0.0, high=1.0),
     Parameter("bootstrap", True, "flag"),
     Parameter("oob_score", False, "flag"),
@@ -171,7 +245,7 @@ FOREST_PARAMETERS: dict[str, Parameter] = {
     **_FOREST_ONLY,
     **{
         name: (
-            Parameter("routing", "probabilistic", "choice", _FOREST_ROUTINGS)
+            replace(PARAMETERS["routing"], choices=_FOREST_ROUTINGS)
             if name == "routing"
             else Parameter(
                 **{
