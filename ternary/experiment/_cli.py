@@ -197,6 +197,13 @@ def _parser(prog: str | None = None) -> argparse.ArgumentParser:
         help="default: the paper's 11; probabilistic: 5 methods + CART; all: "
         "three routings + CART with grafting",
     )
+    parser.add_argument(
+        "--zone-edges",
+        choices=["open", "closed"],
+        default="open",
+        help="open: flag only rows the blend sends both ways (the library's default); "
+        "closed: the paper's zone, θ−δ < x ≤ θ+δ, as its reproduction uses (default: open)",
+    )
     parser.add_argument("--cache-dir", help="OpenML cache folder (default: see ternary.data)")
     parser.add_argument("--no-progress", action="store_true", help="no progress bar")
     return parser
@@ -252,6 +259,9 @@ def _run(entries, args, bar: _Bar):
             seed=args.seed,
             errors="skip",
             scheduler=args.scheduler,
+            # the default stays out of the stored protocol, so files written before the
+            # option existed resume under it
+            **({} if args.zone_edges == "open" else {"zone_edges": args.zone_edges}),
         )
 
 

@@ -17,7 +17,7 @@ import pandas as pd
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from sklearn.datasets import make_classification
+from sklearn.datasets import load_iris, make_classification
 from sklearn.metrics import f1_score
 from sklearn.model_selection import StratifiedKFold
 from sklearn.preprocessing import StandardScaler
@@ -702,3 +702,21 @@ def test_cli_data_dir_skips_unreadable_files(iris_csv, tmp_path, capsys):
     assert status == 0
     assert set(pd.read_csv(out)["dataset"]) == {"iris"}
     assert "skipped broken" in capsys.readouterr().err
+
+
+def test_cli_zone_edges_closed_is_the_papers_zone(iris_csv, tmp_path):
+    # iris is measured to 0.1 cm: margin puts θ+δ on training values, where the closed
+    # zone flags rows the blend sends one way only
+    rates = {}
+    for edges in ("open", "closed"):
+        out = tmp_path / f"{edges}.csv"
+        args = ["--data", str(iris_csv), "--out", str(out), "--cv", "3", "--no-progress"]
+        assert main([*args, "--combos", "probabilistic", "--zone-edges", edges]) == 0
+        rates[edges] = pd.read_csv(out).set_index(["combo", "fold"])["uncertain_rate"]
+    assert (rates["closed"] >= rates["open"]).all()
+    assert rates["closed"].sum() > rates["open"].sum()
+    X, y = load_iris(return_X_y=True)
+    by_hand = run_cv(X, y, combos=[{"delta_method": "margin"}], cv=3, zone_edges="closed")
+    np.testing.assert_array_equal(
+        rates["closed"].loc["margin / probabilistic"].to_numpy(), by_hand["uncertain_rate"]
+    )
