@@ -6,7 +6,8 @@ The δ computations (`ternary.delta`) and the ternary prediction
 (`ternary.tree.traverse`) are ours. Hard-middle trees change the training
 partition, so they are grown node by node (`ternary._hard_middle`). `fit`
 orchestrates: validate, calibrate the scale, grow (CART or hard-middle), zone
-(`ternary.delta.split_deltas`), graft (`ternary.graft`).
+(`ternary.delta.split_deltas`), graft (`ternary.graft`). The prediction methods the
+forest shares come from `ternary._base.TernaryPredictMixin`.
 """
 
 from __future__ import annotations
@@ -20,6 +21,7 @@ from sklearn.utils.class_weight import compute_sample_weight
 from sklearn.utils.multiclass import check_classification_targets
 from sklearn.utils.validation import check_is_fitted, check_random_state, validate_data
 
+from ternary._base import TernaryPredictMixin, store_params
 from ternary._confidence import smoothed_confidence
 from ternary._hard_middle import grow_hard_middle
 from ternary._params import DELTA_METHODS, GRAFT_MODES, ROUTINGS, validate_tree_params
@@ -64,7 +66,7 @@ def delta_params_of(estimator, delta_scale: float) -> DeltaParams:
     )
 
 
-class TernaryTreeClassifier(ClassifierMixin, BaseEstimator):
+class TernaryTreeClassifier(TernaryPredictMixin, ClassifierMixin, BaseEstimator):
     """A decision tree that says where it is unsure (Smits 2026).
 
     Each split node carries an uncertainty zone ``(θ−δ, θ+δ)`` whose half-width
@@ -212,28 +214,7 @@ class TernaryTreeClassifier(ClassifierMixin, BaseEstimator):
         zone_edges="open",
         confidence="laplace",
     ):
-        self.delta_method = delta_method
-        self.routing = routing
-        self.max_depth = max_depth
-        self.criterion = criterion
-        self.min_samples_split = min_samples_split
-        self.min_samples_leaf = min_samples_leaf
-        self.min_weight_fraction_leaf = min_weight_fraction_leaf
-        self.max_features = max_features
-        self.epsilon = epsilon
-        self.alpha = alpha
-        self.q = q
-        self.n_bootstraps = n_bootstraps
-        self.max_delta_fraction = max_delta_fraction
-        self.delta_scale = delta_scale
-        self.min_samples_middle = min_samples_middle
-        self.class_weight = class_weight
-        self.random_state = random_state
-        self.graft = graft
-        self.graft_alpha = graft_alpha
-        self.ccp_alpha = ccp_alpha
-        self.zone_edges = zone_edges
-        self.confidence = confidence
+        store_params(self, locals())
 
     # ------------------------------------------------------------------ fit
     # check_input is an optimisation, not metadata to route (as in scikit-learn's trees)
@@ -443,37 +424,6 @@ class TernaryTreeClassifier(ClassifierMixin, BaseEstimator):
         """
         return self._route(X)
 
-    def predict_proba(self, X: ArrayLike) -> np.ndarray:
-        """Class probabilities, blended across the zones a row falls into.
-
-        Parameters
-        ----------
-        X : array-like of shape (n_samples, n_features)
-            The rows to route, with the features the tree was fitted on.
-
-        Returns
-        -------
-        ndarray of shape (n_samples, n_classes)
-            Each row's probabilities, in the order of ``classes_``; they sum to 1.
-        """
-        return self._route(X)[0]
-
-    def predict(self, X: ArrayLike) -> np.ndarray:
-        """The most probable class; every row gets one, decided or not.
-
-        Parameters
-        ----------
-        X : array-like of shape (n_samples, n_features)
-            The rows to route, with the features the tree was fitted on.
-
-        Returns
-        -------
-        ndarray of shape (n_samples,)
-            A label of ``classes_`` per row.
-        """
-        proba = self.predict_proba(X)
-        return self.classes_[np.argmax(proba, axis=1)]
-
     def predict_verdict(self, X: ArrayLike) -> np.ndarray:
         """Eq. 8 of the paper: 1 (True, decided) or 0 (Undec, boundary-uncertain).
 
@@ -488,24 +438,6 @@ class TernaryTreeClassifier(ClassifierMixin, BaseEstimator):
             1 where the row met no zone on its way, 0 where it did.
         """
         return self._route(X, proba=False)[1]
-
-    def predict_with_verdict(self, X: ArrayLike) -> tuple[np.ndarray, np.ndarray]:
-        """``(predict(X), predict_verdict(X))`` from one walk of the tree.
-
-        Parameters
-        ----------
-        X : array-like of shape (n_samples, n_features)
-            The rows to route, with the features the tree was fitted on.
-
-        Returns
-        -------
-        prediction : ndarray of shape (n_samples,)
-            As `predict`.
-        verdict : ndarray of shape (n_samples,), int8
-            As `predict_verdict`.
-        """
-        proba, verdict = self._route(X)
-        return self.classes_[np.argmax(proba, axis=1)], verdict
 
     def boundary_distance(self, X: ArrayLike) -> np.ndarray:
         """How far each row lies inside or outside the zones on its path, in units of δ.

@@ -32,6 +32,7 @@ from sklearn.utils.class_weight import compute_sample_weight
 from sklearn.utils.multiclass import check_classification_targets
 from sklearn.utils.validation import check_is_fitted, check_random_state, validate_data
 
+from ternary._base import TernaryPredictMixin, labels_of, store_params
 from ternary._classes import TernaryTreeClassifier
 from ternary._confidence import smoothed_aggregate
 from ternary._params import FOREST_TREE_PARAMS, validate_forest_params
@@ -123,7 +124,7 @@ def _fit_member(tree, X, y, weights, bootstrap):
     return tree.fit(X[rows], y[rows], sample_weight=weights, check_input=False)
 
 
-class TernaryForestClassifier(ClassifierMixin, BaseEstimator):
+class TernaryForestClassifier(TernaryPredictMixin, ClassifierMixin, BaseEstimator):
     """A random forest of ternary trees: averaged blended probabilities and voted verdicts.
 
     Every member is a `TernaryTreeClassifier` fitted on a bootstrap sample of the rows (as
@@ -235,30 +236,7 @@ q, n_bootstraps, max_delta_fraction, delta_scale, ccp_alpha, zone_edges : as in 
         random_state=None,
         confidence="paper",
     ):
-        self.n_estimators = n_estimators
-        self.max_depth = max_depth
-        self.max_features = max_features
-        self.bootstrap = bootstrap
-        self.delta_method = delta_method
-        self.routing = routing
-        self.criterion = criterion
-        self.min_samples_split = min_samples_split
-        self.min_samples_leaf = min_samples_leaf
-        self.min_weight_fraction_leaf = min_weight_fraction_leaf
-        self.epsilon = epsilon
-        self.alpha = alpha
-        self.q = q
-        self.n_bootstraps = n_bootstraps
-        self.max_delta_fraction = max_delta_fraction
-        self.delta_scale = delta_scale
-        self.ccp_alpha = ccp_alpha
-        self.zone_edges = zone_edges
-        self.class_weight = class_weight
-        self.min_decided_fraction = min_decided_fraction
-        self.oob_score = oob_score
-        self.n_jobs = n_jobs
-        self.random_state = random_state
-        self.confidence = confidence
+        store_params(self, locals())
 
     # ------------------------------------------------------------------ fit
     def _member_template(self) -> TernaryTreeClassifier:
@@ -351,7 +329,7 @@ q, n_bootstraps, max_delta_fraction, delta_scale, ccp_alpha, zone_edges : as in 
                 stacklevel=3,
             )
         self.oob_decision_function_ = total / np.maximum(votes, 1)[:, None]
-        predicted = self.classes_[np.argmax(self.oob_decision_function_, axis=1)]
+        predicted = labels_of(self.classes_, self.oob_decision_function_)
         self.oob_score_ = float(np.mean(predicted == y))
 
     # ------------------------------------------------------------------ predict
@@ -371,38 +349,6 @@ q, n_bootstraps, max_delta_fraction, delta_scale, ccp_alpha, zone_edges : as in 
             decided += verdict
         n = len(self.estimators_)
         return proba / n, decided / n
-
-    def predict_proba(self, X: ArrayLike) -> np.ndarray:
-        """Mean of the trees' blended class probabilities; rows sum to 1.
-
-        Parameters
-        ----------
-        X : array-like of shape (n_samples, n_features)
-            The rows to score, with the features the forest was fitted on.
-
-        Returns
-        -------
-        ndarray of shape (n_samples, n_classes)
-            Columns in ``classes_`` order; a class a tree never saw gets probability 0
-            from that tree.
-        """
-        return self._aggregate(X)[0]
-
-    def predict(self, X: ArrayLike) -> np.ndarray:
-        """The class of highest mean probability; every row gets one, decided or not.
-
-        Parameters
-        ----------
-        X : array-like of shape (n_samples, n_features)
-            The rows to score, with the features the forest was fitted on.
-
-        Returns
-        -------
-        ndarray of shape (n_samples,)
-            A label of ``classes_`` per row.
-        """
-        proba = self.predict_proba(X)
-        return self.classes_[np.argmax(proba, axis=1)]
 
     def decided_fraction(self, X: ArrayLike) -> np.ndarray:
         """The share of trees that decide each row (0 = every tree flags it).
@@ -503,24 +449,6 @@ q, n_bootstraps, max_delta_fraction, delta_scale, ccp_alpha, zone_edges : as in 
         """
         proba, share = self._aggregate(X)
         return proba, self._verdict(share)
-
-    def predict_with_verdict(self, X: ArrayLike) -> tuple[np.ndarray, np.ndarray]:
-        """``(predict(X), predict_verdict(X))`` from one walk of every tree.
-
-        Parameters
-        ----------
-        X : array-like of shape (n_samples, n_features)
-            The rows to score, with the features the forest was fitted on.
-
-        Returns
-        -------
-        prediction : ndarray of shape (n_samples,)
-            As `predict`.
-        verdict : ndarray of shape (n_samples,), int8
-            As `predict_verdict`.
-        """
-        proba, share = self._aggregate(X)
-        return self.classes_[np.argmax(proba, axis=1)], self._verdict(share)
 
     def predict_confidence(self, X: ArrayLike) -> np.ndarray:
         """A score that ranks rows for selective prediction: higher = more likely correct.

@@ -34,6 +34,7 @@ from sklearn.pipeline import Pipeline
 from sklearn.pipeline import make_pipeline as _sk_make_pipeline
 from sklearn.utils.metaestimators import available_if
 
+from ternary._base import labels_of
 from ternary._modelfile import (
     MAX_MEMBERS,
     MAX_RATIO,
@@ -76,6 +77,33 @@ def _explains(pipe) -> bool:
     return hasattr(final, "routing") and not hasattr(final, "n_estimators")
 
 
+def _final_step_method(name: str, summary: str, returns: str):
+    """A `TernaryPipeline` method ``name``: the rows through every step but the last, then
+    the final step's ``name`` on them; it exists exactly when the final step has it.
+
+    ``summary`` and ``returns`` (the Returns section's entries, indented as in a method's
+    docstring) complete its docstring.
+    """
+
+    def method(self, X):
+        return getattr(self._final_estimator, name)(self._rows(X))
+
+    method.__name__ = name
+    method.__qualname__ = f"TernaryPipeline.{name}"
+    method.__doc__ = f"""{summary}
+
+        Parameters
+        ----------
+        X : pandas.DataFrame or array-like of shape (n_rows, n_columns)
+            Raw rows, as the first step takes them.
+
+        Returns
+        -------
+        {returns}
+        """
+    return available_if(_final_has(name))(method)
+
+
 class TernaryPipeline(Pipeline):
     """`sklearn.pipeline.Pipeline` with the ternary methods of its final step.
 
@@ -106,89 +134,40 @@ class TernaryPipeline(Pipeline):
             Xt = transformer.transform(Xt)
         return Xt
 
-    @available_if(_final_has("predict_verdict"))
-    def predict_verdict(self, X) -> np.ndarray:
-        """The final step's verdict per row: 1 decided, 0 boundary-uncertain (flagged).
-
-        Parameters
-        ----------
-        X : pandas.DataFrame or array-like of shape (n_rows, n_columns)
-            Raw rows, as the first step takes them.
-
-        Returns
-        -------
-        ndarray of int8, shape (n_rows,)
-            1 for a decided row, 0 for a flagged one.
-        """
-        return self._final_estimator.predict_verdict(self._rows(X))
-
-    @available_if(_final_has("predict_with_verdict"))
-    def predict_with_verdict(self, X) -> tuple[np.ndarray, np.ndarray]:
-        """Predict the classes and the verdicts in one pass of the rows.
-
-        Parameters
-        ----------
-        X : pandas.DataFrame or array-like of shape (n_rows, n_columns)
-            Raw rows, as the first step takes them.
-
-        Returns
-        -------
-        prediction : ndarray of shape (n_rows,)
+    predict_verdict = _final_step_method(
+        "predict_verdict",
+        "The final step's verdict per row: 1 decided, 0 boundary-uncertain (flagged).",
+        """ndarray of int8, shape (n_rows,)
+            1 for a decided row, 0 for a flagged one.""",
+    )
+    predict_with_verdict = _final_step_method(
+        "predict_with_verdict",
+        "Predict the classes and the verdicts in one pass of the rows.",
+        """prediction : ndarray of shape (n_rows,)
             The predicted class per row, as ``predict`` gives it.
         verdict : ndarray of int8, shape (n_rows,)
-            1 for a decided row, 0 for a flagged one.
-        """
-        return self._final_estimator.predict_with_verdict(self._rows(X))
-
-    @available_if(_final_has("predict_proba_verdict"))
-    def predict_proba_verdict(self, X) -> tuple[np.ndarray, np.ndarray]:
-        """Class probabilities and verdicts from one pass of the rows.
-
-        Parameters
-        ----------
-        X : pandas.DataFrame or array-like of shape (n_rows, n_columns)
-            Raw rows, as the first step takes them.
-
-        Returns
-        -------
-        proba : ndarray of shape (n_rows, n_classes)
+            1 for a decided row, 0 for a flagged one.""",
+    )
+    predict_proba_verdict = _final_step_method(
+        "predict_proba_verdict",
+        "Class probabilities and verdicts from one pass of the rows.",
+        """proba : ndarray of shape (n_rows, n_classes)
             The class probabilities, as ``predict_proba`` gives them.
         verdict : ndarray of int8, shape (n_rows,)
-            1 for a decided row, 0 for a flagged one.
-        """
-        return self._final_estimator.predict_proba_verdict(self._rows(X))
-
-    @available_if(_final_has("predict_confidence"))
-    def predict_confidence(self, X) -> np.ndarray:
-        """The final step's confidence per row (higher: further from every boundary).
-
-        Parameters
-        ----------
-        X : pandas.DataFrame or array-like of shape (n_rows, n_columns)
-            Raw rows, as the first step takes them.
-
-        Returns
-        -------
-        ndarray of float, shape (n_rows,)
-            What the final step's ``predict_confidence`` gives for the encoded rows.
-        """
-        return self._final_estimator.predict_confidence(self._rows(X))
-
-    @available_if(_final_has("boundary_distance"))
-    def boundary_distance(self, X) -> np.ndarray:
-        """The final step's boundary distance per row, in units of the zone half-widths δ.
-
-        Parameters
-        ----------
-        X : pandas.DataFrame or array-like of shape (n_rows, n_columns)
-            Raw rows, as the first step takes them.
-
-        Returns
-        -------
-        ndarray of float, shape (n_rows,)
-            What the final step's ``boundary_distance`` gives for the encoded rows.
-        """
-        return self._final_estimator.boundary_distance(self._rows(X))
+            1 for a decided row, 0 for a flagged one.""",
+    )
+    predict_confidence = _final_step_method(
+        "predict_confidence",
+        "The final step's confidence per row (higher: further from every boundary).",
+        """ndarray of float, shape (n_rows,)
+            What the final step's ``predict_confidence`` gives for the encoded rows.""",
+    )
+    boundary_distance = _final_step_method(
+        "boundary_distance",
+        "The final step's boundary distance per row, in units of the zone half-widths δ.",
+        """ndarray of float, shape (n_rows,)
+            What the final step's ``boundary_distance`` gives for the encoded rows.""",
+    )
 
     @available_if(_explains)
     def explain_row(self, x):
@@ -334,7 +313,7 @@ def score(
             confidence = proba.max(axis=1)
         part = pd.DataFrame(
             {
-                "prediction": classes[np.argmax(proba, axis=1)],
+                "prediction": labels_of(classes, proba),
                 "verdict": np.asarray(verdict, dtype=np.int8),
                 "confidence": confidence,
             },
