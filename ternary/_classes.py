@@ -4,8 +4,9 @@ The binary structure is scikit-learn's own compiled CART builder
 (`sklearn.tree.DecisionTreeClassifier`), so with δ = 0 the model *is* CART.
 The δ computations (`ternary.delta`) and the ternary prediction
 (`ternary.tree.traverse`) are ours. Hard-middle trees change the training
-partition, so they are grown node by node (`ternary._hard_middle`). `fit`
-orchestrates: validate, calibrate the scale, grow (CART or hard-middle), zone
+partition, so they are grown by our own builder, which the estimator configures with
+its parameters (`ternary._hard_middle.HardMiddleBuilder`). `fit` orchestrates:
+validate, calibrate the scale, grow (CART or hard-middle), zone
 (`ternary.delta.split_deltas`), graft (`ternary.graft`). The prediction methods the
 forest shares come from `ternary._base.TernaryPredictMixin`.
 """
@@ -23,7 +24,7 @@ from sklearn.utils.validation import check_is_fitted, check_random_state, valida
 
 from ternary._base import TernaryPredictMixin, store_params
 from ternary._confidence import smoothed_confidence
-from ternary._hard_middle import grow_hard_middle
+from ternary._hard_middle import HardMiddleBuilder
 from ternary._params import DELTA_METHODS, GRAFT_MODES, ROUTINGS, validate_tree_params
 from ternary._validation import check_labels, check_sample_weight
 from ternary.delta import DeltaParams, resolve_n_bootstraps, split_deltas
@@ -254,8 +255,7 @@ class TernaryTreeClassifier(TernaryPredictMixin, ClassifierMixin, BaseEstimator)
         if self.routing == "hard_middle":
             # one stream for every random draw after the stumps' seeds (node bootstrap)
             rng = check_random_state(self.random_state)
-            params = delta_params_of(self, self.delta_scale_)
-            self.tree_ = grow_hard_middle(self, X, y_enc, weights, params, rng)
+            self.tree_ = self._hard_middle_builder().build(X, y_enc, weights, rng)
             self.graft_report_, self._cart, self._delta_base = None, None, None
         elif probe is not None:
             self._scale_probe(probe)
@@ -383,6 +383,23 @@ class TernaryTreeClassifier(TernaryPredictMixin, ClassifierMixin, BaseEstimator)
                 "The sample weights sum to zero; at least one row needs a positive weight."
             )
         return weights
+
+    def _hard_middle_builder(self) -> HardMiddleBuilder:
+        """The hard-middle growth configured with this estimator's parameters."""
+        return HardMiddleBuilder(
+            n_classes=self.n_classes_,
+            delta=delta_params_of(self, self.delta_scale_),
+            criterion=self.criterion,
+            max_depth=self.max_depth,
+            min_samples_split=self.min_samples_split,
+            min_samples_leaf=self.min_samples_leaf,
+            min_weight_fraction_leaf=self.min_weight_fraction_leaf,
+            max_features=self.max_features,
+            min_samples_middle=self.min_samples_middle,
+            zone_edges=self.zone_edges,
+            # the stream is fit's own only when seeded by an integer
+            private_stream=isinstance(self.random_state, (int, np.integer)),
+        )
 
     def _grow_cart(self, X, y_enc, weights):
         """scikit-learn's CART on the data, as a `TernaryTree` with δ = 0."""
