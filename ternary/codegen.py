@@ -351,7 +351,8 @@ def tree_plan(estimator) -> TreePlan:
     """Arrange a fitted tree for code generation.
 
     Only the estimator's public fitted attributes are read: ``tree_``, ``classes_`` and
-    ``routing``.
+    ``routing``; the preorder and the depths are the tree's own
+    (`ternary.tree.TernaryTree.preorder`, `ternary.tree.TernaryTree.node_depth`).
 
     Parameters
     ----------
@@ -375,15 +376,6 @@ def tree_plan(estimator) -> TreePlan:
     hi = [t + d for t, d in zip(threshold, delta, strict=True)]
     with np.errstate(divide="ignore", over="ignore"):
         inv = np.where(np.asarray(delta) > 0, 0.5 / np.where(np.asarray(delta) > 0, delta, 1.0), 0)
-    preorder, stack = [], [0]
-    depth = [0] * len(left)
-    while stack:
-        node = stack.pop()
-        preorder.append(node)
-        kids = [k for k in (left[node], right[node], middle[node]) if k != -1]
-        for child in kids:
-            depth[child] = depth[node] + 1
-        stack.extend(reversed(kids))
     n_leaves = sum(1 for v in left if v == -1)  # every leaf slot, as the library counts
     return TreePlan(
         left=left,
@@ -395,8 +387,9 @@ def tree_plan(estimator) -> TreePlan:
         lo=lo,
         hi=hi,
         value=np.asarray(tree.value, dtype=np.float64),
-        preorder=preorder,
-        depth=depth,
+        # the tree's own walk order and depths (unreachable nodes at depth 0)
+        preorder=tree.preorder(),
+        depth=tree.node_depth().tolist(),
         routing=estimator.routing,
         dense=n_leaves <= blend_kernel_limit(),
         inv_two_delta=[float(v) for v in inv],
