@@ -75,6 +75,8 @@ class ShadowTree:
     preorder : tuple of int, the reachable node ids, parents before children
     feature_names, class_names : tuple of str, the names a drawing prints
     routing : str, the tree's routing ("probabilistic", "deferred" or "hard_middle")
+    zone_edges : str, "open" (θ−δ < x < θ+δ) or "closed" (the paper's θ−δ < x ≤ θ+δ);
+        a tree fitted before the setting existed has the paper's closed zone
     """
 
     children_left: np.ndarray
@@ -92,6 +94,7 @@ class ShadowTree:
     feature_names: tuple[str, ...]
     class_names: tuple[str, ...]
     routing: str
+    zone_edges: str = "closed"
 
     @classmethod
     def from_estimator(cls, model, *, feature_names=None, class_names=None) -> ShadowTree:
@@ -123,6 +126,7 @@ class ShadowTree:
             feature_names=_feature_names(model, tree, feature_names),
             class_names=_class_names(model, tree, class_names),
             routing=str(routing),
+            zone_edges=str(getattr(tree, "zone_edges", "closed")),
         )
 
     @classmethod

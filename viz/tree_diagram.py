@@ -91,9 +91,18 @@ def _html_label(items) -> str:
 
 
 def _legend(
-    routing, class_names, leaf_classes, any_middle, any_grafted, highlight, any_zone
+    routing,
+    class_names,
+    leaf_classes,
+    any_middle,
+    any_grafted,
+    highlight,
+    any_zone,
+    zone_edges="closed",
 ) -> str:
     rows = []
+    # the zone as the tree's walks test it: open leaves a row at θ+δ decided (right)
+    zone = "θ−δ &lt; x &lt; θ+δ" if zone_edges == "open" else "θ−δ &lt; x ≤ θ+δ"
 
     def swatch(fill, text, border="#444444", style=""):
         cell = f'<TD BGCOLOR="{fill}" COLOR="{border}" BORDER="1" WIDTH="18"></TD>'
@@ -119,7 +128,7 @@ def _legend(
             swatch(_MIDDLE_FILL, "Node reached via the boundary-uncertain (middle) branch")
         rows.append(
             f'<TR><TD><FONT COLOR="{UNCERTAIN_COLOR}"><B>- - -</B></FONT></TD>'
-            '<TD ALIGN="LEFT">middle branch: θ−δ &lt; x ≤ θ+δ (boundary-uncertain)</TD></TR>'
+            f'<TD ALIGN="LEFT">middle branch: {zone} (boundary-uncertain)</TD></TR>'
         )
     elif any_zone:
         blend = (
@@ -133,8 +142,8 @@ def _legend(
         )
         for rule, what in (
             ("x ≤ θ−δ", "decisive left subtree"),
-            ("θ−δ &lt; x ≤ θ+δ", blend),
-            ("x &gt; θ+δ", "decisive right subtree"),
+            (zone, blend),
+            ("x ≥ θ+δ" if zone_edges == "open" else "x &gt; θ+δ", "decisive right subtree"),
         ):
             rows.append(f'<TR><TD ALIGN="LEFT">{rule}</TD><TD ALIGN="LEFT">{what}</TD></TR>')
     if any_grafted:
@@ -187,7 +196,8 @@ def _edge_lines(tree, drawn, routing, depth, max_depth, path=None) -> list[str]:
         if tree.is_leaf[node]:
             continue
         zone = tree.delta[node] > 0
-        binary_labels = ("≤ θ−δ", "&gt; θ+δ") if zone else ("≤ θ", "&gt; θ")
+        right = "≥ θ+δ" if tree.zone_edges == "open" else "&gt; θ+δ"
+        binary_labels = ("≤ θ−δ", right) if zone else ("≤ θ", "&gt; θ")
         if routing != "hard_middle":
             binary_labels = ("≤ θ", "&gt; θ")
         edges = [
@@ -319,6 +329,7 @@ def tree_dot(
         bool(tree.grafted.any()),
         highlight_node is not None,
         tree.has_zones,
+        tree.zone_edges,
     )
     return _close(lines, legend, table, node_pt)
 

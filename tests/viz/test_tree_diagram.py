@@ -23,10 +23,10 @@ def cancer():
     return data.data, data.target
 
 
-def _fit(cancer, routing, method="margin", depth=2):
+def _fit(cancer, routing, method="margin", depth=2, **params):
     X, y = cancer
     return TernaryTreeClassifier(
-        delta_method=method, routing=routing, max_depth=depth, random_state=42
+        delta_method=method, routing=routing, max_depth=depth, random_state=42, **params
     ).fit(X, y)
 
 
@@ -107,7 +107,18 @@ def test_hard_middle_edges_are_dashed_orange_and_middle_nodes_shaded(cancer):
         assert any(
             e.strip().startswith(f"{node} -> {t.children_middle[node]} ") for e in middle_edges
         )
-    assert "≤ θ−δ" in dot and "&gt; θ+δ" in dot
+    # the default open zone leaves a row at θ+δ decided: its right edge holds it
+    assert "≤ θ−δ" in dot and "≥ θ+δ" in dot and "&gt; θ+δ" not in dot
+    assert "middle branch: θ−δ &lt; x &lt; θ+δ" in dot
+
+
+def test_the_drawing_states_the_zone_its_tree_tests(cancer):
+    # the paper's closed zone holds θ+δ; the legend and edges must say which one is drawn
+    for routing in ("hard_middle", "probabilistic"):
+        closed = tree_dot(_fit(cancer, routing, zone_edges="closed"))
+        opened = tree_dot(_fit(cancer, routing))
+        assert "θ−δ &lt; x ≤ θ+δ" in closed and "θ−δ &lt; x ≤ θ+δ" not in opened
+        assert "θ−δ &lt; x &lt; θ+δ" in opened and "θ−δ &lt; x &lt; θ+δ" not in closed
 
 
 def test_probabilistic_tree_has_binary_edges_and_routing_rules(cancer):
