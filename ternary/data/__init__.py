@@ -29,7 +29,8 @@ Every load has a bounded cost. A path must be a regular file (a named pipe or a
 device is refused without being opened for reading); at most ``MAX_FILE_BYTES``
 (200 MB) are read; a line may be at most 1 MB long; a text file may hold at most
 200,000 data rows, 2,000 columns and 10 million values (rows × columns; each a
-keyword of the loaders: ``max_rows``, ``max_columns``, ``max_values``), and an
+field of `LoadLimits`, which every loader takes as ``limits=``, or one by one as the
+keywords ``max_rows``, ``max_columns``, ``max_values``), and an
 ARFF file that only the pure-Python parsers can read at most 500,000 values. All of
 these are checked before the data rows are parsed, with lines counted where the
 parser ends them (LF, CRLF or a lone CR; the scans are public in ``ternary.data.scan``),
@@ -40,7 +41,8 @@ container and the error), ``_builtin``, ``_source`` (bytes and decoding),
 ``_clean`` (options, limits, the target, a column's conversion), ``_columns`` (the
 reading rules: gap markers, spellings, identifiers), ``_dates``, ``_encode`` (a
 column's encoded outputs), ``_preprocess`` (the fitted `Preprocessor`), ``_assemble``
-(a parsed table to a Dataset), ``_lines`` (the file line of each row), ``_csv``,
+(a parsed table to a Dataset), ``_lines`` (the file line of each row), ``_limits``
+(`LoadLimits`), ``_csv``,
 ``_arff``, ``_files``, ``_openml``, ``_rows`` and ``_csvout`` (the writer). Imports
 among them go one way, in that order of use.
 """
@@ -66,6 +68,7 @@ from ._csv import load_csv, read_csv_header
 from ._csvout import to_csv
 from ._dataset import DataError, Dataset
 from ._files import list_local_arff, load_file, read_header
+from ._limits import LoadLimits
 from ._openml import load_openml, openml_cc18_tasks
 from ._preprocess import Preprocessor, TransformReport
 from ._rows import read_rows
@@ -79,6 +82,7 @@ __all__ = [
     "TransformReport",
     "DataError",
     "Dataset",
+    "LoadLimits",
     "list_local_arff",
     "load_arff",
     "load_breast_cancer",

@@ -6,7 +6,6 @@ from __future__ import annotations
 import io
 import re
 import warnings
-from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -16,23 +15,17 @@ import pandas as pd
 
 from ._assemble import _assemble
 from ._clean import (
-    _MAX_CELLS,
-    _MAX_CLASSES,
-    _MAX_COLUMNS,
-    _MAX_ROWS,
-    _ORDINAL_THRESHOLD,
     _check_cells,
     _check_names,
     _check_shape,
     _Options,
-    _options,
     _resolve_target,
 )
 from ._csv import _EXACT_FLOATS
 from ._dataset import DataError, Dataset, _quoted, _shorten
+from ._limits import LoadLimits, _reading_options, limits_of
 from ._lines import arff_record_lines
 from ._source import (
-    MAX_FILE_BYTES,
     _check_line_lengths,
     _count_breaks,
     _count_rows,
@@ -348,15 +341,9 @@ def load_arff(
     target: str | int | None = None,
     *,
     missing: str = "impute",
-    max_rows: int = _MAX_ROWS,
-    max_columns: int = _MAX_COLUMNS,
-    max_values: int = _MAX_CELLS,
-    max_bytes: int = MAX_FILE_BYTES,
-    max_classes: int = _MAX_CLASSES,
-    ordinal_threshold: int = _ORDINAL_THRESHOLD,
     name: str | None = None,
-    merge_spellings: bool = True,
-    keep_columns: Sequence[str] = (),
+    limits: LoadLimits | None = None,
+    **options: Any,
 ) -> Dataset:
     """Load a Weka ARFF file as a Dataset.
 
@@ -379,17 +366,16 @@ def load_arff(
     missing : {"impute", "drop", "keep"}, default="impute"
         How rows with missing feature values are treated, as for :func:`load_csv`;
         ARFF's ``?`` marks a missing value.
-    max_rows, max_columns, max_values, max_bytes, max_classes, ordinal_threshold : int
-        The size limits and the one-hot level count, as for :func:`load_csv` (same
-        defaults); larger inputs raise :class:`DataError`.
     name : str, optional
         Dataset name; default the file name without its extension, then the
         ``@relation``.
-    merge_spellings : bool, default=True
-        As for :func:`load_csv`; declared nominal levels are never merged.
-    keep_columns : sequence of str, default=()
-        As for :func:`load_csv`. Only ``?`` marks a gap in an ARFF file (a declared
-        level such as ``none`` is a level).
+    limits : LoadLimits, optional
+        The size limits and reading choices, as for :func:`load_csv`; larger inputs
+        raise :class:`DataError`. Declared nominal levels are never merged, and only
+        ``?`` marks a gap in an ARFF file (a declared level such as ``none`` is a level).
+    **options
+        Fields of `LoadLimits` one by one (``max_rows=...``, ``keep_columns=...``),
+        overriding those of ``limits``.
 
     Returns
     -------
@@ -401,17 +387,7 @@ def load_arff(
     DataError
         For every problem with the input.
     """
-    opts = _options(
-        missing,
-        max_rows,
-        max_columns,
-        max_bytes,
-        max_classes,
-        ordinal_threshold,
-        max_values,
-        merge_spellings=merge_spellings,
-        keep_columns=keep_columns,
-    )
+    opts = _reading_options(missing, limits_of(limits, options, "load_arff"))
     data, file_name, text, encoding, codec = _checked_text(source, opts)
     report = [f"Read as {encoding}."]
     relation, table, nominal_levels = _parse_arff(data, text, codec, opts, report)
@@ -460,13 +436,9 @@ def read_arff_header(
     target: str | int | None = None,
     *,
     missing: str = "impute",
-    max_rows: int = _MAX_ROWS,
-    max_columns: int = _MAX_COLUMNS,
-    max_values: int = _MAX_CELLS,
-    max_bytes: int = MAX_FILE_BYTES,
-    max_classes: int = _MAX_CLASSES,
-    ordinal_threshold: int = _ORDINAL_THRESHOLD,
     name: str | None = None,
+    limits: LoadLimits | None = None,
+    **options: Any,
 ) -> list[str]:
     """The attribute names of an ARFF file, exactly as :func:`load_arff` names its columns.
 
@@ -485,11 +457,13 @@ def read_arff_header(
     missing : {"impute", "drop", "keep"}, default="impute"
         As for :func:`load_arff`; accepted so one set of keyword arguments serves both
         calls (it does not change the names).
-    max_rows, max_columns, max_values, max_bytes, max_classes, ordinal_threshold : int
-        As for :func:`load_arff`; the size, line, row, column and value limits apply
-        here too (``max_classes`` and ``ordinal_threshold`` do not change the names).
     name : str, optional
         As for :func:`load_arff`; accepted and ignored (it does not change the names).
+    limits : LoadLimits, optional
+        As for :func:`load_arff`; the size, line, row, column and value limits apply
+        here too (``max_classes`` and ``ordinal_threshold`` do not change the names).
+    **options
+        Fields of `LoadLimits` one by one (``max_rows=...``), overriding ``limits``'s.
 
     Returns
     -------
@@ -510,9 +484,7 @@ def read_arff_header(
     ['x 1', 'c']
     """
     del name  # accepted for symmetry with load_arff; it does not affect the names
-    opts = _options(
-        missing, max_rows, max_columns, max_bytes, max_classes, ordinal_threshold, max_values
-    )
+    opts = _reading_options(missing, limits_of(limits, options, "read_arff_header"))
     data, _, text, _, codec = _checked_text(source, opts)
     head = _arff_head(data, codec)
     if head is not None:

@@ -10,7 +10,6 @@ from __future__ import annotations
 import csv
 import io
 import re
-from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -20,25 +19,19 @@ import pandas as pd
 
 from ._assemble import _assemble
 from ._clean import (
-    _MAX_CELLS,
-    _MAX_CLASSES,
-    _MAX_COLUMNS,
-    _MAX_ROWS,
-    _ORDINAL_THRESHOLD,
     _check_cells,
     _check_names,
     _check_shape,
     _Options,
-    _options,
     _resolve_target,
     _to_float,
 )
 from ._columns import _GAP_MARKS, _MISSING_TOKENS
 from ._dataset import DataError, Dataset, _quote_list, _shorten
+from ._limits import LoadLimits, _reading_options, limits_of
 from ._lines import record_lines
 from ._source import (
     _MAX_LINE_BYTES,
-    MAX_FILE_BYTES,
     _check_line_lengths,
     _count_breaks,
     _count_rows,
@@ -276,13 +269,9 @@ def read_csv_header(
     target: str | int | None = None,
     *,
     missing: str = "impute",
-    max_rows: int = _MAX_ROWS,
-    max_columns: int = _MAX_COLUMNS,
-    max_values: int = _MAX_CELLS,
-    max_bytes: int = MAX_FILE_BYTES,
-    max_classes: int = _MAX_CLASSES,
-    ordinal_threshold: int = _ORDINAL_THRESHOLD,
     name: str | None = None,
+    limits: LoadLimits | None = None,
+    **options: Any,
 ) -> list[str]:
     """The column names of a CSV, exactly as :func:`load_csv` reads them.
 
@@ -300,11 +289,14 @@ def read_csv_header(
     missing : {"impute", "drop", "keep"}, default="impute"
         As for :func:`load_csv`; accepted so one set of keyword arguments serves both
         calls (it does not change the header).
-    max_rows, max_columns, max_values, max_bytes, max_classes, ordinal_threshold : int
-        As for :func:`load_csv` (same defaults); the byte and column limits apply
-        here too.
     name : str, optional
         As for :func:`load_csv`; accepted and ignored (it does not change the header).
+    limits : LoadLimits, optional
+        The size limits and reading choices (`LoadLimits`); the byte and column limits apply
+        here too.
+    **options
+        Fields of `LoadLimits` one by one (``max_rows=...``, ``keep_columns=...``),
+        overriding those of ``limits``.
 
     Returns
     -------
@@ -323,9 +315,7 @@ def read_csv_header(
     ['height, cm', 'weight, kg', 'label']
     """
     del name  # accepted for symmetry with load_csv; it does not affect the header
-    opts = _options(
-        missing, max_rows, max_columns, max_bytes, max_classes, ordinal_threshold, max_values
-    )
+    opts = _reading_options(missing, limits_of(limits, options, "read_csv_header"))
     names = _open_csv(source, opts).names
     if target is not None:
         _resolve_target(names, target)
@@ -337,15 +327,9 @@ def load_csv(
     target: str | int | None = None,
     *,
     missing: str = "impute",
-    max_rows: int = _MAX_ROWS,
-    max_columns: int = _MAX_COLUMNS,
-    max_values: int = _MAX_CELLS,
-    max_bytes: int = MAX_FILE_BYTES,
-    max_classes: int = _MAX_CLASSES,
-    ordinal_threshold: int = _ORDINAL_THRESHOLD,
     name: str | None = None,
-    merge_spellings: bool = True,
-    keep_columns: Sequence[str] = (),
+    limits: LoadLimits | None = None,
+    **options: Any,
 ) -> Dataset:
     """Load a delimited text file (CSV, semicolon- or tab-separated) as a Dataset.
 
@@ -375,29 +359,16 @@ def load_csv(
         or keep them as NaN in ``X`` (in
         every column a text value becomes) so that cross-validation can impute
         inside each training fold. Rows with a missing target are always dropped.
-    max_rows, max_columns : int
-        Size limits; larger inputs raise :class:`DataError`. Besides them, no
-        line may be longer than 1 MB; all are checked before the data rows are parsed.
-    max_values : int, default=10,000,000
-        Most values (data rows × columns) a file may hold; parsing and cleaning
-        cost time and memory per value.
-    max_bytes : int, default=MAX_FILE_BYTES
-        Largest file read, in bytes (200 MB). A path must be a regular file (not
-        a named pipe or a device); a stream is read no further than this.
-    max_classes : int, default=100
-        More distinct labels than this means the target is not a class column.
-    ordinal_threshold : int, default=10
-        Text columns with at most this many levels are one-hot encoded (a single
-        0/1 column for two levels); more levels become codes in order of frequency
-        (0 the most frequent level, ties alphabetical).
     name : str, optional
         Dataset name; default the file name without its extension.
-    merge_spellings : bool, default=True
-        Read levels that differ only in letter case as one level, named by the
-        most frequent spelling (surrounding spaces are never part of a level);
-        False keeps letter cases apart.
-    keep_columns : sequence of str, default=()
-        Columns to keep as features although they look like identifiers.
+    limits : LoadLimits, optional
+        The size limits (rows, columns, values, bytes, classes; larger inputs raise
+        :class:`DataError`, checked before the data rows are parsed, as is a line
+        longer than 1 MB) and reading choices (ordinal encoding, letter case,
+        identifier-like columns kept) as a `LoadLimits`; default ``LoadLimits()``.
+    **options
+        Fields of `LoadLimits` one by one (``max_rows=...``, ``keep_columns=...``),
+        overriding those of ``limits``.
 
     Returns
     -------
@@ -409,17 +380,7 @@ def load_csv(
     DataError
         For every problem with the input, with a message that says what to do.
     """
-    opts = _options(
-        missing,
-        max_rows,
-        max_columns,
-        max_bytes,
-        max_classes,
-        ordinal_threshold,
-        max_values,
-        merge_spellings=merge_spellings,
-        keep_columns=keep_columns,
-    )
+    opts = _reading_options(missing, limits_of(limits, options, "load_csv"))
     return _load_opened(_open_csv(source, opts), target, opts, name)
 
 

@@ -9,10 +9,10 @@ from pathlib import Path
 from typing import Any
 
 from ._arff import load_arff, read_arff_header
-from ._clean import _MAX_CELLS, _MAX_CLASSES, _MAX_COLUMNS, _MAX_ROWS, _ORDINAL_THRESHOLD
 from ._csv import load_csv, read_csv_header
 from ._dataset import DataError, Dataset, _quoted
-from ._source import MAX_FILE_BYTES, _read_source, _wide_codec
+from ._limits import LoadLimits, limits_of
+from ._source import _read_source, _wide_codec
 
 _CSV_SUFFIXES = (".csv", ".tsv", ".txt")
 _ARFF_SUFFIXES = (".arff",)
@@ -112,13 +112,9 @@ def read_header(
     target: str | int | None = None,
     *,
     missing: str = "impute",
-    max_rows: int = _MAX_ROWS,
-    max_columns: int = _MAX_COLUMNS,
-    max_values: int = _MAX_CELLS,
-    max_bytes: int = MAX_FILE_BYTES,
-    max_classes: int = _MAX_CLASSES,
-    ordinal_threshold: int = _ORDINAL_THRESHOLD,
     name: str | None = None,
+    limits: LoadLimits | None = None,
+    **options: Any,
 ) -> list[str]:
     """The column names of a CSV or ARFF file, exactly as its loader names them.
 
@@ -139,11 +135,13 @@ def read_header(
     missing : {"impute", "drop", "keep"}, default="impute"
         As for :func:`load_csv`; passed on to the header reader (it does not change
         the names).
-    max_rows, max_columns, max_values, max_bytes, max_classes, ordinal_threshold : int
-        The loaders' limits (same defaults as :func:`load_csv`); the byte, line and
-        column limits apply here too.
     name : str, optional
         As for :func:`load_csv`; passed on and ignored (it does not change the names).
+    limits : LoadLimits, optional
+        The loaders' limits (`LoadLimits`; default ``LoadLimits()``); the byte, line
+        and column limits apply here too.
+    **options
+        Fields of `LoadLimits` one by one (``max_rows=...``), overriding ``limits``'s.
 
     Returns
     -------
@@ -162,18 +160,9 @@ def read_header(
     >>> read_header(b"%c\\n@relation r\\n@attribute x numeric\\n@attribute y {a,b}\\n@data\\n")
     ['x', 'y']
     """
-    options: dict[str, Any] = {
-        "missing": missing,
-        "max_rows": max_rows,
-        "max_columns": max_columns,
-        "max_values": max_values,
-        "max_bytes": max_bytes,
-        "max_classes": max_classes,
-        "ordinal_threshold": ordinal_threshold,
-        "name": name,
-    }
-    data, file_name = _read_source(source, max_bytes)
+    limits = limits_of(limits, options, "read_header")
+    data, file_name = _read_source(source, limits.max_bytes)
     suffix = Path(file_name or "").suffix.lower()
     arff = suffix in _ARFF_SUFFIXES or (suffix not in _CSV_SUFFIXES and _looks_like_arff(data))
     reader = read_arff_header if arff else read_csv_header
-    return reader(data, target, **options)
+    return reader(data, target, missing=missing, name=name, limits=limits)

@@ -28,16 +28,12 @@ import pandas as pd
 
 from ._assemble import _assemble
 from ._clean import (
-    _MAX_CLASSES,
-    _MAX_COLUMNS,
-    _MAX_ROWS,
-    _ORDINAL_THRESHOLD,
     _check_shape,
     _Options,
-    _options,
 )
 from ._dataset import DataError, Dataset
-from ._source import MAX_FILE_BYTES, _too_large
+from ._limits import LoadLimits, _reading_options, limits_of
+from ._source import _too_large
 
 _OPENML_ENV = "TERNARY_OPENML_CACHE"
 _FRAMES_DIR = "ternary-frames"
@@ -235,11 +231,8 @@ def load_openml(
     cache_dir: str | os.PathLike | None = None,
     target: str | None = None,
     missing: str = "impute",
-    max_rows: int = _MAX_ROWS,
-    max_columns: int = _MAX_COLUMNS,
-    max_bytes: int = MAX_FILE_BYTES,
-    max_classes: int = _MAX_CLASSES,
-    ordinal_threshold: int = _ORDINAL_THRESHOLD,
+    limits: LoadLimits | None = None,
+    **options: Any,
 ) -> Dataset:
     """Load an OpenML dataset by id or name, from the local cache when possible.
 
@@ -259,11 +252,13 @@ def load_openml(
     missing : {"impute", "drop", "keep"}, default="impute"
         How rows with missing feature values are treated, as for
         :func:`~ternary.data.load_csv`.
-    max_rows, max_columns, max_bytes, max_classes, ordinal_threshold : int
-        As for :func:`~ternary.data.load_csv` (same defaults). The row and column
-        limits are checked against OpenML's description before the download when
-        OpenML states the size, and against the table after it; ``max_bytes`` bounds
-        the downloaded file.
+    limits : LoadLimits, optional
+        As for :func:`~ternary.data.load_csv` (default ``LoadLimits()``). The row and
+        column limits are checked against OpenML's description before the download
+        when OpenML states the size, and against the table after it; ``max_bytes``
+        bounds the downloaded file.
+    **options
+        Fields of `LoadLimits` one by one (``max_rows=...``), overriding ``limits``'s.
 
     Returns
     -------
@@ -277,7 +272,7 @@ def load_openml(
         lists the datasets available offline), when OpenML has no such dataset,
         or when the data cannot be turned into a classification problem.
     """
-    opts = _options(missing, max_rows, max_columns, max_bytes, max_classes, ordinal_threshold)
+    opts = _reading_options(missing, limits_of(limits, options, "load_openml"))
     root = _openml_root(cache_dir)
     cached = _find_cached(root, data_id_or_name)
     if cached is not None:

@@ -466,9 +466,13 @@ def test_every_loader_defaults_to_the_one_size_limit():
 
     from ternary.data import load_arff
 
+    from ternary.data import LoadLimits
+
     assert MAX_FILE_BYTES == 200 * 2**20
+    # one LoadLimits holds the default; every loader starts from it (limits=None)
+    assert LoadLimits().max_bytes == MAX_FILE_BYTES
     for loader in (load_csv, load_arff, read_header):
-        assert inspect.signature(loader).parameters["max_bytes"].default == MAX_FILE_BYTES
+        assert inspect.signature(loader).parameters["limits"].default is None
 
 
 _NAME_TEXT = st.text(
