@@ -137,20 +137,41 @@ def out_of_fold_answers(
     True
     """
     y = np.asarray(y)
-    n = len(y)
-    if len(X) != n:
-        raise ValueError(f"X has {len(X)} rows but y has {n} labels; give one label per row.")
+    if len(X) != len(y):
+        raise ValueError(f"X has {len(X)} rows but y has {len(y)} labels; give one label per row.")
     k = _n_folds(y, folds)
     classes = np.unique(y)
+    splitter = StratifiedKFold(n_splits=k, shuffle=True, random_state=seed)
+    fold, proba, verdict, confidence, distance = _answer_folds(
+        X, y, classes, estimator, preprocessor, splitter.split(np.zeros((len(y), 1)), y)
+    )
+    answers = pd.DataFrame(
+        {
+            "fold": fold,
+            "prediction": classes[np.argmax(proba, axis=1)],
+            "verdict": verdict,
+            "confidence": confidence,
+            "boundary_distance": distance,
+        },
+        index=X.index if isinstance(X, pd.DataFrame) else None,
+    )
+    for j, c in enumerate(classes):
+        answers[f"P({c})"] = proba[:, j]
+    answers.attrs["folds"] = k
+    return answers
+
+
+def _answer_folds(X, y, classes, estimator, preprocessor, splits) -> tuple[np.ndarray, ...]:
+    """``(fold, proba, verdict, confidence, distance)`` of every row, fold by fold."""
+    n = len(y)
     frame = isinstance(X, pd.DataFrame)
-    rows = X if frame else np.asarray(X)
+    rows: Any = X if frame else np.asarray(X)
     proba = np.zeros((n, len(classes)))
     fold = np.zeros(n, dtype=np.int64)
     verdict = np.zeros(n, dtype=np.int8)
     confidence = np.zeros(n)
     distance = np.full(n, np.nan)
-    splitter = StratifiedKFold(n_splits=k, shuffle=True, random_state=seed)
-    for i, (train, test) in enumerate(splitter.split(np.zeros((n, 1)), y)):
+    for i, (train, test) in enumerate(splits):
         X_train = rows.iloc[train] if frame else rows[train]
         X_test = rows.iloc[test] if frame else rows[test]
         if preprocessor is not None:
@@ -161,17 +182,4 @@ def out_of_fold_answers(
         p, v, c, d = _answer_fold(model, X_test)
         proba[np.ix_(test, np.searchsorted(classes, model.classes_))] = p
         fold[test], verdict[test], confidence[test], distance[test] = i, v, c, d
-    answers = pd.DataFrame(
-        {
-            "fold": fold,
-            "prediction": classes[np.argmax(proba, axis=1)],
-            "verdict": verdict,
-            "confidence": confidence,
-            "boundary_distance": distance,
-        },
-        index=X.index if frame else None,
-    )
-    for j, c in enumerate(classes):
-        answers[f"P({c})"] = proba[:, j]
-    answers.attrs["folds"] = k
-    return answers
+    return fold, proba, verdict, confidence, distance
