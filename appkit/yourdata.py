@@ -1,28 +1,27 @@
 """Your data, answered: which rows the full-feature model cannot decide, and new rows scored.
 
-Every row of the loaded file gets an out-of-fold answer: k-fold, so no row is judged by a
-model that saw it, and the loader's `Preprocessor` is refitted on each training fold, so
-no imputation value or level comes from the rows it judges. The "full" model is fitted
+Every row of the loaded file gets an out-of-fold answer from the library
+(`ternary.experiment.out_of_fold_answers`: k-fold, so no row is judged by a model that saw
+it, the loader's `Preprocessor` refitted on each training fold). The "full" model is fitted
 on every row once (``make_pipeline(ds.preprocessor, model)``): it explains a picked row,
-scores a second file (never retrained on it) and is the pipeline the page exports.
+scores a second file (never retrained on it) and is the pipeline the page exports. The
+file's line of each row comes from the loader (``Dataset.file_lines``).
 """
 
 from __future__ import annotations
 
-import csv
 import io
-import time
 from dataclasses import dataclass, field
 
 import numpy as np
 import pandas as pd
 import streamlit as st
-from sklearn.base import clone
-from sklearn.model_selection import StratifiedKFold
 
 from ternary import TernaryForestClassifier, TernaryTreeClassifier, make_pipeline
 from ternary import data as tdata
 from ternary.data import DataError, Dataset, Preprocessor
+from ternary.experiment import out_of_fold_answers
+from ternary.metrics import decided_accuracy
 from ternary.pipeline import score
 from ternary.review import flag_least_confident, review_rule
 
@@ -31,13 +30,12 @@ __all__ = [
     "PIPELINE_SNIPPET",
     "REVIEW_SHARE",
     "REVIEW_TEXT",
-    "Cases",
     "NewScores",
+    "cases_key",
     "cases_table",
     "features_frame",
     "filter_cases",
     "full_pipeline",
-    "line_numbers",
     "out_of_fold",
     "review_columns",
     "score_new_file",
@@ -95,80 +93,40 @@ def features_frame(ds: Dataset) -> pd.DataFrame:
     return ds.raw.drop(columns=[ds.target])
 
 
-def _preprocessor(ds: Dataset) -> Preprocessor:
-    if ds.preprocessor is None:  # generated data: numbers only, nothing to learn but names
-        return Preprocessor(drop_constant=False)
-    pre = clone(ds.preprocessor)
-    if pre.missing == "drop":  # the rows kept have no gaps, so nothing would be dropped
-        pre.set_params(missing="impute")
-    return pre
-
-
-@dataclass
-class Cases:
-    """Out-of-fold answers for every row of a dataset (row order of ``ds``)."""
-
-    proba: np.ndarray
-    verdict: np.ndarray
-    confidence: np.ndarray
-    distance: np.ndarray
-    classes: np.ndarray
-    folds: int
-    seconds: float
-    pred: np.ndarray = field(init=False)
-
-    def __post_init__(self) -> None:
-        self.pred = self.classes[np.argmax(self.proba, axis=1)]
-
-
-def out_of_fold(ds: Dataset, params: dict, folds: int = FOLDS, seed: int = 0) -> Cases:
-    """k-fold answers of the model ``params`` for every row, the cleaning refitted per fold.
+def out_of_fold(ds: Dataset, params: dict, folds: int = FOLDS, seed: int = 0) -> pd.DataFrame:
+    """k-fold answers of the model ``params`` for every row of ``ds``, the cleaning
+    refitted per fold (`ternary.experiment.out_of_fold_answers`, its columns).
 
     Raises
     ------
     ValueError
         When a class has fewer than two rows (no fold split can hold it out).
     """
-    start = time.perf_counter()
-    y = np.asarray(ds.y)
-    classes, counts = np.unique(y, return_counts=True)
-    k = int(min(folds, counts.min()))
-    if k < 2:
-        small = classes[np.argmin(counts)]
-        raise ValueError(
-            f"The class {small!r} has a single row, so no row of it can be judged by a model "
-            "that did not see it. Add rows of that class, or remove it."
-        )
-    raw = features_frame(ds)
-    n = len(y)
-    proba = np.zeros((n, len(classes)))
-    verdict = np.zeros(n, dtype=np.int8)
-    confidence = np.zeros(n)
-    distance = np.full(n, np.nan)
-    splitter = StratifiedKFold(n_splits=k, shuffle=True, random_state=seed)
-    for train, test in splitter.split(np.zeros((n, 1)), y):
-        pre = _preprocessor(ds)
-        X_train = pd.DataFrame(pre.fit_transform(raw.iloc[train]), columns=pre.feature_names_out_)
-        X_test = pd.DataFrame(pre.transform(raw.iloc[test]), columns=pre.feature_names_out_)
-        model = _estimator(params).fit(X_train, y[train])
-        p, v = model.predict_proba_verdict(X_test)
-        cols = np.searchsorted(classes, model.classes_)
-        proba[np.ix_(test, cols)] = p
-        verdict[test] = v
-        confidence[test] = model.predict_confidence(X_test)
-        if hasattr(model, "boundary_distance"):
-            distance[test] = model.boundary_distance(X_test)
-    return Cases(proba, verdict, confidence, distance, classes, k, time.perf_counter() - start)
+    return out_of_fold_answers(
+        features_frame(ds),
+        ds.y,
+        _estimator(params),
+        preprocessor=ds.preprocessor,
+        folds=folds,
+        seed=seed,
+    )
+
+
+def cases_key(data_key: tuple, params: dict) -> tuple:
+    """The one cache key of a dataset's answers, its full model and that model's download."""
+    return (data_key, tuple(sorted(params.items())))
 
 
 @st.cache_resource(show_spinner=False, max_entries=8)
-def cached_cases(_ds: Dataset, key: tuple) -> Cases:
-    """`out_of_fold` once per (dataset, model settings): ``key`` holds both."""
+def cached_cases(_ds: Dataset, key: tuple) -> pd.DataFrame:
+    """`out_of_fold` once per `cases_key`."""
     return out_of_fold(_ds, dict(key[1]))
 
 
 @st.cache_resource(show_spinner=False, max_entries=8)
-def _full(_ds: Dataset, key: tuple):
+def full_pipeline(_ds: Dataset, key: tuple):
+    """The pipeline (the loader's preprocessor + the model fitted on every row), once per
+    `cases_key`."""
     model = _estimator(dict(key[1])).fit(_ds.X, _ds.y)
     pre = (
         _ds.preprocessor
@@ -176,16 +134,6 @@ def _full(_ds: Dataset, key: tuple):
         else Preprocessor(drop_constant=False).fit(_ds.X)
     )
     return make_pipeline(pre, model)
-
-
-def full_pipeline(ds: Dataset, data_key: tuple, params: dict):
-    """The pipeline (the loader's preprocessor + the model fitted on every row), cached."""
-    return _full(ds, (data_key, tuple(sorted(params.items()))))
-
-
-def cases_key(data_key: tuple, params: dict) -> tuple:
-    """The cache key of the out-of-fold answers and the full model."""
-    return (data_key, tuple(sorted(params.items())))
 
 
 def _unclash(names: list[str], taken) -> dict[str, str]:
@@ -213,40 +161,45 @@ def review_columns(confidence, verdict, share: float) -> tuple[np.ndarray, np.nd
 
 
 def cases_table(
-    ds: Dataset, cases: Cases, lines: np.ndarray | None = None, review_share: float = REVIEW_SHARE
+    ds: Dataset, answers: pd.DataFrame, review_share: float = REVIEW_SHARE
 ) -> pd.DataFrame:
     """Every original column, then the out-of-fold outputs; the rows to review first.
 
-    The first column is the file's line number (``lines``), or the data row number
-    (1 = the first row under the header) when the lines are not known. ``review`` marks
-    the least confident rows the budget ``review_share`` allows; ``flagged by`` names the
-    rule that flagged each row (`review_columns`); the zone ``verdict`` is its own column.
+    ``answers`` are `out_of_fold`'s. The first column is the file's line number
+    (``ds.file_lines``, from the loader), or the data row number (1 = the first row
+    under the header) when the lines are not known. ``review`` marks the least
+    confident rows the budget ``review_share`` allows; ``flagged by`` names the rule
+    that flagged each row (`review_columns`); the zone ``verdict`` is its own column.
     Order: the rows to review, then the other rows in a boundary zone, then the rest,
     each least confident first.
     """
     raw = ds.raw if ds.raw is not None else ds.X.assign(label=ds.y)
     table = raw.reset_index(drop=True).copy()
+    lines = ds.file_lines
     where = "line" if lines is not None else "data row"
     numbers = lines if lines is not None else np.asarray(raw.index) + 1
-    review, flagged_by = review_columns(cases.confidence, cases.verdict, review_share)
+    confidence = answers["confidence"].to_numpy()
+    verdict = answers["verdict"].to_numpy()
+    prediction = answers["prediction"].to_numpy()
+    review, flagged_by = review_columns(confidence, verdict, review_share)
     outputs = {
-        "prediction": cases.pred,
+        "prediction": prediction,
         "review": review,
         "flagged by": flagged_by,
-        "verdict": cases.verdict,
-        "confidence": cases.confidence,
-        "boundary distance": cases.distance,
+        "verdict": verdict,
+        "confidence": confidence,
+        "boundary distance": answers["boundary_distance"].to_numpy(),
     }
-    for j, c in enumerate(cases.classes):
-        outputs[f"P({c})"] = cases.proba[:, j]
-    outputs["correct"] = cases.pred == np.asarray(ds.y)
+    for name in answers.columns[answers.columns.str.startswith("P(")]:
+        outputs[name] = answers[name].to_numpy()
+    outputs["correct"] = prediction == np.asarray(ds.y)
     names = _unclash(list(outputs), set(table.columns) | {where})
     for name, values in outputs.items():
         table[names[name]] = values
     table.insert(0, where if where not in table.columns else f"{where} (file)", numbers)
     table.attrs["output_names"] = names
-    group = np.where(review == 1, 0, np.where(cases.verdict == 0, 1, 2))
-    order = np.lexsort((cases.confidence, group))
+    group = np.where(review == 1, 0, np.where(verdict == 0, 1, 2))
+    order = np.lexsort((confidence, group))
     return table.iloc[order].reset_index(drop=True)
 
 
@@ -262,54 +215,6 @@ def filter_cases(table: pd.DataFrame, which: str) -> pd.DataFrame:
     if which == "wrong":
         return table[(verdict == 1) & ~correct.astype(bool)]
     return table
-
-
-def line_numbers(data: bytes, n_rows: int, index) -> np.ndarray | None:
-    """The file line of each row of ``index`` (positions among the data rows), or None.
-
-    Counted on the file's text: the header is the first line that is not blank (or,
-    in ARFF, the ``@data`` line); a record may span lines (a quoted line break).
-    None when the count of records does not match the rows the loader parsed.
-    """
-    try:
-        text = data.decode("utf-8-sig")
-    except UnicodeDecodeError:
-        return None
-    lower = text[:65_536].lstrip().lower()
-    starts = _arff_lines(text) if lower.startswith(("@relation", "%")) else _csv_lines(text)
-    if starts is None or len(starts) != n_rows:
-        return None
-    return np.asarray(starts)[np.asarray(index, dtype=np.int64)]
-
-
-def _csv_lines(text: str) -> list[int] | None:
-    sample = text[:20_000]
-    header = next((ln for ln in sample.splitlines() if ln.strip()), "")
-    delimiter = max(",;\t|", key=header.count)
-    reader = csv.reader(io.StringIO(text), delimiter=delimiter)
-    starts, previous, seen_header = [], 0, False
-    for record in reader:
-        begin = previous + 1
-        previous = reader.line_num
-        if not record or all(not f.strip() for f in record):
-            continue
-        if not seen_header:
-            seen_header = True
-            continue
-        starts.append(begin)
-    return starts
-
-
-def _arff_lines(text: str) -> list[int] | None:
-    starts, in_data = [], False
-    for number, line in enumerate(text.splitlines(), start=1):
-        stripped = line.strip()
-        if not in_data:
-            in_data = stripped.lower().startswith("@data")
-            continue
-        if stripped and not stripped.startswith("%"):
-            starts.append(number)
-    return starts if in_data else None
 
 
 @dataclass
@@ -394,21 +299,21 @@ def score_new_file(
         if not (ds.target and line.startswith("Ignored") and report.extra_columns == [ds.target])
     ]
     n_review = int(outputs["review"].sum()) if review_share is not None else 0
+    verdict = outputs["verdict"].to_numpy()
+    pred = outputs["prediction"].to_numpy()
     outputs = outputs.rename(columns=_unclash(list(outputs.columns), set(rows.columns)))
     result = NewScores(
         pd.concat([rows, outputs], axis=1), notes, n_rows=len(rows), n_review=n_review
     )
-    verdict = outputs.iloc[:, 1].to_numpy()
     result.flag_rate = float(np.mean(verdict == 0)) if len(rows) else float("nan")
     if ds.target and ds.target in rows.columns:
         truth = _labels_of(rows[ds.target], ds)
         known = ~pd.isna(truth)
-        pred = outputs.iloc[:, 0].to_numpy()
         result.n_labelled = int(known.sum())
         is_class = _foreign_labels(result, truth, known, np.asarray(pipe.classes_), ds.target)
-        decided = known & is_class & (verdict == 1)
-        if decided.any():
-            result.decided_accuracy = float(
-                np.mean(pred[decided].astype(truth.dtype) == truth[decided])
-            )
+        judged = known & is_class
+        accuracy = decided_accuracy(
+            truth[judged], pred[judged].astype(truth.dtype), verdict[judged]
+        )
+        result.decided_accuracy = None if np.isnan(accuracy) else accuracy
     return result

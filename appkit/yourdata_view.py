@@ -17,6 +17,7 @@ from appkit.guard import plain, python_text
 from appkit.model import is_forest, model_params
 from appkit.regions import member_for_story
 from ternary.data import Dataset, to_csv
+from ternary.metrics import decided_accuracy, uncertain_rate
 
 __all__ = [
     "cases_section",
@@ -32,32 +33,6 @@ ON_ARRIVAL_SECONDS = cost.AUTO_RUN_SECONDS
 
 def _pct(x: float) -> str:
     return "—" if x is None or np.isnan(x) else f"{100 * x:.1f} %"
-
-
-@st.cache_data(show_spinner=False, max_entries=8)
-def _lines(data: bytes, n_rows: int, _index, key: tuple):
-    return yourdata.line_numbers(data, n_rows, _index)
-
-
-def _file_lines(ds: Dataset, key: tuple):
-    """The file line of every row when the uploaded file is still at hand, else None."""
-    upload = st.session_state.get("upload")
-    source = st.session_state.get("upload_source") or {}
-    if upload is None or ds.raw is None or source.get("file") != str(upload.name):
-        return None
-    data = upload.getvalue()
-    n_parsed = _parsed_rows(ds)
-    return _lines(data, n_parsed, np.asarray(ds.raw.index), key)
-
-
-def _parsed_rows(ds: Dataset) -> int:
-    for line in ds.report:  # "Found 2000 rows and 8 columns." (CSV) / "… attributes." (ARFF)
-        if line.startswith("Found ") and " rows and " in line:
-            try:
-                return int(line.split()[1].replace(",", ""))
-            except ValueError:
-                return -1
-    return -1
 
 
 def cases_section(ds: Dataset, key: tuple):
@@ -82,7 +57,7 @@ def cases_section(ds: Dataset, key: tuple):
     estimate = cost.cases_seconds(params, ds.n_samples, ds.n_features, yourdata.FOLDS)
 
     def answer():
-        return yourdata.cached_cases(ds, ckey), yourdata.full_pipeline(ds, key, params)
+        return yourdata.cached_cases(ds, ckey), yourdata.full_pipeline(ds, ckey)
 
     try:
         cases, pipe = cost.bounded(
@@ -93,7 +68,7 @@ def cases_section(ds: Dataset, key: tuple):
         return None
     _metrics(cases, ds)
     share = _review_budget()
-    table = yourdata.cases_table(ds, cases, _file_lines(ds, key), review_share=share)
+    table = yourdata.cases_table(ds, cases, review_share=share)
     _cases_table(ds, table, pipe)
     return pipe
 
@@ -120,20 +95,20 @@ def _review_budget() -> float:
     return _review_share()
 
 
-def _metrics(cases, ds: Dataset) -> None:
+def _metrics(answers: pd.DataFrame, ds: Dataset) -> None:
     y = np.asarray(ds.y)
-    decided = cases.verdict == 1
+    pred, verdict = answers["prediction"].to_numpy(), answers["verdict"].to_numpy()
     cols = st.columns(4)
     cols[0].metric("Rows", f"{len(y):,}")
     cols[1].metric(
         "Boundary-uncertain",
-        _pct(float(np.mean(~decided))),
-        help=f"{int((~decided).sum()):,} rows fall inside a zone of the {cases.folds}-fold "
-        "model that judged them. They still get a class.",
+        _pct(uncertain_rate(verdict)),
+        help=f"{int((verdict == 0).sum()):,} rows fall inside a zone of the "
+        f"{answers['fold'].nunique()}-fold model that judged them. They still get a class.",
     )
-    acc = float(np.mean(cases.pred[decided] == y[decided])) if decided.any() else float("nan")
+    acc = decided_accuracy(y, pred, verdict)
     cols[2].metric("Decided accuracy", _pct(acc), help="Accuracy on the rows decided.")
-    cols[3].metric("Accuracy, all rows", _pct(float(np.mean(cases.pred == y))))
+    cols[3].metric("Accuracy, all rows", _pct(float(np.mean(pred == y))))
 
 
 def _cases_table(ds: Dataset, table: pd.DataFrame, pipe) -> None:
@@ -185,14 +160,16 @@ def _row_why(ds: Dataset, row: pd.Series, pipe) -> None:
     raw = yourdata.features_frame(ds)
     columns = [c for c in raw.columns if c in row.index]
     rows = pd.DataFrame([row[columns].to_numpy()], columns=columns)
-    x = np.asarray(pipe[0].transform(rows), dtype=np.float64)[0]
-    names = list(pipe[0].get_feature_names_out())
     model = pipe[-1]
+    names = list(model.feature_names_in_)
     st.subheader("Why? (the model fitted on every row)")
-    if is_forest(model):
+    if is_forest(model):  # the pipeline explains a tree: the story follows one member
+        x = np.asarray(pipe[:-1].transform(rows), dtype=np.float64)[0]
         model, note = member_for_story(model, x)
         st.markdown(plain(note))
-    story = why.row_story(model, x, names)
+        story = why.row_story(model, x, names)
+    else:
+        story = why.story_of(pipe.explain_row(rows))
     verdict = "flags it boundary-uncertain" if story.flagged else "decides it"
     st.markdown(
         f"The model fitted on all rows {verdict} (the table's verdict comes from the fold "
@@ -255,7 +232,7 @@ def export_section(ds: Dataset, pipe, key: tuple) -> None:
     base = f"ternary_{ds.name.replace(' ', '_')}"
     st.download_button(
         "Download the model (skops)",
-        export.model_bytes(pipe, ("pipeline", key, tuple(sorted(model_params().items())))),
+        export.model_bytes(pipe, ("pipeline", *yourdata.cases_key(key, model_params()))),
         file_name=f"{base}.skops",
         mime="application/octet-stream",
         key="pipeline_download",

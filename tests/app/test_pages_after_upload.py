@@ -78,7 +78,7 @@ def test_a_scored_file_with_other_labels_says_so_instead_of_0_percent():
 
 def test_foreign_labels_are_counted_and_kept_out_of_the_accuracy():
     ds = load_csv(credit_csv())
-    pipe = yourdata._full.__wrapped__(ds, (("k",), tuple(sorted(PARAMS.items()))))
+    pipe = yourdata.full_pipeline.__wrapped__(ds, yourdata.cases_key(("k",), PARAMS))
     other = credit_csv(40, seed=3, labels=("1", "2"))
     result = yourdata.score_new_file(pipe, ds, other, "other.csv")
     truth = load_csv(other).raw["class"].astype(str)
@@ -106,7 +106,7 @@ def test_the_tree_pages_load_snippet_opens_its_download(tmp_path, monkeypatch):
     from appkit import export
 
     ds = load_csv(credit_csv())
-    pipe = yourdata._full.__wrapped__(ds, (("k",), tuple(sorted(PARAMS.items()))))
+    pipe = yourdata.full_pipeline.__wrapped__(ds, yourdata.cases_key(("k",), PARAMS))
     (tmp_path / "m.skops").write_bytes(export.model_bytes.__wrapped__(pipe, ("k",)))
     monkeypatch.chdir(tmp_path)
     namespace: dict = {}

@@ -48,25 +48,26 @@ def test_out_of_fold_answers_come_from_models_that_did_not_see_the_row(ds):
     raw = ds.raw.drop(columns=[ds.target])
     y = np.asarray(ds.y)
     splitter = StratifiedKFold(n_splits=4, shuffle=True, random_state=3)
-    for train, test in splitter.split(np.zeros((len(y), 1)), y):
+    for fold, (train, test) in enumerate(splitter.split(np.zeros((len(y), 1)), y)):
         pipe = make_pipeline(Preprocessor(), TernaryTreeClassifier(**PARAMS))
         pipe.fit(raw.iloc[train], y[train])
         proba, verdict = pipe.predict_proba_verdict(raw.iloc[test])
-        cols = np.searchsorted(cases.classes, pipe.classes_)
-        assert np.array_equal(cases.proba[np.ix_(test, cols)], proba)
-        assert np.array_equal(cases.verdict[test], verdict)
-        assert np.array_equal(cases.distance[test], pipe.boundary_distance(raw.iloc[test]))
+        columns = [f"P({c})" for c in pipe.classes_]
+        assert np.array_equal(cases[columns].to_numpy()[test], proba)
+        assert np.array_equal(cases["verdict"].to_numpy()[test], verdict)
+        distance = pipe.boundary_distance(raw.iloc[test])
+        assert np.array_equal(cases["boundary_distance"].to_numpy()[test], distance)
+        assert (cases["fold"].to_numpy()[test] == fold).all()
     # an in-sample fit answers differently somewhere: the folds are not a formality
     full = TernaryTreeClassifier(**PARAMS).fit(ds.X, ds.y).predict_proba(ds.X)
-    assert not np.array_equal(full, cases.proba)
+    assert not np.array_equal(full, cases.filter(like="P(").to_numpy())
 
 
 def test_cases_table_has_every_column_line_numbers_and_flagged_first():
     data = patients_csv(blank_line=True)
     ds = load_csv(data)
     cases = yourdata.out_of_fold(ds, PARAMS)
-    lines = yourdata.line_numbers(data, len(ds.raw), ds.raw.index)
-    table = yourdata.cases_table(ds, cases, lines)
+    table = yourdata.cases_table(ds, cases)  # the lines come from the loader
     assert list(table.columns[:7]) == ["line", *ds.raw.columns]
     assert {"prediction", "verdict", "confidence", "boundary distance", "correct"} <= set(
         table.columns
@@ -92,7 +93,7 @@ def test_cases_table_has_every_column_line_numbers_and_flagged_first():
 
 
 def test_new_file_is_scored_by_the_full_model_never_refitted(ds):
-    pipe = yourdata._full.__wrapped__(ds, (("k",), tuple(sorted(PARAMS.items()))))
+    pipe = yourdata.full_pipeline.__wrapped__(ds, yourdata.cases_key(("k",), PARAMS))
     before = pipe[-1].tree_.threshold.copy()
     new = patients_csv(60, label=False, seed=5)
     result = yourdata.score_new_file(pipe, ds, new, "new.csv")
@@ -132,7 +133,7 @@ def test_page_answers_every_row_and_scores_a_second_file():
 def test_the_pages_snippet_loads_the_download_and_scores_a_csv(ds, tmp_path, monkeypatch):
     from appkit import export
 
-    pipe = yourdata._full.__wrapped__(ds, (("k",), tuple(sorted(PARAMS.items()))))
+    pipe = yourdata.full_pipeline.__wrapped__(ds, yourdata.cases_key(("k",), PARAMS))
     (tmp_path / "m.skops").write_bytes(export.model_bytes.__wrapped__(pipe, ("k",)))
     (tmp_path / "new_rows.csv").write_bytes(patients_csv(25, label=False, seed=7))
     monkeypatch.chdir(tmp_path)
@@ -170,10 +171,10 @@ def test_the_budget_sets_the_review_column_and_the_verdict_stays(ds):
     n = len(table)
     assert int(table["review"].sum()) == n // 4
     # the same rows as the library's rule on the out-of-fold confidences
-    first = np.argsort(cases.confidence, kind="stable")[: n // 4]
-    expected = np.sort(np.asarray(ds.raw.index)[first] + 1)
-    assert np.array_equal(np.sort(table.loc[table["review"] == 1, "data row"]), expected)
-    assert sorted(table["verdict"].tolist()) == sorted(cases.verdict.tolist())
+    first = np.argsort(cases["confidence"].to_numpy(), kind="stable")[: n // 4]
+    expected = np.sort(ds.file_lines[first])
+    assert np.array_equal(np.sort(table.loc[table["review"] == 1, "line"]), expected)
+    assert sorted(table["verdict"].tolist()) == sorted(cases["verdict"].tolist())
     zone_only = table[(table["verdict"] == 0) & (table["review"] == 0)]
     assert set(zone_only["flagged by"]) <= {"boundary zone"}
     text = to_csv(table)
@@ -181,7 +182,7 @@ def test_the_budget_sets_the_review_column_and_the_verdict_stays(ds):
 
 
 def test_new_rows_get_review_columns_with_a_budget(ds):
-    pipe = yourdata._full.__wrapped__(ds, (("k",), tuple(sorted(PARAMS.items()))))
+    pipe = yourdata.full_pipeline.__wrapped__(ds, yourdata.cases_key(("k",), PARAMS))
     new = patients_csv(60, label=False, seed=5)
     result = yourdata.score_new_file(pipe, ds, new, "new.csv", review_share=0.1)
     assert result.n_review == 6
@@ -198,3 +199,22 @@ def test_new_rows_get_review_columns_with_a_budget(ds):
         flagged["confidence"].max()
         <= result.table.loc[result.table["review"] == 0, "confidence"].min()
     )
+
+
+def test_an_excel_sep_line_upload_gets_its_file_lines():
+    """The page counted lines on its own guess of the delimiter and took 'sep=;' for the
+    header: the count missed by one and the table fell back to data row numbers."""
+    data = b"sep=;\n" + patients_csv(60).replace(b",", b";")
+    ds = load_csv(data)
+    table = yourdata.cases_table(ds, yourdata.out_of_fold(ds, PARAMS))
+    assert table.columns[0] == "line"
+    text = data.decode().splitlines()
+    for _, row in table.head(10).iterrows():
+        assert text[int(row["line"]) - 1].startswith(row["patient_id"] + ";")
+
+
+def test_a_hard_middle_tree_answers_every_row(ds):
+    """boundary_distance refuses hard_middle; the page showed that refusal instead of cases."""
+    params = {**PARAMS, "routing": "hard_middle"}
+    table = yourdata.cases_table(ds, yourdata.out_of_fold(ds, params))
+    assert len(table) == len(ds.raw) and table["boundary distance"].isna().all()
