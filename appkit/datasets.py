@@ -242,6 +242,10 @@ def upload_columns(data: bytes, filename: str) -> list[str]:
     """
     if head_text(data) is None:  # binary: the loader will say what it is
         return []
+    return _header_names(data, filename)
+
+
+def _header_names(data: bytes, filename: str) -> list[str]:
     upload = io.BytesIO(bytes(data))
     upload.name = filename
     try:
@@ -322,11 +326,12 @@ def on_upload() -> None:
         return
     data = upload.getvalue()
     name = str(upload.name)
+    head = head_text(data)  # once: the error box shows it, and None means binary
     signature = (name, len(data), hashlib.sha1(data).hexdigest())
     if s.get("upload_signature") != signature:
         # a new file: new columns, and its last column as the default label
         s["upload_signature"] = signature
-        columns = upload_columns(data, name)
+        columns = _header_names(data, name) if head is not None else []
         s["upload_columns"] = columns
         s["upload_target"] = columns[-1] if columns else None
     target = s.get("upload_target") or None
@@ -334,7 +339,7 @@ def on_upload() -> None:
     ds, error = load_user_data(data, name, target, missing)
     if ds is not None:  # what a script needs to read the file the same way
         s["upload_source"] = {"file": name, "target": target, "missing": missing}
-    s["upload_head"] = head_text(data)
+    s["upload_head"] = head
     s["user_error"] = error
     if ds is not None:
         use_user_dataset(ds)
