@@ -1,16 +1,18 @@
 """The ternary tree's structure and every walk of it; no learning happens here.
 
-* `TernaryTree` (flat per-node arrays in scikit-learn's layout) and `TreeBuilder`;
+* `TernaryTree` (flat per-node arrays in scikit-learn's layout) and `TreeBuilder`, with
+  the markers `LEAF` and `UNDEFINED` and the settings `ZONE_EDGES`;
 * `traverse`: routing, blending and verdicts for the three routings, with the reference
   numpy `walk` every fast path is tested against (the compiled kernels live in
   `ternary.tree.kernels`, numba loaded on first use through `ternary.compiled`);
-* the training-partition walks `iter_node_rows` and `split_row_pairs`, and
-  `impurity_importances` over them;
+* the training-partition walk `iter_node_rows`, and `impurity_importances` over it;
 * `zone_distance`, a row's distance to the zones on its path in units of δ;
 * `zone_top`, the bound of a zone's upper test for either ``zone_edges`` setting;
-* the split criterion: `impurity`, `split_quality`, and `best_split`, CART's split of one
-  node over all features in one compiled call (the hard-middle growth's split search).
-"""
+* the split criterion: `impurity` and `split_quality`.
+
+The learning code's building blocks (CART's split search of one node, ``best_split``;
+the δ methods' quality curves; the compiled router and blends) stay importable from
+here but are not part of this surface."""
 
 from __future__ import annotations
 
@@ -29,7 +31,7 @@ from ternary.tree._partition import (
     stored_importances,
 )
 from ternary.tree._routing import (
-    blend_dense,  # noqa: F401 - the numpy blend the kernels' tests compare with; not public
+    blend_dense,
     blend_uncertain,
     compiled_router,
     traverse,
@@ -38,25 +40,33 @@ from ternary.tree._routing import (
 from ternary.tree._split import best_split, split_kernel_available
 from ternary.tree._structure import LEAF, UNDEFINED, ZONE_EDGES, TernaryTree, TreeBuilder, zone_top
 
+#: Importable from here but not part of the API: the learning code's building blocks,
+#: which `ternary.delta`, the hard-middle builder, the estimator and the tests take from
+#: here (CART's split search of one node, the δ methods' quality curves and row pairs,
+#: CART's stored importances, the compiled router and the numpy blends).
+_BUILDING_BLOCKS = (
+    best_split,
+    blend_dense,
+    blend_uncertain,
+    compiled_router,
+    midpoint,
+    split_kernel_available,
+    split_proxy,
+    split_qualities,
+    split_row_pairs,
+    stored_importances,
+)
+
 __all__ = [
     "LEAF",
     "UNDEFINED",
     "ZONE_EDGES",
     "TernaryTree",
     "TreeBuilder",
-    "best_split",
-    "blend_uncertain",
-    "compiled_router",
     "impurity",
     "impurity_importances",
     "iter_node_rows",
-    "midpoint",
-    "split_proxy",
-    "split_qualities",
     "split_quality",
-    "split_kernel_available",
-    "split_row_pairs",
-    "stored_importances",
     "traverse",
     "walk",
     "zone_distance",
