@@ -3,8 +3,9 @@
 `ternary.tree.growth` sorts each feature once and partitions sorted row lists; each
 kernel is checked against numpy (stable argsort, masks and ``bincount``) and against
 the plain-Python source it is compiled from, and the split search over sorted lists
-against `ternary.tree.best_split` on the same rows. The growth that uses them must
-build the tree the node-by-node growth builds, bit for bit.
+against `ternary.tree.best_split` on the same rows. The growth must build the same tree
+bit for bit without its kernels (numpy sorts and partitions, `ternary.tree.best_split`
+searches each node's rows sorted again), as the node-by-node growth it replaced did.
 """
 
 import numpy as np
@@ -185,7 +186,7 @@ def test_sorted_growth_builds_the_node_by_node_tree(method, depth, weighting, cr
         random_state=0,
     )
     fast = TernaryTreeClassifier(**params).fit(X, y, sample_weight=w)
-    with without("growth"):  # the node-by-node growth
+    with without("growth"):  # numpy sorts and partitions; the node scan searches
         slow = TernaryTreeClassifier(**params).fit(X, y, sample_weight=w)
     assert fast.tree_.node_count == slow.tree_.node_count > 10
     for name, array in _tree_arrays(slow.tree_).items():
