@@ -24,13 +24,20 @@ pytestmark = pytest.mark.skipif(
 def downloads(monkeypatch) -> dict[str, bytes]:
     got: dict[str, bytes] = {}
     original = DeltaGenerator.download_button
+    # st.download_button is bound to the page's root container when streamlit is imported;
+    # it is wrapped as it is, not rebuilt from Streamlit's private root (st._main)
+    root = st.download_button
 
     def record(self, label, data, file_name=None, *args, **kwargs):
         got[str(file_name)] = data
         return original(self, label, data, file_name, *args, **kwargs)
 
+    def record_root(label, data, file_name=None, *args, **kwargs):
+        got[str(file_name)] = data
+        return root(label, data, file_name, *args, **kwargs)
+
     monkeypatch.setattr(DeltaGenerator, "download_button", record)
-    monkeypatch.setattr(st, "download_button", record.__get__(st._main))
+    monkeypatch.setattr(st, "download_button", record_root)
     return got
 
 
