@@ -123,6 +123,19 @@ def _progress(n_rows: int, quiet: bool, from_rows: int):
     return update, bar
 
 
+def _say_what_the_cleaning_met(model, features) -> None:
+    """Print on stderr the columns a pipeline's preprocessor ignored, the gaps it filled
+    and the values it never saw at fit (scored as gaps), as the app's Your data page does:
+    a new category scored silently as a gap is an answer the user must know to doubt."""
+    steps = getattr(model, "steps", None)
+    first = steps[0][1] if steps else None
+    if not hasattr(first, "transform_with_report"):
+        return
+    _, report = first.transform_with_report(features)
+    for line in report.lines():
+        print(line, file=sys.stderr)
+
+
 def run(
     model_path: str,
     data_path: str,
@@ -153,6 +166,7 @@ def run(
     update, bar = _progress(len(rows), quiet, progress_rows)
     try:
         features = rows.drop(columns=[label]) if label is not None else rows
+        _say_what_the_cleaning_met(model, features)
         outputs = score(
             model,
             features,

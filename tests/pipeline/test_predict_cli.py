@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import io
 import os
 import subprocess
 import sys
@@ -120,3 +121,25 @@ def test_progress_bar_on_big_files_and_none_without_tqdm(saved, tmp_path, monkey
     argv = [str(model), str(data), "--out", str(out), "--progress-rows", "10", "--chunk-rows", "40"]
     assert main(argv) == 0
     assert pd.read_csv(out)["verdict"].tolist() == pipe.predict_verdict(read_rows(data)).tolist()
+
+
+def test_what_the_cleaning_met_is_said_on_stderr(saved, tmp_path, capsys):
+    # the new file has a colour ("teal", every 4th row) and gaps in size the model never
+    # saw; they are scored as gaps, which the user must be told, not left to find out
+    pipe, model, data, _ = saved
+    assert main([str(model), str(data), "--out", str(tmp_path / "s.csv")]) == 0
+    err = capsys.readouterr().err
+    _, report = pipe[0].transform_with_report(read_rows(data))
+    assert report.unseen == {"colour": 37}  # rows 3, 7, …, 147 of 150
+    assert report.lines() and all(line in err for line in report.lines())
+    assert "37 value(s) never seen in training, in 'colour', were treated as gaps." in err
+
+
+def test_a_file_the_model_knows_whole_gets_no_cleaning_notes(saved, tmp_path, capsys):
+    pipe, model, _, folder = saved
+    known = tmp_path / "known.csv"
+    rows = read_rows(io.StringIO(_csv(400, 0, label=True)))
+    rows.drop(columns=["kind"]).dropna().to_csv(known, index=False)
+    assert main([str(model), str(known), "--out", str(tmp_path / "s.csv")]) == 0
+    err = capsys.readouterr().err
+    assert "never seen" not in err and "Filled" not in err and "Ignored" not in err
