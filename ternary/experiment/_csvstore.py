@@ -34,6 +34,7 @@ from __future__ import annotations
 import io
 import json
 import os
+import re
 import tempfile
 import warnings
 import zlib
@@ -52,6 +53,12 @@ __all__ = ["ResultsFileError", "ResultsFileWarning", "read_csv_results"]
 # pandas 3 parses floats exactly by default and deprecates the option; pandas 2 needs it
 _ROUND_TRIP = {"float_precision": "round_trip"} if int(pd.__version__.split(".")[0]) < 3 else {}
 _CHECK = "crc"
+# the text columns a user's names reach (a file's stem, a combination's label)
+_NAMES = ("dataset", "combo")
+# a name that would start a formula in a spreadsheet (OWASP's triggers, as
+# `ternary.data.to_csv`), behind any number of quotes, is written with one quote more;
+# reading takes one off the same names, so every name comes back as it was
+_FORMULA_NAME = re.compile(r"'*[=+\-@\t\r]")
 _REQUIRED = ("dataset", "combo", "fold")
 # (low, high, may be missing) for every metric column; a value outside is damage
 _RANGES = {
@@ -286,6 +293,9 @@ class _CsvStore:
         )
         if len(frame) != len(bodies):
             raise ValueError(f"{len(bodies)} row(s) gave {len(frame)}")
+        for name in _NAMES:
+            if name in frame:
+                frame[name] = frame[name].map(_unquoted_name)
         return frame
 
     # ------------------------------------------------------------------------- state
@@ -351,9 +361,11 @@ class _CsvStore:
         self._write()
 
     def _serialise(self, frame: pd.DataFrame) -> list[str]:
-        text = frame.reindex(columns=self.columns).to_csv(
-            index=False, header=False, lineterminator="\n"
-        )
+        frame = frame.reindex(columns=self.columns)
+        for name in _NAMES:
+            if name in frame:
+                frame[name] = frame[name].map(_quoted_name)
+        text = frame.to_csv(index=False, header=False, lineterminator="\n")
         return text.splitlines()
 
     def _mode(self) -> int:
@@ -387,6 +399,21 @@ class _CsvStore:
             if isinstance(exc, OSError):
                 raise _fail(self.path, "write", exc) from exc
             raise
+
+
+def _quoted_name(name):
+    """A name as the file holds it: with a quote in front where a spreadsheet would
+    read a formula (``=HYPERLINK(…)`` as a data file's stem)."""
+    if isinstance(name, str) and _FORMULA_NAME.match(name):
+        return "'" + name
+    return name
+
+
+def _unquoted_name(name):
+    """The name `_quoted_name` was given (a name of an older file is kept as read)."""
+    if isinstance(name, str) and name.startswith("'") and _FORMULA_NAME.match(name[1:]):
+        return name[1:]
+    return name
 
 
 def _numbers(frame: pd.DataFrame, name: str) -> np.ndarray:

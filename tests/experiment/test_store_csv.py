@@ -13,6 +13,8 @@ import warnings
 import numpy as np
 import pandas as pd
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from ternary.data import make_moons_dataset
 from ternary.experiment import ResultsFileError, ResultsFileWarning, _csvstore, main, run_suite
@@ -225,3 +227,32 @@ def test_imputation_inside_a_fold_uses_the_training_rows_only():
     X2 = X.copy()
     X2[test] = np.where(np.isnan(X[test]), np.nan, 1e6)
     np.testing.assert_array_equal(_fold_arrays(X2, train, test, scale=False)[0], X_train)
+
+
+@given(st.text(alphabet=st.sampled_from("'=+-@\t\rab,\"1"), max_size=8))
+def test_a_name_comes_back_from_the_file_as_it_was_written(name):
+    # the quoting is one-to-one: a name that already starts with quotes is not confused
+    # with one the writer quoted
+    written = _csvstore._quoted_name(name)
+    assert _csvstore._unquoted_name(written) == name
+    assert written[:1] not in set("=+-@\t\r")
+
+
+def test_a_dataset_named_like_a_formula_is_quoted_in_the_file_and_read_back(tmp_path):
+    # a data file's stem becomes the dataset's name; opened in a spreadsheet, the
+    # results file must not run it
+    evil = '=HYPERLINK("http://x","y")'
+
+    def load():
+        return make_moons_dataset(n_samples=60, random_state=2)
+
+    path = tmp_path / "r.csv"
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", ResultsFileWarning)
+        first = run_suite([(evil, load)], path, combos=COMBOS, cv=2)
+        again = run_suite([(evil, load)], path, combos=COMBOS, cv=2)
+    text = path.read_text()
+    assert "\n=" not in text and '\n"=' not in text
+    assert "'=HYPERLINK" in text
+    assert set(_csvstore.read_csv_results(path)["dataset"]) == {evil}
+    _same_rows(again, first)  # resumed: every row found under its own name
