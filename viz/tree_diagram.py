@@ -90,19 +90,13 @@ def _html_label(items) -> str:
     return "<" + "<BR/>".join(parts) + ">"
 
 
-def _legend(
-    routing,
-    class_names,
-    leaf_classes,
-    any_middle,
-    any_grafted,
-    highlight,
-    any_zone,
-    zone_edges="closed",
-) -> str:
+def _legend(tree, leaf_classes, highlight) -> str:
+    """The legend table of ``tree`` (a `ShadowTree`) with the leaf classes drawn."""
+    routing, class_names, any_zone = tree.routing, list(tree.class_names), tree.has_zones
+    any_middle, any_grafted = bool(tree.through_middle.any()), bool(tree.grafted.any())
     rows = []
     # the zone as the tree's walks test it: open leaves a row at θ+δ decided (right)
-    zone = "θ−δ &lt; x &lt; θ+δ" if zone_edges == "open" else "θ−δ &lt; x ≤ θ+δ"
+    zone = "θ−δ &lt; x &lt; θ+δ" if tree.zone_edges == "open" else "θ−δ &lt; x ≤ θ+δ"
 
     def swatch(fill, text, border="#444444", style=""):
         cell = f'<TD BGCOLOR="{fill}" COLOR="{border}" BORDER="1" WIDTH="18"></TD>'
@@ -143,7 +137,7 @@ def _legend(
         for rule, what in (
             ("x ≤ θ−δ", "decisive left subtree"),
             (zone, blend),
-            ("x ≥ θ+δ" if zone_edges == "open" else "x &gt; θ+δ", "decisive right subtree"),
+            ("x ≥ θ+δ" if tree.zone_edges == "open" else "x &gt; θ+δ", "decisive right subtree"),
         ):
             rows.append(f'<TR><TD ALIGN="LEFT">{rule}</TD><TD ALIGN="LEFT">{what}</TD></TR>')
     if any_grafted:
@@ -287,7 +281,7 @@ def tree_dot(
     True
     """
     tree = ShadowTree.of(model, feature_names, class_names)
-    classes, routing = list(tree.class_names), tree.routing
+    routing = tree.routing
     through_middle, depth = tree.through_middle, tree.depth
     if highlight_node is not None and not 0 <= int(highlight_node) < tree.node_count:
         raise ValueError(
@@ -321,16 +315,7 @@ def tree_dot(
 
     if legend not in ("inside", "none", "only"):
         raise ValueError(f"legend must be 'inside', 'none' or 'only'; got {legend!r}.")
-    table = _legend(
-        routing,
-        classes,
-        sorted(leaf_classes),
-        bool(through_middle.any()),
-        bool(tree.grafted.any()),
-        highlight_node is not None,
-        tree.has_zones,
-        tree.zone_edges,
-    )
+    table = _legend(tree, sorted(leaf_classes), highlight_node is not None)
     return _close(lines, legend, table, node_pt)
 
 
