@@ -181,19 +181,25 @@ def summarize(results: pd.DataFrame, bayes_error: float | None) -> pd.DataFrame:
 
 
 def win_tie_loss(results: pd.DataFrame) -> pd.DataFrame:
-    """Per combination, W/T/L over the folds against CART and against Chow at the same rate.
+    """Per combination, W/T/L over the folds against CART, and against Chow and CART with
+    Laplace-smoothed leaves (the stronger ranking) flagging as many rows.
 
     A fold is a win when the combination's decided accuracy beats the reference by more
     than 0.5 points, a loss when it falls short by more; p is the one-sided Wilcoxon
-    signed-rank test over the folds (`ternary.experiment.compare_to_baselines`).
+    signed-rank test over the folds (`ternary.experiment.compare_to_baselines`). A
+    comparison whose numbers the results lack reads "no data".
     """
     table = experiment.compare_to_baselines(results)
 
     def wtl(key):
         return [
-            f"{w}/{t}/{lo}"
-            for w, t, lo in zip(
-                table[f"{key}_wins"], table[f"{key}_ties"], table[f"{key}_losses"], strict=True
+            f"{int(w)}/{int(t)}/{int(lo)}" if n else "no data"
+            for n, w, t, lo in zip(
+                table[f"{key}_n"],
+                table[f"{key}_wins"],
+                table[f"{key}_ties"],
+                table[f"{key}_losses"],
+                strict=True,
             )
         ]
 
@@ -205,6 +211,8 @@ def win_tie_loss(results: pd.DataFrame) -> pd.DataFrame:
             "p vs CART": table["cart_p"],
             "W/T/L vs Chow (same flag rate)": wtl("chow"),
             "p vs Chow": table["chow_p"],
+            "W/T/L vs Laplace CART (same flag rate)": wtl("laplace"),
+            "p vs Laplace CART": table["laplace_p"],
         }
     )
 

@@ -1,5 +1,6 @@
 """The accuracy-coverage page's W/T/L table: per combination, over the folds, against CART
-on all rows and against Chow's rule at the same flag rate, with the weak-test note."""
+on all rows and against Chow's rule and Laplace CART at the same flag rate, with the
+weak-test note."""
 
 from __future__ import annotations
 
@@ -18,7 +19,11 @@ def test_the_page_shows_win_tie_loss_over_folds_and_says_the_test_is_weak():
     summary, wtl = at.dataframe[0].value, at.dataframe[1].value
     combos = {combo_label(c) for c in DEFAULT_COMBOS} - {"CART"}
     assert set(wtl["combination"]) == combos and (wtl["folds"] == 4).all()
-    for column in ("W/T/L vs CART (all rows)", "W/T/L vs Chow (same flag rate)"):
+    for column in (
+        "W/T/L vs CART (all rows)",
+        "W/T/L vs Chow (same flag rate)",
+        "W/T/L vs Laplace CART (same flag rate)",
+    ):
         counts = wtl[column].str.split("/", expand=True).astype(int)
         assert (counts.sum(axis=1) == 4).all()  # every fold is a win, a tie or a loss
     # a combination that flags nothing ties CART and Chow on every fold
@@ -26,6 +31,7 @@ def test_the_page_shows_win_tie_loss_over_folds_and_says_the_test_is_weak():
     for combo in set(quiet) & combos:
         row = wtl.set_index("combination").loc[combo]
         assert row["W/T/L vs CART (all rows)"] == row["W/T/L vs Chow (same flag rate)"] == "0/4/0"
+        assert row["W/T/L vs Laplace CART (same flag rate)"] == "0/4/0"
     notes = [c.value for c in at.caption]
     assert any("4 folds give a weak test" in n and "1/2^4 = 0.062" in n for n in notes)
 
@@ -53,5 +59,7 @@ def test_win_tie_loss_counts_folds_by_the_half_point_margin():
     assert row["W/T/L vs CART (all rows)"] == "2/1/1"
     assert row["W/T/L vs Chow (same flag rate)"] == "0/0/4"
     assert row["folds"] == 4 and row["p vs Chow"] > 0.9
+    # results without the Laplace baseline's columns say so, never "0/0/0"
+    assert row["W/T/L vs Laplace CART (same flag rate)"] == "no data"
     # three positive differences of four: the exact one-sided p is 3/16
     np.testing.assert_allclose(row["p vs CART"], 3 / 16)
