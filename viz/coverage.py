@@ -11,6 +11,7 @@ from __future__ import annotations
 import numpy as np
 import plotly.graph_objects as go
 
+from viz.chrome import readable_ticks, title_below_toolbar
 from viz.colors import method_color
 
 __all__ = [
@@ -148,13 +149,25 @@ def _label_box(px, py, text, position, scale=1.0):
     return (left, bottom, left + w, bottom + h)
 
 
+#: the air kept around a label, in px at 10 px text
+_GAP_PX = 3.0
+
+
+def _grown(box, by: float):
+    return (box[0] - by, box[1] - by, box[2] + by, box[3] + by)
+
+
 def _overlap(a, b) -> float:
     dx = min(a[2], b[2]) - max(a[0], b[0])
     dy = min(a[3], b[3]) - max(a[1], b[1])
     return max(dx, 0.0) * max(dy, 0.0)
 
 
-def place_labels(xs, ys, texts, x_range, y_range, taken=None, scale=1.0):
+#: the hollow markers' size in px (`_paper_layer`), as obstacles to the labels
+_HOLLOW_PX = 12.0
+
+
+def place_labels(xs, ys, texts, x_range, y_range, taken=None, scale=1.0, obstacles=None):
     """Text positions for labelled markers that keep the labels apart.
 
     Greedy: each label, left to right, takes the first position around its
@@ -164,6 +177,8 @@ def place_labels(xs, ys, texts, x_range, y_range, taken=None, scale=1.0):
     another label. ``taken`` is a list of boxes already used (extended in place);
     ``scale`` is the text's size over 10 px (presentation mode's larger text needs
     larger boxes, so fewer labels fit and the others are left to the hover).
+    ``obstacles`` are ``(xs, ys)`` of other markers no label should cover (the hollow
+    reference markers drawn beside these; Fig. 2's labels ran over them, issue 32).
 
     Returns
     -------
@@ -177,6 +192,11 @@ def place_labels(xs, ys, texts, x_range, y_range, taken=None, scale=1.0):
         (px - _MARKER_PX / 2, py - _MARKER_PX / 2, px + _MARKER_PX / 2, py + _MARKER_PX / 2)
         for px, py in pts
     ]
+    if obstacles is not None:
+        half = _HOLLOW_PX / 2
+        for x, y in zip(*obstacles, strict=True):
+            px, py = (float(x) - x0) * sx, (float(y) - y0) * sy
+            markers.append((px - half, py - half, px + half, py + half))
     taken = [] if taken is None else taken
     out = [None] * len(pts)
     for i in sorted(range(len(pts)), key=lambda k: pts[k]):
@@ -185,8 +205,11 @@ def place_labels(xs, ys, texts, x_range, y_range, taken=None, scale=1.0):
             box = _label_box(*pts[i], str(texts[i]), position, scale)
             outside = max(0.0, -box[0]) + max(0.0, box[2] - plot[0])
             outside += max(0.0, -box[1]) + max(0.0, box[3] - plot[1])
-            cost = sum(_overlap(box, t) for t in taken) * 4 + 50 * outside
-            cost += sum(_overlap(box, m) for j, m in enumerate(markers) if j != i)
+            # with air around it: plotly's offsets from the marker are not the model's exactly
+            # (Fig. 2's labels touched when presenting, issue 32)
+            room = _grown(box, _GAP_PX * scale)
+            cost = sum(_overlap(room, t) for t in taken) * 4 + 50 * outside
+            cost += sum(_overlap(room, m) for j, m in enumerate(markers) if j != i)
             if cost < best_cost:
                 best, best_cost, best_box = position, cost, box
             if cost == 0:
@@ -384,6 +407,9 @@ def accuracy_coverage_figure(
         y_range,
         taken,
         label_scale,
+        obstacles=None
+        if paper_means is None
+        else (paper_means["uncertain_rate"], paper_means["decided_accuracy"]),
     )
     positions = dict(
         zip(zip(firsts["delta_method"], firsts["routing"], strict=True), places, strict=True)
@@ -398,8 +424,9 @@ def accuracy_coverage_figure(
         zeroline=False,
     )
     fig.update_yaxes(title_text="Mean decided accuracy", range=y_range)
+    readable_ticks(fig)
     fig.update_layout(
-        title=dict(text=title or "Accuracy–coverage trade-off"),
+        title=title_below_toolbar(dict(text=title or "Accuracy–coverage trade-off")),
         template="plotly_white",
         height=560,
         legend=dict(font=dict(size=10)),
@@ -477,9 +504,13 @@ def risk_coverage_figure(curves, *, markers=None, title=None) -> go.Figure:
             )
     fig.update_xaxes(title_text="Share of rows flagged (least confident first)", tickformat=".0%")
     fig.update_yaxes(title_text="Accuracy on the rows kept")
+    readable_ticks(fig)
     fig.update_layout(
-        title=dict(
-            text=title or "Accuracy on the rows kept: each method's own ranking of the test rows"
+        title=title_below_toolbar(
+            dict(
+                text=title
+                or "Accuracy on the rows kept: each method's own ranking of the test rows"
+            )
         ),
         template="plotly_white",
         height=560,

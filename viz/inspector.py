@@ -16,6 +16,7 @@ import numpy as np
 import plotly.graph_objects as go
 from plotly.subplots import make_subplots
 
+from viz.chrome import readable_ticks, title_below_toolbar
 from viz.colors import ZONE_FILL, class_color
 from viz.labels import format_number, plain_text
 
@@ -489,8 +490,9 @@ def node_inspector_figure(
         f"{method} δ = {format_number(delta)}{cap_note} [{source}]"
         f"<br><sup>{note}</sup>"
     )
+    readable_ticks(fig)
     fig.update_layout(
-        title=dict(text=title),
+        title=title_below_toolbar(dict(text=title)),
         template="plotly_white",
         height=460,
         legend=dict(font=dict(size=10)),

@@ -10,6 +10,7 @@ from __future__ import annotations
 import numpy as np
 import plotly.graph_objects as go
 
+from viz.chrome import readable_ticks
 from viz.colors import class_color
 
 __all__ = ["GRID_NAME", "canvas_figure"]
@@ -85,4 +86,5 @@ def canvas_figure(points, class_names, *, bounds=(0.0, 1.0), grid=60, height=440
         plot_bgcolor="#fafafa",
         title=dict(text=f"{len(points)} painted points", x=0.01, font=dict(size=14)),
     )
+    readable_ticks(fig)
     return fig

@@ -17,6 +17,7 @@ import numpy as np
 import plotly.graph_objects as go
 from plotly.subplots import make_subplots
 
+from viz.chrome import readable_ticks, title_below_toolbar
 from viz.colors import UNCERTAIN_COLOR, class_color
 from viz.labels import format_number
 
@@ -172,11 +173,12 @@ def path_strips_figure(steps, class_names, *, title=None) -> go.Figure:
             col=1,
         )
         fig.update_yaxes(title_text="rows", range=[0, top * 1.2], row=i, col=1)
+    readable_ticks(fig)
     fig.update_layout(
         barmode="stack",
         bargap=0.05,
         height=_MARGIN_PX * 2 + _PANEL_PX * len(steps) + 40 * (len(steps) - 1),
-        title=title,
+        title=title_below_toolbar({"text": title}) if title else title,
         margin=dict(l=60, r=20, t=_MARGIN_PX if title else 40, b=40),
         legend=dict(orientation="v", x=1.02, xanchor="left", y=1, yanchor="top"),
         font=dict(size=13),

@@ -11,6 +11,8 @@ import textwrap
 
 import plotly.graph_objects as go
 
+from viz.chrome import TOOLBAR_PX
+
 __all__ = ["presentation_figure"]
 
 #: plotly's own defaults, used where a figure leaves a size unset
@@ -78,6 +80,10 @@ def presentation_figure(fig: go.Figure, scale: float = 1.5) -> go.Figure:
         # panels side by side: long titles on several lines, so they never meet
         annotation.text = _wrap(annotation.text, _LONG_TITLE)
     layout.title.text = _wrap(layout.title.text, _LONG_MAIN_TITLE)
+    # the app hides plotly's toolbar while presenting: the title goes back to the middle
+    # of the top margin, where the room made for it below is measured
+    if layout.title.pad.t == TOOLBAR_PX:
+        layout.title.update(yref=None, y=None, yanchor=None, pad=None)
     _scale_axes(out, body, scale)
     for trace in out.data:
         textfont = getattr(trace, "textfont", None)

@@ -26,6 +26,7 @@ import pandas as pd
 import plotly.graph_objects as go
 from plotly.subplots import make_subplots
 
+from viz.chrome import readable_ticks, title_below_toolbar
 from viz.colors import class_color, tint
 from viz.labels import plain_text
 
@@ -444,8 +445,10 @@ def _skeleton(two: bool) -> dict:
     # the background image covers the plot: grid lines would only stripe it
     fig.update_xaxes(constrain="domain", showgrid=False, zeroline=False)
     fig.update_yaxes(constrain="domain", showgrid=False, zeroline=False)
+    readable_ticks(fig)
     fig.update_layout(
         template="plotly_white",
+        title=title_below_toolbar({}),
         # at the figure's bottom edge (not under the plot area, which `constrain` may shrink,
         # leaving the x-axis title on the legend in a narrow panel)
         legend=dict(orientation="h", yref="container", yanchor="bottom", y=0, xanchor="left", x=0),
@@ -468,7 +471,7 @@ def _layout(layout, xs, ys, feature_names, *, title, height, panel_titles):
     if panel_titles:
         notes = layout["annotations"]
         layout["annotations"] = [{**n, "text": t} for n, t in zip(notes, panel_titles, strict=True)]
-    layout["title"] = {"text": title}
+    layout["title"] = {**layout["title"], "text": title}
     layout["height"] = int(height)
     return layout
 

@@ -3,7 +3,9 @@
 Kept here only as the reference `test_regions_dict.py` compares the plain-dict builder
 against (`fig.to_dict()` equal, exactly), setting by setting. It draws with the same
 private helpers of `viz.regions` (grid, background image, rectangles, input checks), so
-what it pins down is the assembly: traces, layout, subplot grid and template.
+what it pins down is the assembly: traces, layout, subplot grid and template. Changed on
+purpose once since (issue 32): 13 px tick labels and the title below plotly's toolbar
+(`viz.chrome`), as in the builder.
 """
 
 from __future__ import annotations
@@ -13,6 +15,7 @@ import plotly.graph_objects as go
 from plotly.subplots import make_subplots
 
 from viz import regions as R
+from viz.chrome import readable_ticks, title_below_toolbar
 from viz.colors import class_color
 from viz.labels import plain_text
 
@@ -107,8 +110,10 @@ def _layout(fig, xs, ys, feature_names, *, title, height, two_panels):
         fig.update_yaxes(title_text=feature_names[1], row=1, col=1)
     else:
         fig.update_yaxes(title_text=feature_names[1])
+    # issue 32, on purpose: tick labels of 13 px and the title below plotly's toolbar
+    readable_ticks(fig)
     fig.update_layout(
-        title=dict(text=title),
+        title=title_below_toolbar(dict(text=title)),
         height=int(height),
         template="plotly_white",
         legend=dict(orientation="h", yref="container", yanchor="bottom", y=0, xanchor="left", x=0),

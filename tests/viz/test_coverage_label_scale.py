@@ -35,7 +35,7 @@ def test_the_figure_places_its_labels_at_the_scale_it_is_given():
             "routing": ["probabilistic", "hard_middle", "probabilistic"]
             + ["probabilistic", "hard_middle"],
             "decided_accuracy": [0.880, 0.879, 0.889, 0.893, 0.893],
-            "uncertain_rate": [0.0, 0.05, 0.08, 0.10, 0.12],
+            "uncertain_rate": [0.0, 0.05, 0.07, 0.09, 0.11],  # close enough to crowd
         }
     )
 
