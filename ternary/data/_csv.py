@@ -29,7 +29,7 @@ from ._clean import (
 from ._columns import _GAP_MARKS, _MISSING_TOKENS
 from ._dataset import DataError, Dataset, _quote_list, _shorten
 from ._limits import LoadLimits, _reading_options, limits_of
-from ._lines import record_lines
+from ._lines import _blank, record_lines
 from ._source import (
     _MAX_LINE_BYTES,
     _check_line_lengths,
@@ -246,14 +246,14 @@ def _first_records(text: str, delimiter: str, skip: int) -> tuple[list[str], tup
         try:
             for _ in range(skip):
                 next(reader)
-            header = next(r for r in reader if r)
+            header = next(r for r in reader if not _blank(r))
         except (csv.Error, StopIteration) as exc:
             raise DataError(
                 f"Could not read the header row: {_shorten(exc)}. Make sure the first line "
                 "holds the column names and that its quotes are balanced."
             ) from exc
         try:
-            first = next((r for r in reader if r), [])
+            first = next((r for r in reader if not _blank(r)), [])
         except csv.Error as exc:
             raise DataError(
                 f"Could not read the first data row (line {reader.line_num + 1}): "

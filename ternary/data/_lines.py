@@ -42,16 +42,19 @@ def _line_bounds(data: bytes) -> tuple[np.ndarray, np.ndarray]:
     return starts, ends
 
 
-def _byte_record_lines(data: bytes, skip: int) -> np.ndarray:
+def _byte_record_lines(data: bytes, skip: int, delimiter: str = ",") -> np.ndarray:
     """The data lines of a CSV without a double quote: every record is one line."""
     starts, ends = _line_bounds(data)
+    # pandas skips a line of spaces and tabs unless it holds the delimiter: in a
+    # tab-separated file a line of tabs (a spreadsheet's empty row) is a record
+    spaces = b" \t\r".replace(delimiter.encode(), b"")
     content = ends > starts
     first_byte = np.frombuffer(data, dtype=np.uint8)[np.minimum(starts, len(data) - 1)]
     # a line opening with a space or tab may hold nothing else (pandas skips it); such
     # lines are few, so only they are looked at one by one
     opens_blank = np.flatnonzero(content & np.isin(first_byte, (9, 13, 32)))
     for i in opens_blank:
-        content[i] = bool(data[starts[i] : ends[i]].strip(b" \t\r"))
+        content[i] = bool(data[starts[i] : ends[i]].strip(spaces))
     content[:skip] = False
     numbers = np.flatnonzero(content) + 1
     return numbers[1:]  # the first is the header
@@ -66,7 +69,7 @@ def record_lines(
     found on the bytes; otherwise the records are walked by `csv_record_lines`.
     """
     if codec in _ASCII_CODECS and data.find(b'"') < 0:
-        found = _byte_record_lines(data, skip)
+        found = _byte_record_lines(data, skip, delimiter)
         return found if len(found) == n_rows else None
     return csv_record_lines(data.decode(codec), delimiter, skip, n_rows)
 
