@@ -30,10 +30,24 @@ def _fold_preprocessor(preprocessor):
 def _n_folds(y: np.ndarray, folds: int) -> int:
     if isinstance(folds, bool) or not isinstance(folds, (int, np.integer)) or folds < 2:
         raise ValueError(f"folds must be an integer ≥ 2; got {folds!r}.")
-    classes, counts = np.unique(y, return_counts=True)
+    if len(y) == 0:
+        raise ValueError("X and y hold no rows; give at least two rows of each class.")
+    missing = int(pd.isna(y).sum()) if y.dtype.kind in "fcOmM" else 0
+    if missing:
+        raise ValueError(
+            f"y has {missing} missing label(s) (NaN or None); a row without a class cannot "
+            "be trained on or judged: drop those rows or give them a class."
+        )
+    try:
+        classes, counts = np.unique(y, return_counts=True)
+    except TypeError as exc:  # e.g. numbers and texts mixed in one object array
+        raise ValueError(
+            f"The labels cannot be sorted ({exc}); give labels of one type, e.g. all text."
+        ) from exc
     k = int(min(folds, counts.min()))
     if k < 2:
         small = classes[np.argmin(counts)]
+        small = small.item() if isinstance(small, np.generic) else small
         raise ValueError(
             f"The class {small!r} has a single row, so no row of it can be judged by a model "
             "that did not see it. Add rows of that class, or remove it."
@@ -117,7 +131,8 @@ def out_of_fold_answers(
     ------
     ValueError
         When ``folds`` is not an integer ≥ 2, when a class has a single row (no fold
-        can hold it out), or when ``X`` and ``y`` differ in length.
+        can hold it out), when ``X`` and ``y`` differ in length or hold no rows, or when
+        a label is missing or the labels mix types that cannot be sorted.
 
     See Also
     --------
