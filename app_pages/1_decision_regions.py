@@ -52,10 +52,11 @@ def why_panel(res, event, data_key) -> None:
 
 
 @st.fragment
-def regions_view(res, data_key) -> None:
-    """The figure and the clicked row's story: a click reruns this part alone, not the fits."""
+def regions_view(res, data_key, narrow=False) -> None:
+    """The figure and the clicked row's story: a click reruns this part alone, not the fits.
+    ``narrow``: beside the paint canvas (`paint.beside_regions`)."""
     event = st.plotly_chart(
-        present.figure(res.figure),
+        present.figure(paint.beside_regions(res.figure) if narrow else res.figure),
         width="stretch",
         key="regions_chart",
         on_select="rerun",
@@ -66,7 +67,8 @@ def regions_view(res, data_key) -> None:
 
 with page_guard("drawing the decision regions"):
     ds, key = datasets.current_dataset()
-    ds, key = paint.paint_section(ds, key)  # the painted points, when drawing
+    # the painted points, when drawing, and the column beside the canvas for the regions
+    ds, key, beside = paint.paint_section(ds, key)
     features = model.feature_pickers(ds)
     model.model_sidebar(forest=True)
     problem = model.forest_problem()
@@ -142,7 +144,8 @@ with page_guard("drawing the decision regions"):
 
     if res.note:  # more than two features: the picture's model is a two-feature one
         st.info(plain(res.note), icon="ℹ️")
-    regions_view(res, key)
+    with beside or st.container():
+        regions_view(res, key, narrow=beside is not None)
 
     st.subheader("Flagged test rows")
     st.caption(

@@ -27,12 +27,14 @@ from ternary.data import Dataset, to_csv
 
 __all__ = [
     "BOUNDS",
+    "CANVAS_PX",
     "CLASSES",
     "MAX_POINTS",
     "PaintError",
     "add_noise",
     "add_point",
     "apply_click",
+    "beside_regions",
     "decode",
     "encode",
     "link_value",
@@ -343,6 +345,9 @@ def _on_noise() -> None:
 
 
 def _controls(points: list[Point]) -> None:
+    """The class and what a click does; noise in a popover, its button beside Clear and
+    the download: compact, so the canvas and the regions beside it fit on a 1400 × 900
+    screen."""
     st.radio(
         "Class",
         CLASSES,
@@ -358,46 +363,67 @@ def _controls(points: list[Point]) -> None:
         help=f"Add: a point of the chosen class where you click. Remove: the painted point "
         f"nearest the click (within {REMOVE_RADIUS}).",
     )
-    st.caption(f"{len(points)} of at most {MAX_POINTS} points.")
-    st.slider(
-        "Jitter",
-        0.0,
-        0.2,
-        0.03,
-        step=0.01,
-        key="paint_jitter",
-        help="Standard deviation of the Gaussian noise 'Add noise' moves every point by "
-        "(the canvas is 1 wide).",
-    )
-    st.slider(
-        "Label flips",
-        0.0,
-        0.5,
-        0.0,
-        step=0.05,
-        key="paint_flip",
-        help="Share of points whose class 'Add noise' changes to another painted class.",
-    )
-    left, right = st.columns(2)
-    left.button(
-        "Add noise", on_click=_on_noise, help="Jitter the points and flip labels, as set above."
-    )
-    right.button("Clear", on_click=_on_clear, help="Remove every painted point.")
-    st.download_button(
-        "Download points (CSV)",
+    noise, clear, download = st.columns([3, 2, 2])
+    with noise.popover("Noise…", help="Jitter the points and flip some labels."):
+        st.slider(
+            "Jitter",
+            0.0,
+            0.2,
+            0.03,
+            step=0.01,
+            key="paint_jitter",
+            help="Standard deviation of the Gaussian noise 'Add noise' moves every point by "
+            "(the canvas is 1 wide).",
+        )
+        st.slider(
+            "Label flips",
+            0.0,
+            0.5,
+            0.0,
+            step=0.05,
+            key="paint_flip",
+            help="Share of points whose class 'Add noise' changes to another painted class.",
+        )
+        st.button(
+            "Add noise", on_click=_on_noise, help="Jitter the points and flip labels, as set above."
+        )
+    clear.button("Clear", on_click=_on_clear, help="Remove every painted point.")
+    download.download_button(
+        "CSV",
         points_csv(points).encode(),
         file_name="painted_points.csv",
         mime="text/csv",
-        help="The points as x1, x2, label; load the file on the Your data page to use them "
-        "on every page.",
+        help="Download the points as x1, x2, label; load the file on the Your data page to "
+        "use them on every page.",
     )
+    st.caption(f"{len(points)} of at most {MAX_POINTS} points.")
 
 
-def paint_section(ds: Dataset, key: tuple) -> tuple[Dataset, tuple]:
+def beside_regions(fig):
+    """The regions figure for the column beside the canvas: each panel's title broken at
+    " — " and ", " (in one line the two met), and no figure title (the page's says it)."""
+    import plotly.graph_objects as go
+
+    out = go.Figure(fig)
+    out.layout.title.text = None
+    for note in out.layout.annotations or ():
+        if note.text:
+            note.text = note.text.replace(" — ", "<br>", 1).replace(", ", "<br>")
+    return out
+
+
+#: the canvas's height in px: with the controls above it, as tall as the regions beside it
+CANVAS_PX = 360
+
+
+def paint_section(ds: Dataset, key: tuple):
     """The page's draw mode: the toggle and, when on, the canvas; the dataset to fit.
 
-    Off, ``(ds, key)`` come back unchanged. On, the painted points are the dataset;
-    with too few of them to fit, the page says what to paint and stops below the canvas.
+    Returns ``(ds, key, beside)``. Off, ``(ds, key)`` come back unchanged and ``beside``
+    is None. On, the painted points are the dataset, and ``beside`` is the column to the
+    right of the canvas, where the page draws the regions: the canvas above them forced
+    scrolling at 1400 × 900 (issue 32). With too few points to fit, the page says what to
+    paint and stops below the canvas.
     """
     from viz.paint import canvas_figure
 
@@ -413,15 +439,15 @@ def paint_section(ds: Dataset, key: tuple) -> tuple[Dataset, tuple]:
             "its zones and every card below follow them, and the page's link carries them.",
         )
     if not s.get("paint_on"):
-        return ds, key
+        return ds, key, None
     points = list(s.get("paint_points") or [])
-    controls, canvas = st.columns([1, 2])
-    with controls:
-        _controls(points)
+    canvas, beside = st.columns([1, 2], gap="medium")
     with canvas:
+        _controls(points)
         chart_key = f"paint_canvas_{int(s.get('paint_canvas_n', 0))}"
+        figure = canvas_figure(points, CLASSES, bounds=BOUNDS, height=CANVAS_PX)
         st.plotly_chart(
-            present.figure(canvas_figure(points, CLASSES, bounds=BOUNDS)),  # projector-sized
+            present.figure(figure),  # projector-sized
             key=chart_key,
             on_select=lambda: _on_click(chart_key),
             selection_mode="points",
@@ -430,14 +456,14 @@ def paint_section(ds: Dataset, key: tuple) -> tuple[Dataset, tuple]:
         if s.get("paint_message"):
             st.info(s["paint_message"], icon="ℹ️")
     if float(s.get("test_size", 0.3)) > 0:
-        # the figure below draws its regions around the points the cards measure
-        st.caption(
+        # the figure beside draws its regions around the points the cards measure
+        canvas.caption(
             "The tree is fitted on part of the points and the regions are drawn around the "
             "held-out rest; set the test fraction to 0 (sidebar) to fit and draw every "
             "painted point, as the paper's figures do."
         )
     why_not = problem(points)
     if why_not:
-        st.info(why_not, icon="ℹ️")
+        beside.info(why_not, icon="ℹ️")
         st.stop()
-    return painted_dataset(points)
+    return (*painted_dataset(points), beside)

@@ -75,14 +75,15 @@ def canvas_figure(points, class_names, *, bounds=(0.0, 1.0), grid=60, height=440
     axis = dict(range=[lo - pad, hi + pad], showgrid=True, zeroline=False, fixedrange=True)
     fig.update_layout(
         height=height,
-        margin=dict(l=40, r=10, t=30, b=40),
+        margin=dict(l=40, r=10, t=30, b=64),
         # a square canvas that keeps its range: the plot area shrinks, the axes do not grow
         xaxis=dict(axis, title="x1", constrain="domain"),
         yaxis=dict(axis, title="x2", scaleanchor="x", scaleratio=1, constrain="domain"),
         clickmode="event+select",
         dragmode=False,
         hovermode="closest",
-        legend=dict(orientation="v", x=1.02, y=1),
+        # below the axis, not beside: in a narrow column the legend took a third of the width
+        legend=dict(orientation="h", x=0, xanchor="left", yref="container", y=0, yanchor="bottom"),
         plot_bgcolor="#fafafa",
         title=dict(text=f"{len(points)} painted points", x=0.01, font=dict(size=14)),
     )
