@@ -128,10 +128,10 @@ def _say_what_the_cleaning_met(model, features) -> None:
     and the values it never saw at fit (scored as gaps), as the app's Your data page does:
     a new category scored silently as a gap is an answer the user must know to doubt."""
     steps = getattr(model, "steps", None)
-    first = steps[0][1] if steps else None
-    if not hasattr(first, "transform_with_report"):
+    transform = getattr(steps[0][1], "transform_with_report", None) if steps else None
+    if transform is None:
         return
-    _, report = first.transform_with_report(features)
+    _, report = transform(features)
     for line in report.lines():
         print(line, file=sys.stderr)
 
