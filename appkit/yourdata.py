@@ -196,7 +196,10 @@ def cases_table(
     names = _unclash(list(outputs), set(table.columns) | {where})
     for name, values in outputs.items():
         table[names[name]] = values
-    table.insert(0, where if where not in table.columns else f"{where} (file)", numbers)
+    first = where
+    while first in table.columns:  # the file may hold "line" and "line (file)" already
+        first = f"{first} (file)"
+    table.insert(0, first, numbers)
     table.attrs["output_names"] = names
     group = np.where(review == 1, 0, np.where(verdict == 0, 1, 2))
     order = np.lexsort((confidence, group))
