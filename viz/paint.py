@@ -52,8 +52,10 @@ def canvas_figure(points, class_names, *, bounds=(0.0, 1.0), grid=60, height=440
             mode="markers",
             name=GRID_NAME,
             showlegend=False,
-            # transparent but hoverable: a click anywhere lands on the nearest grid point
-            marker=dict(size=9, color="rgba(0,0,0,0)"),
+            # transparent but hoverable: a click anywhere lands on the nearest grid point.
+            # Small: plotly counts every point whose marker covers the mouse as equally near,
+            # and on a narrow canvas 9 px markers (4 px apart) sent clicks one point off
+            marker=dict(size=3, color="rgba(0,0,0,0)"),
             hoverinfo="none",
         )
     )

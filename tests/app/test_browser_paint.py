@@ -47,13 +47,19 @@ def _canvas_title(page, n: int) -> None:
     )
 
 
+#: the page coordinates of canvas point (x, y), from plotly's own axes (the plot area's box
+#: and the axis range padding once stood in for them, and drifted with the layout)
+CANVAS_XY = """([x, y]) => {
+  const gd = [...document.querySelectorAll('.js-plotly-plot')]
+    .find(p => (p.layout.title.text || '').includes('painted points'));
+  const r = gd.getBoundingClientRect(), xa = gd._fullLayout.xaxis, ya = gd._fullLayout.yaxis;
+  return [r.left + xa._offset + xa.l2p(x), r.top + ya._offset + ya.l2p(y)];
+}"""
+
+
 def _click_canvas(page, x: float, y: float) -> None:
-    """A click at canvas coordinates (x, y), through the plot area's own box."""
-    plot = page.locator(".js-plotly-plot").filter(has_text="painted points").first
-    box = plot.locator(".nsewdrag").first.bounding_box()
-    lo, hi = -0.03, 1.03  # the canvas's axis range (viz.paint pads by 3 %)
-    px = box["x"] + (x - lo) / (hi - lo) * box["width"]
-    py = box["y"] + box["height"] - (y - lo) / (hi - lo) * box["height"]
+    """A click at canvas coordinates (x, y)."""
+    px, py = page.evaluate(CANVAS_XY, [x, y])
     page.mouse.move(px, py)
     page.wait_for_timeout(60)  # plotly picks the clicked point from the hover
     page.mouse.click(px, py)

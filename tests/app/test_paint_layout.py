@@ -53,3 +53,14 @@ def test_beside_regions_breaks_panel_titles_and_leaves_the_figure_given_alone():
     assert out.layout.title.text is None
     assert fig.layout.title.text == "Decision regions"
     assert fig.layout.annotations[0].text == "CART — accuracy 90%"
+
+
+def test_the_click_grid_markers_are_smaller_than_their_spacing_on_the_canvas():
+    # plotly takes every point whose marker covers the mouse as equally near (the distance
+    # less the radius, floored at 1 - 3/radius px): 9 px markers 4 px apart on the narrow
+    # canvas sent clicks one grid point off
+    from viz.paint import canvas_figure
+
+    fig = canvas_figure([], paint.CLASSES, bounds=paint.BOUNDS, height=paint.CANVAS_PX)
+    radius = fig.data[0].marker.size / 2
+    assert 1 - 3 / radius <= 0  # no floor: the nearest grid point wins
