@@ -366,7 +366,9 @@ class _CsvStore:
             if name in frame:
                 frame[name] = frame[name].map(_quoted_name)
         text = frame.to_csv(index=False, header=False, lineterminator="\n")
-        return text.splitlines()
+        # split where the file's reader does, at "\n" only: splitlines() also breaks at
+        # a form feed or U+2028 in a name (a file's stem), and each half failed its check
+        return text.split("\n")[:-1]
 
     def _mode(self) -> int:
         try:

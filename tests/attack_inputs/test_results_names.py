@@ -1,0 +1,33 @@
+"""The CSV results file against dataset names from hostile file names (`ternary run
+--data-dir` names each dataset by its file's stem)."""
+
+from __future__ import annotations
+
+import warnings
+
+import pytest
+
+from ternary.data import make_moons_dataset
+from ternary.experiment import ResultsFileWarning, run_suite
+from ternary.experiment._csvstore import read_csv_results
+
+COMBOS = [{"delta_method": "margin"}, {"delta_method": "none"}]
+
+
+# a Unicode line or paragraph separator, a form feed, NEL, a file separator: legal in a
+# file name, and str.splitlines() breaks a line at each of them
+@pytest.mark.parametrize("name", ["x\u2028y", "p\x0cq", "a\x85b", "f\x1cs", "v\x0bt"])
+def test_a_name_holding_a_unicode_line_break_is_resumed_not_recomputed(tmp_path, name):
+    path = tmp_path / "r.csv"
+
+    def load():
+        return make_moons_dataset(n_samples=60, random_state=2)
+
+    run_suite([(name, load)], path, combos=COMBOS, cv=2)
+    with warnings.catch_warnings():
+        # was: "dropped 4 damaged row(s), which will be computed again", on every resume
+        warnings.simplefilter("error", ResultsFileWarning)
+        again = run_suite([(name, load)], path, combos=COMBOS, cv=2)
+        stored = read_csv_results(path)
+    assert len(again) == len(stored) == 4
+    assert set(stored["dataset"]) == {name}
