@@ -8,8 +8,7 @@ import warnings
 import pytest
 
 from ternary.data import make_moons_dataset
-from ternary.experiment import ResultsFileWarning, run_suite
-from ternary.experiment._csvstore import read_csv_results
+from ternary.experiment import ResultsFileWarning, read_results, run_suite
 
 COMBOS = [{"delta_method": "margin"}, {"delta_method": "none"}]
 
@@ -28,6 +27,6 @@ def test_a_name_holding_a_unicode_line_break_is_resumed_not_recomputed(tmp_path,
         # was: "dropped 4 damaged row(s), which will be computed again", on every resume
         warnings.simplefilter("error", ResultsFileWarning)
         again = run_suite([(name, load)], path, combos=COMBOS, cv=2)
-        stored = read_csv_results(path)
+        stored = read_results(path)
     assert len(again) == len(stored) == 4
     assert set(stored["dataset"]) == {name}
