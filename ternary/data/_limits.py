@@ -61,6 +61,12 @@ class LoadLimits:
         Columns to keep as features although they look like identifiers (one name
         alone is read as a tuple of it).
 
+    Raises
+    ------
+    ValueError
+        When a limit is not a whole number of at least 1 (``ordinal_threshold``: not a
+        whole number).
+
     See Also
     --------
     load_csv : Load a delimited text file.
@@ -96,7 +102,16 @@ class LoadLimits:
             "max_classes",
             "ordinal_threshold",
         ):
-            object.__setattr__(self, name, int(getattr(self, name)))
+            value = getattr(self, name)
+            try:
+                number = int(value)
+            except (TypeError, ValueError, OverflowError) as exc:  # NaN, inf, "ten"
+                raise ValueError(
+                    f"LoadLimits {name} must be a whole number; got {value!r}."
+                ) from exc
+            if number < 1 and name != "ordinal_threshold":  # a limit of 0 refuses every file
+                raise ValueError(f"LoadLimits {name} must be at least 1; got {value!r}.")
+            object.__setattr__(self, name, number)
         object.__setattr__(self, "merge_spellings", bool(self.merge_spellings))
         object.__setattr__(self, "keep_columns", _names_tuple(self.keep_columns))
 
