@@ -15,9 +15,10 @@ __all__ = ["TICK_PX", "TOOLBAR_PX", "readable_ticks", "title_below_toolbar"]
 #: tick labels' size in px outside presentation mode (plotly's default is 12; the
 #: presentation scale of 1.5 makes them 19.5)
 TICK_PX = 13
-#: the height in px of the band plotly's toolbar takes at a figure's top (its 22 px buttons
-#: 2 px below the edge, measured in Chromium), with a little air under it
-TOOLBAR_PX = 30
+#: where a title's text starts, in px below the figure's top edge: below the band plotly's
+#: toolbar takes (26 px tall, 2 px below the edge, measured in Chromium); a 16 px title's box
+#: rises 5 px above this point
+TOOLBAR_PX = 34
 
 
 def title_below_toolbar(title: dict) -> dict:

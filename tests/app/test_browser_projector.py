@@ -79,32 +79,77 @@ def _assert_trees_readable(page, where: str) -> list[dict]:
     return trees
 
 
-@pytest.mark.parametrize("size", SIZES, ids=lambda s: f"{s[0]}x{s[1]}")
-def test_figs_3_4_tree_fits_at_natural_size(app_url, size):
+#: the page laid out at the window's size: Streamlit's columns, and every plotly figure
+#: relaid out to its container's width (plotly redraws on the window's resize event)
+LAID_OUT = """(w) => window.innerWidth === w
+  && [...document.querySelectorAll('.js-plotly-plot')].every(p => p._fullLayout
+    && Math.abs(p.getBoundingClientRect().width - p._fullLayout.width) < 2)"""
+
+
+def _sizes(page):
+    """Each of `SIZES` in turn, the page resized to it (no reload: nothing on the server
+    depends on the window, so one page load checks both sizes)."""
+    for size in SIZES:
+        page.set_viewport_size({"width": size[0], "height": size[1]})
+        page.wait_for_function(LAID_OUT, arg=size[0])
+        page.wait_for_timeout(200)  # Graphviz containers and the figures settle
+        yield size
+
+
+def _page(browser):
+    page = browser.new_page(viewport={"width": SIZES[0][0], "height": SIZES[0][1]})
+    page.set_default_timeout(TIMEOUT_MS)
+    return page
+
+
+def test_figs_3_4_tree_fits_at_natural_size(app_url):
     with sync_playwright() as p:
         browser = _launch(p)
-        page = browser.new_page(viewport={"width": size[0], "height": size[1]})
-        page.set_default_timeout(TIMEOUT_MS)
+        page = _page(browser)
         try:
             for present in ("", "&present=1"):
                 _open(
                     page, f"{app_url}/{FIG3}{present}", '[data-testid="stGraphVizChart"] svg g.node'
                 )
-                tree = _assert_trees_readable(page, f"Figs. 3/4 {size} {present}")[0]
-                assert tree["nodes"] == 13
-                # the preset's nine leaves fit the page without scrolling (1,135 px cut before)
-                assert tree["scrollWidth"] <= tree["clientWidth"] + 1, tree
-            page.screenshot(path=f"/tmp/projector_fig3_{size[0]}.png")
+                for size in _sizes(page):
+                    tree = _assert_trees_readable(page, f"Figs. 3/4 {size} {present}")[0]
+                    assert tree["nodes"] == 13
+                    # the preset's nine leaves fit the page without scrolling (1,135 px cut before)
+                    assert tree["scrollWidth"] <= tree["clientWidth"] + 1, tree
+                    if present:
+                        page.screenshot(path=f"/tmp/projector_fig3_{size[0]}.png")
         finally:
             browser.close()
 
 
-@pytest.mark.parametrize("size", SIZES, ids=lambda s: f"{s[0]}x{s[1]}")
-def test_why_path_drawn_on_a_readable_tree_with_its_nodes_rows(app_url, size):
+def _why_checks(page, where: str, present: str) -> None:
+    tree = _assert_trees_readable(page, where)[0]
+    # the path is drawn: thick (penwidth 3) node borders on the readable tree
+    thick = page.evaluate(
+        """() => [...document.querySelectorAll('[data-testid="stGraphVizChart"] '
+        + 'g.node path, [data-testid="stGraphVizChart"] g.node polygon')]
+        .filter(s => parseFloat(s.getAttribute('stroke-width')) >= 3).length"""
+    )
+    assert 2 <= thick < tree["nodes"], thick
+    # the split feature's rows at each node of the path: one panel per split
+    titles = page.evaluate(
+        "() => [...document.querySelectorAll('.js-plotly-plot .annotation-text')]"
+        ".map(t => t.textContent)"
+    )
+    panels = [t for t in titles if t.startswith("node ")]
+    assert panels and panels[0].startswith("node 0:"), titles
+    ticks = page.evaluate(
+        """() => Math.min(...[...[...document.querySelectorAll('.js-plotly-plot')]
+        .at(-1).querySelectorAll('.xtick text')].map(t =>
+        parseFloat(getComputedStyle(t).fontSize)))"""
+    )
+    assert ticks >= (14 if present else 13), ticks
+
+
+def test_why_path_drawn_on_a_readable_tree_with_its_nodes_rows(app_url):
     with sync_playwright() as p:
         browser = _launch(p)
-        page = browser.new_page(viewport={"width": size[0], "height": size[1]})
-        page.set_default_timeout(TIMEOUT_MS)
+        page = _page(browser)
         try:
             for present in ("", "&present=1"):
                 _open(page, f"{app_url}/{FIG1}{present}", ".js-plotly-plot .main-svg")
@@ -115,29 +160,12 @@ def test_why_path_drawn_on_a_readable_tree_with_its_nodes_rows(app_url, size):
                 page.wait_for_selector('[data-testid="stGraphVizChart"] svg g.node')
                 _wait_idle(page)
                 _assert_no_errors(page)
-                tree = _assert_trees_readable(page, f"why {size} {present}")[0]
-                # the path is drawn: thick (penwidth 3) node borders on the readable tree
-                thick = page.evaluate(
-                    """() => [...document.querySelectorAll('[data-testid="stGraphVizChart"] '
-                    + 'g.node path, [data-testid="stGraphVizChart"] g.node polygon')]
-                    .filter(s => parseFloat(s.getAttribute('stroke-width')) >= 3).length"""
-                )
-                assert 2 <= thick < tree["nodes"], thick
-                # the split feature's rows at each node of the path: one panel per split
-                titles = page.evaluate(
-                    "() => [...document.querySelectorAll('.js-plotly-plot .annotation-text')]"
-                    ".map(t => t.textContent)"
-                )
-                panels = [t for t in titles if t.startswith("node ")]
-                assert panels and panels[0].startswith("node 0:"), titles
-                ticks = page.evaluate(
-                    """() => Math.min(...[...[...document.querySelectorAll('.js-plotly-plot')]
-                    .at(-1).querySelectorAll('.xtick text')].map(t =>
-                    parseFloat(getComputedStyle(t).fontSize)))"""
-                )
-                assert ticks >= (14 if present else 11), ticks
-            page.get_by_text("Why is this row flagged").first.scroll_into_view_if_needed()
-            page.screenshot(path=f"/tmp/projector_why_{size[0]}.png")
+                for size in _sizes(page):
+                    _why_checks(page, f"why {size} {present}", present)
+                    if present:
+                        why = page.get_by_text("Why is this row flagged").first
+                        why.scroll_into_view_if_needed()
+                        page.screenshot(path=f"/tmp/projector_why_{size[0]}.png")
         finally:
             browser.close()
 
@@ -155,33 +183,86 @@ FIG2 = """() => {
     .filter(t => t.textContent.startsWith('η'))
     .map(t => { const b = t.getBoundingClientRect();
       return b.top >= area.top - 1 && b.bottom <= area.bottom + 1 && b.right <= area.right + 1; });
-  return {plotHeight: area.height, legendLeft: legend.left, plotRight: area.right,
+  // the point labels (not the η ones): pairs closer than 2 px, and labels over a marker
+  const boxes = [...plot.querySelectorAll('.textpoint text')]
+    .filter(t => t.textContent && !t.textContent.startsWith('η'))
+    .map(t => [t.textContent, t.getBoundingClientRect()]);
+  const marks = [...plot.querySelectorAll('.scatterlayer .point')]
+    .map(m => m.getBoundingClientRect());
+  const near = (a, b, g) => a.left < b.right + g && b.left < a.right + g
+    && a.top < b.bottom + g && b.top < a.bottom + g;
+  const touching = [];
+  boxes.forEach(([s, a], i) => boxes.slice(i + 1).forEach(([t, b]) => {
+    if (near(a, b, 2)) touching.push([s, t]); }));
+  const onMarkers = boxes.filter(([, a]) => marks.some(m => near(a, m, 0))).map(([s]) => s);
+  return {labels: boxes.length, touching, onMarkers,
+          plotHeight: area.height, legendLeft: legend.left, plotRight: area.right,
           legendRight: legend.right, frameRight: frame.right, tick: Math.min(...ticks),
           toolbar: bar ? getComputedStyle(bar).display : 'none', etaInside: eta};
 }"""
 
 
-@pytest.mark.parametrize("size", SIZES, ids=lambda s: f"{s[0]}x{s[1]}")
-def test_fig2_presenting_legend_beside_ticks_readable_no_toolbar(app_url, size):
+def test_fig2_presenting_legend_beside_ticks_readable_no_toolbar(app_url):
     with sync_playwright() as p:
         browser = _launch(p)
-        page = browser.new_page(viewport={"width": size[0], "height": size[1]})
-        page.set_default_timeout(TIMEOUT_MS)
+        page = _page(browser)
         try:
             _open(
                 page,
                 f"{app_url}/accuracy_coverage?coverage_view=paper&present=1",
                 ".js-plotly-plot .main-svg",
             )
-            page.locator(".js-plotly-plot").first.hover()
-            fig = page.evaluate(FIG2)
-            assert fig["legendLeft"] >= fig["plotRight"] - 1, fig  # beside, not below
-            assert fig["legendRight"] <= fig["frameRight"] + 1, fig
-            assert fig["plotHeight"] >= 350, fig  # was 245 px with the legend below
-            assert fig["tick"] >= 14, fig
-            assert fig["toolbar"] == "none", fig  # no toolbar over the titles when presenting
-            assert fig["etaInside"] and all(fig["etaInside"]), fig
-            page.locator(".js-plotly-plot").first.scroll_into_view_if_needed()
-            page.screenshot(path=f"/tmp/projector_fig2_{size[0]}.png")
+            for size in _sizes(page):
+                page.locator(".js-plotly-plot").first.hover()
+                fig = page.evaluate(FIG2)
+                assert fig["legendLeft"] >= fig["plotRight"] - 1, fig  # beside, not below
+                assert fig["legendRight"] <= fig["frameRight"] + 1, fig
+                assert fig["plotHeight"] >= 350, fig  # was 245 px with the legend below
+                assert fig["tick"] >= 14, fig
+                assert fig["toolbar"] == "none", fig  # no toolbar over the titles when presenting
+                assert fig["etaInside"] and all(fig["etaInside"]), fig
+                # every point label shown, apart from the others and off the markers
+                assert fig["labels"] == 11 and not fig["touching"], fig
+                assert not fig["onMarkers"], fig
+                page.locator(".js-plotly-plot").first.scroll_into_view_if_needed()
+                page.screenshot(path=f"/tmp/projector_fig2_{size[0]}.png")
+        finally:
+            browser.close()
+
+
+#: plotly's toolbar, shown by the hover, against every figure title and panel title
+TOOLBAR = """() => [...document.querySelectorAll('.js-plotly-plot')].map(p => {
+  const box = p.querySelector('.modebar-container'), bar = p.querySelector('.modebar');
+  if (!bar || getComputedStyle(box).display === 'none') return {shown: false, over: []};
+  const b = bar.getBoundingClientRect();
+  const over = [...p.querySelectorAll('.gtitle, .annotation-text')].filter(t => {
+    const r = t.getBoundingClientRect();
+    return r.width > 0 && r.left < b.right && b.left < r.right && r.top < b.bottom
+      && b.top < r.bottom;
+  }).map(t => t.textContent);
+  return {shown: b.width > 0, over};
+})"""
+
+
+def test_no_toolbar_over_a_title_outside_presentation(app_url):
+    """The Grafting page's two panels (a long title ran under the right one's toolbar) and
+    the accuracy-coverage page's figures, each hovered, at both sizes."""
+    with sync_playwright() as p:
+        browser = _launch(p)
+        page = _page(browser)
+        try:
+            for path in ("grafting", "accuracy_coverage"):
+                _open(page, f"{app_url}/{path}", ".js-plotly-plot .main-svg")
+                page.wait_for_function(
+                    "() => document.querySelectorAll('.js-plotly-plot').length >= 2"
+                )
+                for size in _sizes(page):
+                    plots = page.locator(".js-plotly-plot")
+                    for i in range(plots.count()):
+                        plots.nth(i).scroll_into_view_if_needed()
+                        plots.nth(i).hover()
+                        page.wait_for_timeout(300)  # the toolbar fades in
+                        bar = page.evaluate(TOOLBAR)[i]
+                        assert bar["shown"] and not bar["over"], (path, size, i, bar)
         finally:
             browser.close()
