@@ -333,7 +333,9 @@ class _CsvStore:
             raise _fail(self.sidecar(), "write", exc) from exc
 
     def check_protocol(self, protocol: dict) -> None:
-        """Refuse to resume rows of another ``cv`` or ``seed`` (the columns the rows carry)."""
+        """Refuse to resume rows of another ``cv`` or ``seed`` (the columns the rows carry),
+        or of another setting the sidecar holds (depth, scaling, tree parameters such as
+        ``zone_edges``), as the database refuses them."""
         self._protocol = json.loads(json.dumps(protocol, sort_keys=True, default=str))
         for name in ("cv", "seed"):
             value = protocol.get(name)
@@ -345,6 +347,16 @@ class _CsvStore:
                         f"{name}={value!r}; resuming would mix protocols. Choose another output "
                         "file (or delete this one)."
                     )
+        stored = read_sidecar(self.path) if self.bodies else {}
+        differ = [k for k in self._protocol if k in stored and stored[k] != self._protocol[k]]
+        if differ:
+            listed = "; ".join(
+                f"{k}: stored {stored[k]!r}, this run {self._protocol[k]!r}" for k in differ
+            )
+            raise ResultsFileError(
+                f"{str(self.path)!r} holds results of another protocol ({listed}); resuming "
+                "would mix them. Use the stored settings, or choose another output file (--out)."
+            )
 
     # ------------------------------------------------------------------------- write
     def add(self, row: dict) -> None:

@@ -8,7 +8,7 @@ import warnings
 import pytest
 
 from ternary.data import make_moons_dataset
-from ternary.experiment import ResultsFileWarning, read_results, run_suite
+from ternary.experiment import ResultsFileError, ResultsFileWarning, read_results, run_suite
 
 COMBOS = [{"delta_method": "margin"}, {"delta_method": "none"}]
 
@@ -30,3 +30,20 @@ def test_a_name_holding_a_unicode_line_break_is_resumed_not_recomputed(tmp_path,
         stored = read_results(path)
     assert len(again) == len(stored) == 4
     assert set(stored["dataset"]) == {name}
+
+
+@pytest.mark.parametrize("other", [{"zone_edges": "closed"}, {"max_depth": 2}, {"scale": False}])
+def test_a_csv_file_refuses_to_resume_under_another_protocol(tmp_path, other):
+    # was: the open zone's rows resumed as the closed zone's (or depth 4's as depth 2's)
+    # and the sidecar rewritten to the new protocol; the database refused already
+    path = tmp_path / "r.csv"
+
+    def load():
+        return make_moons_dataset(n_samples=60, random_state=2)
+
+    run_suite([("moons", load)], path, combos=COMBOS, cv=2)
+    before = path.read_bytes()
+    with pytest.raises(ResultsFileError, match="another protocol"):
+        run_suite([("moons", load)], path, combos=COMBOS, cv=2, **other)
+    assert path.read_bytes() == before
+    assert len(run_suite([("moons", load)], path, combos=COMBOS, cv=2)) == 4  # same: resumed
