@@ -60,6 +60,12 @@ REVIEW_TEXT = (
     "random forest's 0.0729). The zone verdict stays as its own column: it says where a "
     "split is close, which helps when you read a row's why."
 )
+#: said above the cases table of a file whose lines the loader could not match to its rows
+NO_LINES_TEXT = (
+    "The file's line numbers could not be matched to the rows read from it, so the first "
+    "column counts data rows instead: 1 is the first row under the header, in the order "
+    "of the file (blank lines are not rows)."
+)
 #: the cases filter: label -> which rows
 CASE_FILTERS = {
     "review": "To review (least confident)",

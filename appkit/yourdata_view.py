@@ -133,6 +133,8 @@ def _cases_table(ds: Dataset, table: pd.DataFrame, pipe) -> None:
         "where the model blends both sides); confidence; distance to the nearest boundary "
         "(in zone half-widths δ) and class probabilities. Pick a row to see why."
     )
+    if ds.source in ("csv", "arff") and ds.file_lines is None:
+        st.caption(yourdata.NO_LINES_TEXT)
     event = st.dataframe(
         shown,
         hide_index=True,
