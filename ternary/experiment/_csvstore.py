@@ -290,6 +290,7 @@ class _CsvStore:
             na_values=[""],
             **_ROUND_TRIP,
             on_bad_lines="error",
+            lineterminator="\n",  # rows end at LF only: a file stem (a name) may hold a CR
         )
         if len(frame) != len(bodies):
             raise ValueError(f"{len(bodies)} row(s) gave {len(frame)}")

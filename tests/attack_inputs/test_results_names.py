@@ -15,7 +15,9 @@ COMBOS = [{"delta_method": "margin"}, {"delta_method": "none"}]
 
 # a Unicode line or paragraph separator, a form feed, NEL, a file separator: legal in a
 # file name, and str.splitlines() breaks a line at each of them
-@pytest.mark.parametrize("name", ["x\u2028y", "p\x0cq", "a\x85b", "f\x1cs", "v\x0bt"])
+@pytest.mark.parametrize(
+    "name", ["x\u2028y", "p\x0cq", "a\x85b", "f\x1cs", "v\x0bt", "c\rr", "r\r"]
+)
 def test_a_name_holding_a_unicode_line_break_is_resumed_not_recomputed(tmp_path, name):
     path = tmp_path / "r.csv"
 
