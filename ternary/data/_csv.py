@@ -56,8 +56,10 @@ _SNIFF_CHARS = 65536
 _SNIFF_LINES = 50
 # The header and the first data row are read from at most this many characters.
 _HEAD_CHARS = 4 * _MAX_LINE_BYTES
-# Excel writes "sep=;" as the first line to declare the delimiter.
-_SEP_LINE = re.compile(r"sep=([^\r\n\"'])", re.IGNORECASE)
+# Excel writes "sep=;" as the first line to declare the delimiter. A spreadsheet that
+# reads it as a cell writes it back quoted or padded with the row's empty cells
+# ("sep=;;;;"), and a hand edit may leave a space after it: the same declaration.
+_SEP_LINE = re.compile(r"(\"?)sep=([^\r\n\"'])\1(?:\2)*[ \t]*", re.IGNORECASE)
 
 
 def _sample_lines(text: str, limit: int = _SNIFF_LINES) -> list[str]:
@@ -104,7 +106,7 @@ def _declared_delimiter(text: str) -> str | None:
     """The delimiter of an Excel ``sep=;`` first line, or None when there is none."""
     first = text[:256].replace("\r", "\n").split("\n", 1)[0]
     found = _SEP_LINE.fullmatch(first)
-    return found.group(1) if found else None
+    return found.group(2) if found else None
 
 
 def _delimiter_name(delimiter: str) -> str:

@@ -39,3 +39,15 @@ def test_a_line_of_spaces_above_the_header_is_no_header(eol):
     ds = load_csv(_file(lines, eol), target="label")
     assert list(ds.raw.columns) == ["rid", "x", "label"]
     assert ds.file_lines.tolist() == ds.raw["rid"].tolist() == [4, 5, 6, 7, 8, 9]
+
+
+@pytest.mark.parametrize("sep_line", ["sep=;;;;", '"sep=;"', '"sep=;";;;', "sep=; ", "SEP=;"])
+def test_an_excel_sep_line_written_back_by_a_spreadsheet_is_still_a_declaration(sep_line):
+    # a spreadsheet that reads "sep=;" as a cell pads it with the row's empty cells or
+    # quotes it on saving; the loader took such a line for the header ('sep=', 'column_2')
+    lines = [sep_line, "rid;x;label"] + ["{L};" + f"{i},5;{'ab'[i % 2]}" for i in range(6)]
+    ds = load_csv(_file(lines))
+    assert ds.delimiter == ";"
+    assert list(ds.raw.columns) == ["rid", "x", "label"]
+    assert ds.X["x"].tolist() == [i + 0.5 for i in range(6)]  # the decimal comma read
+    assert ds.file_lines.tolist() == ds.raw["rid"].tolist() == [3, 4, 5, 6, 7, 8]
