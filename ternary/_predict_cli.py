@@ -94,6 +94,20 @@ def _write_csv(table, out_path: str) -> None:
     to_csv(table, out_path)
 
 
+def _refuse_overwriting(out_path: str, *inputs: str) -> None:
+    """Refuse an ``--out`` that is one of the files read: the scores would replace it."""
+    for path in inputs:
+        try:
+            same = Path(out_path).exists() and Path(out_path).samefile(path)
+        except OSError:  # an input that is not there is reported when it is read
+            same = False
+        if same:
+            raise _Failure(
+                f"--out {out_path!r} is the file {path!r} that is read; writing the scores "
+                "there would replace it. Choose another output file."
+            )
+
+
 def _read(path: str):
     """``(rows, cells)``: the rows parsed for the model, and every cell as written."""
     from ternary.data import DataError, read_rows
@@ -160,6 +174,7 @@ def run(
     from ternary.pipeline import score
     from ternary.review import review_rule
 
+    _refuse_overwriting(out_path, model_path, data_path)
     model = load_model(model_path)
     rows, cells = _read(data_path)
     label, truth = _recognise_label(rows, getattr(model, "feature_names_in_", None), model.classes_)
