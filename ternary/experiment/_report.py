@@ -661,6 +661,22 @@ def load_rows(paths: Sequence[str], keep=None, exclude=()) -> pd.DataFrame:
     return rows
 
 
+def _refuse_overwriting(outputs, results) -> None:
+    """Refuse an output file that is one of the results files read: the report would
+    replace the run's rows."""
+    for out in filter(None, outputs):
+        for path in results:
+            try:
+                same = Path(out).exists() and Path(out).samefile(path)
+            except OSError:  # a results file that is not there is reported when read
+                same = False
+            if same:
+                raise ValueError(
+                    f"{str(out)!r} is the results file {str(path)!r} that is read; writing "
+                    "there would replace its rows. Choose another output file."
+                )
+
+
 def main(argv: list[str] | None = None, *, prog: str | None = None) -> int:
     """``ternary report``; returns the exit status (0 done, 2 an input or output problem).
 
@@ -681,6 +697,7 @@ def main(argv: list[str] | None = None, *, prog: str | None = None) -> int:
     args = _parser(prog).parse_args(argv)
     keep = [n.strip() for n in args.datasets.split(",") if n.strip()] if args.datasets else None
     try:
+        _refuse_overwriting((args.output, args.cd_diagram), args.results)
         rows = load_rows(args.results, keep, args.exclude)
         head, tables, fried = report_tables(rows, args.threshold, args.per_dataset, args.chow_ties)
         if args.cd_diagram:
