@@ -73,6 +73,13 @@ def _cc18_ids(cache_dir) -> dict[str, int]:
     return ids
 
 
+def _is_out(path: Path, out: str) -> bool:
+    try:
+        return Path(out).exists() and path.samefile(out)
+    except OSError:
+        return False
+
+
 def _file_entries(paths, target):
     from ternary import data
 
@@ -315,7 +322,11 @@ def main(argv: Sequence[str] | None = None, *, prog: str | None = None) -> int:
             if not folder.is_dir():
                 raise DataError(f"No such folder: {args.data_dir!r}.")
             files = sorted(
-                p for p in folder.iterdir() if p.is_file() and p.suffix.lower() in (".csv", ".arff")
+                p
+                for p in folder.iterdir()
+                if p.is_file()
+                and p.suffix.lower() in (".csv", ".arff")
+                and not _is_out(p, args.out)  # a CSV results file kept beside the data
             )
             if not files:
                 raise DataError(f"No .csv or .arff files in {args.data_dir!r}.")
