@@ -23,7 +23,22 @@ FEATURES = [
     "https://evil.example/x",
 ]
 CLASSES = ["[click](https://evil.example/md)", "www.evil.example a@evil.example"]
-PAGES = ["Home", "Decision regions", "Tree diagram", "Accuracy vs. coverage", "Grafting"]
+#: each page and how many figures (plotly or Graphviz) it draws for the upload
+PAGES = {
+    "Home": 0,
+    "Decision regions": 1,
+    "Tree diagram": 2,
+    "Accuracy vs. coverage": 2,
+    "Grafting": 3,
+}
+#: at least ``n`` figures on the page, and every one drawn (plotly laid out, Graphviz's SVG in)
+DRAWN = """(n) => {
+  const plots = [...document.querySelectorAll('.js-plotly-plot')];
+  const trees = [...document.querySelectorAll('[data-testid="stGraphVizChart"]')];
+  return plots.length + trees.length >= n
+    && plots.every(p => p._fullLayout && p.querySelector('.main-svg'))
+    && trees.every(t => t.querySelector('svg g.node'));
+}"""
 
 # every element that links to the hostile site (HTML or SVG), every image the payload names
 HOSTILE_ELEMENTS = """() => {
@@ -75,9 +90,9 @@ def test_markup_in_names_is_text_on_every_page(app_url, tmp_path):
             _wait_idle(page)
             _assert_inert(page, "Your data")
             assert "3 features, 2 classes" in page.inner_text("body")
-            for title in PAGES:
+            for title, figures in PAGES.items():
                 _open(page, title)
-                page.wait_for_timeout(1500)  # figures drawn after the run
+                page.wait_for_function(DRAWN, arg=figures)  # not a fixed 1.5 s any more
                 _wait_idle(page)
                 _assert_inert(page, title)
             # the tree page's rules list shows the URL name as text
