@@ -361,6 +361,12 @@ class _CsvStore:
 
     # ------------------------------------------------------------------------- write
     def add(self, row: dict) -> None:
+        broken = [str(row[n]) for n in _NAMES if "\n" in str(row.get(n, ""))]
+        if broken:  # its row would span two lines, each read back as a damaged row
+            raise ResultsFileError(
+                f"The name {broken[0]!r} holds a line break, which a CSV results file cannot "
+                "keep (one row per line): rename it, or write to a database (--out a.sqlite)."
+            )
         new_frame = pd.DataFrame([row])
         new_cols = [c for c in row if c not in self.columns]
         if new_cols:

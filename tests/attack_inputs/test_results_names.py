@@ -49,3 +49,11 @@ def test_a_csv_file_refuses_to_resume_under_another_protocol(tmp_path, other):
         run_suite([("moons", load)], path, combos=COMBOS, cv=2, **other)
     assert path.read_bytes() == before
     assert len(run_suite([("moons", load)], path, combos=COMBOS, cv=2)) == 4  # same: resumed
+
+
+def test_a_name_with_a_line_break_is_refused_before_a_damaged_row_is_written(tmp_path):
+    # was: written quoted over two lines, both dropped as damaged on every resume
+    path = tmp_path / "r.csv"
+    with pytest.raises(ResultsFileError, match="holds a line break"):
+        run_suite([("a\nb", lambda: make_moons_dataset(n_samples=60))], path, combos=COMBOS, cv=2)
+    assert not path.exists() or "a\nb" not in path.read_text()
