@@ -4,6 +4,7 @@ import streamlit as st
 
 from appkit import cost, datasets, grafting, model, present, tree
 from appkit.guard import page_guard
+from appkit.state import BOUNDS
 from appkit.vocabulary import GRAFT_CHOICES
 from ternary.data import to_csv
 
@@ -29,8 +30,7 @@ with page_guard("grafting the tree"):
         )
         st.slider(
             "Graft significance α",
-            0.001,
-            0.2,
+            *BOUNDS["graft_alpha"],
             step=0.001,
             format="%.3f",
             key="graft_alpha",
@@ -39,8 +39,7 @@ with page_guard("grafting the tree"):
         )
         st.slider(
             "Pruning (ccp_alpha)",
-            0.0,
-            0.05,
+            *BOUNDS["ccp_alpha"],
             step=0.001,
             format="%.3f",
             key="ccp_alpha",
@@ -49,8 +48,7 @@ with page_guard("grafting the tree"):
         )
         st.slider(
             "Max depth",
-            1,
-            12,
+            *BOUNDS["graft_max_depth"],
             key="graft_max_depth",
             help="Depth of the CART tree before grafting (grafts may go deeper).",
         )
