@@ -11,6 +11,8 @@ from collections.abc import Mapping
 from dataclasses import dataclass, fields, replace
 from typing import Any
 
+import numpy as np
+
 from ._clean import (
     _MAX_CELLS,
     _MAX_CLASSES,
@@ -112,6 +114,12 @@ class LoadLimits:
             if number < 1 and name != "ordinal_threshold":  # a limit of 0 refuses every file
                 raise ValueError(f"LoadLimits {name} must be at least 1; got {value!r}.")
             object.__setattr__(self, name, number)
+        # bool("no") is True: only a truth value (or 0/1) says what the user meant
+        merge = self.merge_spellings
+        if not (isinstance(merge, (bool, np.bool_, int, np.integer)) and merge in (0, 1)):
+            raise ValueError(
+                f"LoadLimits merge_spellings must be True or False; got {self.merge_spellings!r}."
+            )
         object.__setattr__(self, "merge_spellings", bool(self.merge_spellings))
         object.__setattr__(self, "keep_columns", _names_tuple(self.keep_columns))
 

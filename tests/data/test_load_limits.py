@@ -94,3 +94,10 @@ def test_unknown_keywords_and_wrong_limits_are_refused(tmp_path):
     path = tmp_path / "d.csv"
     path.write_bytes(CSV)
     assert load_file(path, limits=LoadLimits(max_rows=12)).X.shape[0] == 12
+
+
+@pytest.mark.parametrize("word", ["no", "false", 2, None, 0.5])
+def test_merge_spellings_takes_a_truth_value_not_a_word(word):
+    # bool("no") is True: a word would silently merge what the user asked to keep apart
+    with pytest.raises(ValueError, match="merge_spellings must be True or False"):
+        LoadLimits(merge_spellings=word)
