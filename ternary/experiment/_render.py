@@ -45,12 +45,15 @@ def _texts(table: Table) -> list[list[str]]:
 
 
 def markdown_cell(text: str) -> str:
-    """``text`` safe inside a Markdown table cell: ``|`` escaped, line breaks as spaces.
+    """``text`` safe inside a Markdown table cell: ``|`` escaped, line breaks as spaces,
+    ``&``, ``<`` and ``>`` as HTML entities.
 
     A dataset or combination name comes from a file name or a results file, so it may
-    hold either; unescaped, a ``|`` starts a new column and a newline ends the table.
+    hold any of them; unescaped, a ``|`` starts a new column, a newline ends the table,
+    and ``<script>`` or ``<img onerror=…>`` is HTML that a Markdown renderer passes on.
     """
     flat = " ".join(str(text).replace("\r\n", "\n").replace("\r", "\n").split("\n"))
+    flat = flat.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
     return flat.replace("\\", "\\\\").replace("|", "\\|")
 
 

@@ -267,6 +267,18 @@ def test_a_pipe_or_newline_in_a_name_keeps_the_markdown_tables_whole(tmp_path, c
     assert "m \\| n" in out and "a\\|b" in out and "p q" in out and "c d" in out
 
 
+def test_html_in_a_name_reaches_the_markdown_as_text(tmp_path, capsys):
+    # a data file named <img src=x onerror=alert(1)>.csv names its dataset; a Markdown
+    # renderer passes raw HTML on, so the report must print it as text
+    evil = "<img src=x onerror=alert(1)>&amp"
+    rows = _rows(datasets=(evil, "b", "c"))
+    db = _db(tmp_path / "html.sqlite", rows=rows)
+    code, out, _ = _report(db, capsys, "--per-dataset")
+    assert code == 0
+    assert "<img" not in out
+    assert "&lt;img src=x onerror=alert(1)&gt;&amp;amp" in out
+
+
 def test_a_run_stores_its_library_versions_and_the_report_prints_them(tmp_path, capsys):
     import numpy
     import scipy
