@@ -53,7 +53,9 @@ def _parser(prog: str | None) -> argparse.ArgumentParser:
         metavar="N",
         help=f"show a progress bar (with tqdm) from N rows on (default {_PROGRESS_ROWS:,})",
     )
-    p.add_argument("--chunk-rows", type=int, default=_CHUNK, metavar="N", help="rows per batch")
+    p.add_argument(
+        "--chunk-rows", type=_rows_count, default=_CHUNK, metavar="N", help="rows per batch"
+    )
     p.add_argument(
         "--review-share",
         type=_share,
@@ -63,6 +65,19 @@ def _parser(prog: str | None) -> argparse.ArgumentParser:
         "the columns review (1 = review) and review_rule; the zone verdict stays its own column",
     )
     return p
+
+
+def _rows_count(text: str) -> int:
+    """A batch size as typed: a whole number of rows, at least 1."""
+    try:
+        value = int(text)
+    except ValueError:
+        value = 0
+    if value < 1:
+        raise argparse.ArgumentTypeError(
+            f"{text!r} is not a number of rows; give a whole number of at least 1 (e.g. 20000)."
+        )
+    return value
 
 
 def _share(text: str) -> float:

@@ -143,3 +143,14 @@ def test_a_file_the_model_knows_whole_gets_no_cleaning_notes(saved, tmp_path, ca
     assert main([str(model), str(known), "--out", str(tmp_path / "s.csv")]) == 0
     err = capsys.readouterr().err
     assert "never seen" not in err and "Filled" not in err and "Ignored" not in err
+
+
+@pytest.mark.parametrize("rows", ["0", "-5", "ten", "1.5"])
+def test_a_batch_size_that_is_no_number_of_rows_is_refused(saved, tmp_path, capsys, rows):
+    # it was read as 1 row per batch (0, -5) without a word
+    _, model, data, _ = saved
+    with pytest.raises(SystemExit) as exit_:
+        main([str(model), str(data), "--out", str(tmp_path / "s.csv"), "--chunk-rows", rows])
+    assert exit_.value.code == 2
+    assert "is not a number of rows" in capsys.readouterr().err
+    assert not (tmp_path / "s.csv").exists()
