@@ -267,10 +267,11 @@ with page_guard("running the cross-validation"):
             st.subheader("Wins, ties and losses over the folds")
             st.caption(
                 "Per combination: folds where its decided accuracy beats the reference by more "
-                "than 0.5 points (win), stays within them (tie) or falls short (loss); against "
-                "CART on all rows (the paper's comparison, which flatters any method that "
-                "flags rows) and against CART flagging as many rows, by Chow's rule and by "
-                "Laplace-smoothed leaves (the stronger ranking)."
+                "than 0.5 points (win), stays within them (tie) or falls short (loss). CART: "
+                "on all rows (the paper's comparison, which flatters any method that flags "
+                "rows). Chow and Laplace: CART flagging as many rows, its least confident by "
+                "the largest class probability (Chow's rule) or by Laplace-smoothed leaves "
+                "(the stronger ranking)."
             )
             st.dataframe(view.win_tie_loss, hide_index=True, width="stretch")
             st.caption(coverage.weak_test_note(int(request.cv)))

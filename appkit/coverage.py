@@ -207,12 +207,12 @@ def win_tie_loss(results: pd.DataFrame) -> pd.DataFrame:
         {
             "combination": table["combo"],
             "folds": table["cart_n"],
-            "W/T/L vs CART (all rows)": wtl("cart"),
+            "W/T/L vs CART": wtl("cart"),
             "p vs CART": table["cart_p"],
-            "W/T/L vs Chow (same flag rate)": wtl("chow"),
+            "W/T/L vs Chow": wtl("chow"),
             "p vs Chow": table["chow_p"],
-            "W/T/L vs Laplace CART (same flag rate)": wtl("laplace"),
-            "p vs Laplace CART": table["laplace_p"],
+            "W/T/L vs Laplace": wtl("laplace"),
+            "p vs Laplace": table["laplace_p"],
         }
     )
 
