@@ -464,9 +464,7 @@ def test_read_header_checks_a_target_and_shares_the_limits(tmp_path):
 def test_every_loader_defaults_to_the_one_size_limit():
     import inspect
 
-    from ternary.data import load_arff
-
-    from ternary.data import LoadLimits
+    from ternary.data import LoadLimits, load_arff
 
     assert MAX_FILE_BYTES == 200 * 2**20
     # one LoadLimits holds the default; every loader starts from it (limits=None)
