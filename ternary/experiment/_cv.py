@@ -352,8 +352,12 @@ def run_cv(
         the tied rows at the cut drawn at random, in expectation), ``aurc`` and
         ``e_aurc`` (the area under the risk–coverage curve of the combination's
         `predict_confidence` ranking, and its excess over the optimum; see
-        `ternary.selective`), and ``cart_aurc`` and ``cart_e_aurc`` (the same for
-        CART ranking rows by its largest class probability: Chow's ranking).
+        `ternary.selective`), ``cart_aurc`` and ``cart_e_aurc`` (the same for
+        CART ranking rows by its largest class probability: Chow's ranking), and
+        ``laplace_decided_accuracy``, ``laplace_aurc`` and ``laplace_e_aurc`` (the
+        same fold's CART ranking rows by Laplace-smoothed leaves, the smallest
+        std-scaled gap breaking ties, `laplace_cart_confidence`: its decided accuracy
+        when it flags as many rows as the combination, and its AURC and E-AURC).
 
     Raises
     ------
