@@ -1,7 +1,8 @@
 """The Streamlit server the browser tests share: ``streamlit run app.py`` on a free port.
 
 One server for the whole run (its start and warm-up are paid once). Skips when Debian's
-Chromium is not installed, fails in CI, where a skip would pass silently.
+Chromium is not installed, fails in CI, where a skip would pass silently. Also the
+``downloads`` fixture the AppTest pages use to read what each download would give.
 """
 
 from __future__ import annotations
@@ -116,3 +117,28 @@ def app_server(tmp_path_factory):
         except subprocess.TimeoutExpired:
             proc.kill()
             proc.wait(timeout=5)
+
+
+@pytest.fixture
+def downloads(monkeypatch) -> dict[str, bytes]:
+    """What each ``download_button`` of an AppTest run would give, by file name."""
+    import streamlit as st
+    from streamlit.delta_generator import DeltaGenerator
+
+    got: dict[str, bytes] = {}
+    original = DeltaGenerator.download_button
+    # st.download_button is bound to the page's root container when streamlit is imported;
+    # it is wrapped as it is, not rebuilt from Streamlit's private root (st._main)
+    root = st.download_button
+
+    def record(self, label, data, file_name=None, *args, **kwargs):
+        got[str(file_name)] = data
+        return original(self, label, data, file_name, *args, **kwargs)
+
+    def record_root(label, data, file_name=None, *args, **kwargs):
+        got[str(file_name)] = data
+        return root(label, data, file_name, *args, **kwargs)
+
+    monkeypatch.setattr(DeltaGenerator, "download_button", record)
+    monkeypatch.setattr(st, "download_button", record_root)
+    return got

@@ -13,8 +13,6 @@ import re
 
 import pandas as pd
 import pytest
-import streamlit as st
-from streamlit.delta_generator import DeltaGenerator
 from streamlit.testing.v1 import AppTest
 
 from tests.app.helpers import PAGES, assert_clean, open_app
@@ -35,27 +33,6 @@ def _hostile_csv(rows: int, label: bool = True) -> bytes:
         line = f"{a}.5,{(i * 13) % 17},{NOTES[i % 4]}"
         lines.append(line + (f",{cls}" if label else ""))
     return ("\n".join(lines) + "\n").encode()
-
-
-@pytest.fixture
-def downloads(monkeypatch) -> dict[str, bytes]:
-    got: dict[str, bytes] = {}
-    original = DeltaGenerator.download_button
-    # st.download_button is bound to the page's root container when streamlit is imported;
-    # it is wrapped as it is, not rebuilt from Streamlit's private root (st._main)
-    root = st.download_button
-
-    def record(self, label, data, file_name=None, *args, **kwargs):
-        got[str(file_name)] = data
-        return original(self, label, data, file_name, *args, **kwargs)
-
-    def record_root(label, data, file_name=None, *args, **kwargs):
-        got[str(file_name)] = data
-        return root(label, data, file_name, *args, **kwargs)
-
-    monkeypatch.setattr(DeltaGenerator, "download_button", record)
-    monkeypatch.setattr(st, "download_button", record_root)
-    return got
 
 
 def _cells(data: bytes) -> list[list[str]]:

@@ -9,8 +9,6 @@ import io
 import numpy as np
 import pandas as pd
 import pytest
-import streamlit as st
-from streamlit.delta_generator import DeltaGenerator
 from streamlit.testing.v1 import AppTest
 
 from tests.app.helpers import GOOD_CSV, assert_clean, open_app
@@ -18,27 +16,6 @@ from tests.app.helpers import GOOD_CSV, assert_clean, open_app
 pytestmark = pytest.mark.skipif(
     not hasattr(AppTest, "file_uploader"), reason="AppTest cannot upload files"
 )
-
-
-@pytest.fixture
-def downloads(monkeypatch) -> dict[str, bytes]:
-    got: dict[str, bytes] = {}
-    original = DeltaGenerator.download_button
-    # st.download_button is bound to the page's root container when streamlit is imported;
-    # it is wrapped as it is, not rebuilt from Streamlit's private root (st._main)
-    root = st.download_button
-
-    def record(self, label, data, file_name=None, *args, **kwargs):
-        got[str(file_name)] = data
-        return original(self, label, data, file_name, *args, **kwargs)
-
-    def record_root(label, data, file_name=None, *args, **kwargs):
-        got[str(file_name)] = data
-        return root(label, data, file_name, *args, **kwargs)
-
-    monkeypatch.setattr(DeltaGenerator, "download_button", record)
-    monkeypatch.setattr(st, "download_button", record_root)
-    return got
 
 
 def _cases(at: AppTest) -> pd.DataFrame:
