@@ -355,9 +355,8 @@ def run_cv(
         `ternary.selective`), ``cart_aurc`` and ``cart_e_aurc`` (the same for
         CART ranking rows by its largest class probability: Chow's ranking), and
         ``laplace_decided_accuracy``, ``laplace_aurc`` and ``laplace_e_aurc`` (the
-        same fold's CART ranking rows by Laplace-smoothed leaves, the smallest
-        std-scaled gap breaking ties, `laplace_cart_confidence`: its decided accuracy
-        when it flags as many rows as the combination, and its AURC and E-AURC).
+        same for CART ranked by `laplace_cart_confidence`, its decided accuracy
+        when it flags as many rows as the combination).
 
     Raises
     ------
