@@ -10,7 +10,9 @@ the paper contradicts its own example, is written out in the user guide ("How
 ternary.graft reads Webb (1997)", docs/user_guide/grafting_reading.rst).
 
 The search (`ternary.graft._search`), the statistics (`laplace`, `binomial_tail`) and
-the surgery (`graft_tree`) live in their own modules.
+the surgery (`graft_tree`) live in their own modules; `graft_trace` records a run step
+by step (which leaf, which ancestor's evidence, which Laplace accuracies and binomial
+test decided each graft).
 
 References
 ----------
@@ -37,11 +39,15 @@ from ternary._params import GRAFT_MODES
 from ternary.graft._apply import GRAFT_REPORT_COLUMNS, graft_tree
 from ternary.graft._search import leaf_bounds
 from ternary.graft._statistics import binomial_tail, laplace
+from ternary.graft._trace import GRAFT_TRACE_COLUMNS, GraftTrace, graft_trace
 
 __all__ = [
     "GRAFT_MODES",
     "GRAFT_REPORT_COLUMNS",
+    "GRAFT_TRACE_COLUMNS",
+    "GraftTrace",
     "binomial_tail",
+    "graft_trace",
     "graft_tree",
     "laplace",
     "leaf_bounds",

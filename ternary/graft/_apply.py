@@ -18,7 +18,7 @@ from sklearn.utils.validation import check_random_state
 from ternary._params import GRAFT_MODES
 from ternary._validation import check_number, check_sample_weight, default_feature_names
 from ternary.delta import DeltaParams, NodeRows, node_delta
-from ternary.graft._search import LE, SIDE_NAME, Cases, find_cuts, leaf_facts
+from ternary.graft._search import LE, SIDE_NAME, Best, Cases, Leaves, find_cuts, leaf_facts
 from ternary.graft._statistics import binomial_tail
 from ternary.tree import LEAF, TernaryTree, TreeBuilder
 
@@ -128,6 +128,7 @@ def graft_tree(
     feature_names: Sequence[str] | None = None,
     *,
     continuous_features: ArrayLike | None = None,
+    max_grafts: int | None = None,
 ) -> tuple[TernaryTree, pd.DataFrame]:
     """Graft new splits and leaves onto a fitted binary tree (Webb 1997, C4.5+).
 
@@ -162,6 +163,10 @@ def graft_tree(
         The attributes grafting may cut on (Webb grafts on continuous attributes
         only); default all of them. Pass a mask to leave out, say, one-hot
         columns made from nominal attributes.
+    max_grafts : int ≥ 0, optional
+        Stop after this many grafts, in the report's order: the tree as grafting
+        builds it one graft at a time (the app's stepper draws these). None grafts
+        all; every graft made is the one the full run makes, numbers and node ids.
 
     Returns
     -------
@@ -176,28 +181,85 @@ def graft_tree(
         size ``n_region`` (T) and class-k count ``n_class`` (P). Rows come in
         leaf preorder, and within a leaf in grafting order (best first).
     """
+    run = _run(
+        tree,
+        X,
+        y_codes,
+        mode,
+        alpha,
+        sample_weight,
+        delta_params,
+        random_state,
+        feature_names,
+        continuous_features,
+        max_grafts,
+    )
+    return run.tree, run.report
+
+
+class Run(NamedTuple):
+    """One grafting run: its results, and what `ternary.graft.graft_trace` reads of its work.
+
+    ``leaves`` is None when no leaf could be grafted (the early returns); ``dropped``
+    maps ``(leaf position, attribute, side)`` to why an accepted tuple was not grafted
+    (``"one"`` or ``"own_class"``).
+    """
+
+    tree: TernaryTree
+    report: pd.DataFrame
+    data: Cases | None = None
+    leaves: Leaves | None = None
+    best: Best | None = None
+    p_value: np.ndarray | None = None
+    accepted: np.ndarray | None = None
+    dropped: dict | None = None
+
+
+def _run(
+    tree,
+    X,
+    y_codes,
+    mode,
+    alpha,
+    sample_weight,
+    delta_params,
+    random_state,
+    feature_names,
+    continuous_features,
+    max_grafts=None,
+    climb=None,
+) -> Run:
+    """`graft_tree`'s work, step by step; ``climb`` is told every candidate cut."""
     X, y, w = _check_inputs(tree, X, y_codes, mode, alpha, sample_weight)
+    if max_grafts is not None:
+        check_number("max_grafts", max_grafts, 0, integer=True)
     features = _feature_indices(continuous_features, X.shape[1])
     if mode == "none" or tree.node_count < 2 or not np.any(w > 0) or features.size == 0:
-        return tree.copy(), _empty_report()
+        return Run(tree.copy(), _empty_report())
     data = Cases.of(tree, X, y, w, "gini" if delta_params is None else delta_params.criterion)
     leaves = leaf_facts(tree, data)
     if leaves is None:
-        return tree.copy(), _empty_report()
-    best = find_cuts(tree, data, leaves, features)
+        return Run(tree.copy(), _empty_report(), data)
+    best = find_cuts(tree, data, leaves, features, climb)
     p_value, accepted = _significant(best, leaves.laplace, alpha)
-    rng, builder, records = check_random_state(random_state), TreeBuilder(tree.n_classes, tree), []
+    rng, builder = check_random_state(random_state), TreeBuilder(tree.n_classes, tree)
+    records: list[dict] = []
+    dropped: dict = {}
     for i in np.flatnonzero(accepted.any(axis=(1, 2))):
-        cuts = _ordered_cuts(best, i, accepted[i], mode, leaves)
+        cuts = _ordered_cuts(best, i, accepted[i], mode, leaves, dropped)
+        if max_grafts is not None:
+            cuts = cuts[: max(int(max_grafts) - len(records), 0)]
         if cuts:
             records += _graft_leaf(builder, data, leaves, best, p_value, i, cuts, delta_params, rng)
+    run = Run(tree.copy(), _empty_report(), data, leaves, best, p_value, accepted, dropped)
     if not records:
-        return tree.copy(), _empty_report()
+        return run
     names = default_feature_names(X.shape[1]) if feature_names is None else feature_names
     for r in records:
         r["feature_name"] = str(names[r["feature"]])
     report = pd.DataFrame.from_records(records, columns=list(GRAFT_REPORT_COLUMNS))
-    return builder.build(), report.astype(_empty_report().dtypes.to_dict())
+    report = report.astype(_empty_report().dtypes.to_dict())
+    return run._replace(tree=builder.build(), report=report)
 
 
 def _significant(best, leaf_laplace, alpha):
@@ -212,11 +274,13 @@ def _significant(best, leaf_laplace, alpha):
     return p_value, found & (p_value < alpha)
 
 
-def _ordered_cuts(best, i, passed, mode, leaves):
+def _ordered_cuts(best, i, passed, mode, leaves, dropped=None):
     """Step 3: leaf ``i``'s accepted ``(attribute, side)`` tuples in grafting order.
 
     Highest Laplace first (ties: larger region, smaller attribute, "≤" first); with
     ``mode="one"`` only the first; trailing tuples of the leaf's own class dropped.
+    ``dropped`` (a dict, optional) gets ``(i, attribute, side)`` → ``"one"`` or
+    ``"own_class"`` for every accepted tuple left out, and why.
     """
     a_idx, s_idx = np.nonzero(passed)
     key = sorted(
@@ -224,9 +288,13 @@ def _ordered_cuts(best, i, passed, mode, leaves):
     )
     cuts = [(int(a), int(s)) for _, _, a, s in key]
     if mode == "one":
+        if dropped is not None:
+            dropped.update({(i, *cut): "one" for cut in cuts[1:]})
         cuts = cuts[:1]
     while cuts and best.k[i][cuts[-1]] == leaves.cls[i]:
-        cuts.pop()  # they would change no prediction
+        cut = cuts.pop()  # they would change no prediction
+        if dropped is not None:
+            dropped[(i, *cut)] = "own_class"
     return cuts
 
 

@@ -190,7 +190,7 @@ class Best:
         self.depth[idx] = depth
 
 
-def search_node(best, node, depth, rows, data, leaves, facts, features):
+def search_node(best, node, depth, rows, data, leaves, facts, features, climb=None):
     """Offer every leaf below ``node`` its best "≤" and ">" cut at this ancestor.
 
     The node's rows are sorted once per attribute and turned into cumulative
@@ -201,7 +201,8 @@ def search_node(best, node, depth, rows, data, leaves, facts, features):
     downwards. All such segments of all attributes are evaluated in one
     vectorised pass, so each leaf costs O(1) after O(rows · attributes ·
     classes) work per ancestor. Only the attributes in ``features`` are searched.
-    ``leaves`` are positions in ``facts`` (a `Leaves`).
+    ``leaves`` are positions in ``facts`` (a `Leaves`). ``climb``, when given, is
+    told every candidate this ancestor offers (`ternary.graft.graft_trace`).
     """
     X, y, w, K = data.X, data.y, data.ws, data.n_classes
     low, up, min_c, max_c = facts.low, facts.up, facts.min_c, facts.max_c
@@ -236,16 +237,22 @@ def search_node(best, node, depth, rows, data, leaves, facts, features):
     ok = j1 > j0
     if ok.any():
         segments = Segments(leaf_of[ok], column[ok], j0[ok], j1[ok] - 1 - j0[ok])
-        _offer_segments(best, LE, node, depth, segments, sorted_rows)
+        _offer_segments(best, LE, node, depth, segments, sorted_rows, climb)
     # ">": candidate rows p in [jl, jh − 2] ending a run; region rows p+1..jh−1 (non-empty)
     ok = jh - 1 > jl
     if ok.any():
         segments = Segments(leaf_of[ok], column[ok], jh[ok], jh[ok] - 2 - jl[ok])
-        _offer_segments(best, GT, node, depth, segments, sorted_rows)
+        _offer_segments(best, GT, node, depth, segments, sorted_rows, climb)
 
 
-def _offer_segments(best, side, node, depth, segments: Segments, sorted_rows: SortedRows):
-    """Evaluate the candidate segments of one side and offer each leaf its best cut."""
+def _offer_segments(
+    best, side, node, depth, segments: Segments, sorted_rows: SortedRows, climb=None
+):
+    """Evaluate the candidate segments of one side and offer each leaf its best cut.
+
+    ``climb.add`` (when given) sees every candidate cut of every (leaf, attribute)
+    before the offer: the same numbers the offer is made from.
+    """
     leaves, column, anchor, last = segments
     m, cum, run_end, vals, features = sorted_rows
     key = column * (m + 1) + anchor
@@ -267,6 +274,9 @@ def _offer_segments(best, side, node, depth, segments: Segments, sorted_rows: So
     lap, total, k, arg = _segmented_best(region, segment, valid)
     b = arg[start[pair_group] + last]
     keep = valid[b]
+    if climb is not None:
+        scanned = Candidates(lap, total, k, region, vals[p, a])
+        climb.add(side, node, leaves, features[column], start[pair_group], last, b, valid, scanned)
     if not keep.all():
         leaves, column, b = leaves[keep], column[keep], b[keep]
     found = Candidates(lap[b], total[b], k[b], region[b], vals[p[b], a[b]])
@@ -349,8 +359,11 @@ def leaf_facts(tree, data):
     return Leaves(ids=ids, **{key: np.array(value) for key, value in facts.items()})
 
 
-def find_cuts(tree, data, leaves, features):
-    """Step 1: every leaf's best "≤" and ">" tuple per attribute, over all its ancestors."""
+def find_cuts(tree, data, leaves, features, climb=None):
+    """Step 1: every leaf's best "≤" and ">" tuple per attribute, over all its ancestors.
+
+    ``climb`` (optional) is passed on to `search_node`.
+    """
     below = {}  # the leaves (positions in ``leaves``) each ancestor serves
     for i, leaf in enumerate(leaves.ids):
         node = int(data.parent[leaf])
@@ -365,5 +378,5 @@ def find_cuts(tree, data, leaves, features):
         rows = data.cases(node)
         if rows.size:
             leaf_idx = np.array(below[node], dtype=np.intp)
-            search_node(best, node, int(depth[node]), rows, data, leaf_idx, leaves, features)
+            search_node(best, node, int(depth[node]), rows, data, leaf_idx, leaves, features, climb)
     return best
