@@ -2,10 +2,14 @@
 
 Every row of the loaded file gets an out-of-fold answer from the library
 (`ternary.experiment.out_of_fold_answers`: k-fold, so no row is judged by a model that saw
-it, the loader's `Preprocessor` refitted on each training fold). The "full" model is fitted
-on every row once (``make_pipeline(ds.preprocessor, model)``): it explains a picked row,
-scores a second file (never retrained on it) and is the pipeline the page exports. The
-file's line of each row comes from the loader (``Dataset.file_lines``).
+it, the loader's `Preprocessor` refitted on each training fold); a picked row is explained
+by the fold model that gave its answer. The "full" model is fitted on every row once
+(``make_pipeline(ds.preprocessor, model)``): it scores a second file (never retrained on
+it) and is the pipeline the page exports; the page shows its answer for a picked row
+beside the fold model's. The review budget becomes a confidence threshold learned from the
+out-of-fold confidences (`review_rule_of`), stored in that pipeline (`with_rule`), so a
+row's review flag depends on the row alone. The file's line of each row comes from the
+loader (``Dataset.file_lines``).
 """
 
 from __future__ import annotations
@@ -21,9 +25,14 @@ from ternary import TernaryForestClassifier, TernaryTreeClassifier, make_pipelin
 from ternary import data as tdata
 from ternary.data import DataError, Dataset, Preprocessor
 from ternary.experiment import out_of_fold_answers
-from ternary.metrics import decided_accuracy
+from ternary.metrics import decided_accuracy, majority_rate
 from ternary.pipeline import score
-from ternary.review import flag_least_confident, review_rule
+from ternary.review import (
+    flag_below_threshold,
+    review_threshold,
+    threshold_rule,
+    with_review_rule,
+)
 
 __all__ = [
     "CASE_FILTERS",
@@ -31,13 +40,19 @@ __all__ = [
     "REVIEW_SHARE",
     "REVIEW_TEXT",
     "NewScores",
+    "ReviewRule",
     "cases_key",
     "cases_table",
+    "download_order",
     "features_frame",
     "filter_cases",
+    "fold_answer",
     "full_pipeline",
     "out_of_fold",
     "review_columns",
+    "review_rule_of",
+    "row_position",
+    "with_rule",
     "score_new_file",
 ]
 
@@ -101,21 +116,34 @@ def features_frame(ds: Dataset) -> pd.DataFrame:
 
 def out_of_fold(ds: Dataset, params: dict, folds: int = FOLDS, seed: int = 0) -> pd.DataFrame:
     """k-fold answers of the model ``params`` for every row of ``ds``, the cleaning
-    refitted per fold (`ternary.experiment.out_of_fold_answers`, its columns).
+    refitted per fold (`ternary.experiment.out_of_fold_answers`, its columns). The fold
+    models are in ``attrs["models"]``: ``attrs["models"][f]`` answered the rows of fold
+    ``f`` (a pipeline taking raw rows when ``ds`` has them), so a row's why explains the
+    model that gave its answer.
 
     Raises
     ------
     ValueError
         When a class has fewer than two rows (no fold split can hold it out).
     """
-    return out_of_fold_answers(
+    answers, models = out_of_fold_answers(
         features_frame(ds),
         ds.y,
         _estimator(params),
         preprocessor=ds.preprocessor,
         folds=folds,
         seed=seed,
+        return_models=True,
     )
+    answers.attrs["models"] = _Models(models)
+    return answers
+
+
+class _Models(list):
+    """The fold models, as a list pandas does not copy deeply with the answers' attrs."""
+
+    def __deepcopy__(self, memo):
+        return self
 
 
 def cases_key(data_key: tuple, params: dict) -> tuple:
@@ -152,64 +180,127 @@ def _unclash(names: list[str], taken) -> dict[str, str]:
     return out
 
 
-def review_columns(confidence, verdict, share: float) -> tuple[np.ndarray, np.ndarray]:
-    """``(review, flagged by)`` per row: 1 for the least confident rows ``share`` allows
-    (`ternary.review.flag_least_confident`), and which rule flagged the row: the review
-    rule's name (``'least confident 10 %'``), ``'boundary zone'`` (verdict 0), ``'both'``
-    or ``''``."""
-    review = flag_least_confident(confidence, share)
+@dataclass(frozen=True)
+class ReviewRule:
+    """A review budget turned into a rule for one row (`ternary.review.review_threshold`).
+
+    ``threshold`` is learned from the training rows' out-of-fold confidences at
+    ``share``; a row is flagged when its confidence is below it. ``expected`` is the
+    share of those rows below it (the budget, or less where rows tie at the cut): the
+    share of new rows to expect flagged when they are like the training rows.
+    """
+
+    threshold: float
+    share: float
+    expected: float
+
+    @property
+    def name(self) -> str:
+        """The rule's name in the ``flagged by`` and ``review_rule`` columns."""
+        return threshold_rule(self.threshold, self.share)
+
+
+def review_rule_of(answers: pd.DataFrame, share: float = REVIEW_SHARE) -> ReviewRule:
+    """The review rule learned from `out_of_fold`'s answers at the budget ``share``."""
+    confidence = answers["confidence"].to_numpy()
+    threshold = review_threshold(confidence, share)
+    flagged = flag_below_threshold(confidence, threshold)
+    expected = float(flagged.mean()) if flagged.size else 0.0
+    return ReviewRule(threshold, float(share), expected)
+
+
+def review_columns(confidence, verdict, rule: ReviewRule) -> tuple[np.ndarray, np.ndarray]:
+    """``(review, flagged by)`` per row: 1 where the confidence is below ``rule``'s
+    threshold (`ternary.review.flag_below_threshold`), and which rule flagged the row:
+    the review rule's name (``'confidence below 0.4312 (10 % of training rows)'``),
+    ``'boundary zone'`` (verdict 0), ``'both'`` or ``''``."""
+    review = flag_below_threshold(confidence, rule.threshold)
     zone = np.asarray(verdict) == 0
     by = np.full(review.size, "", dtype=object)
-    by[review] = review_rule(share)
+    by[review] = rule.name
     by[zone] = "boundary zone"
     by[review & zone] = "both"
     return review.astype(np.int8), by
 
 
-def cases_table(
-    ds: Dataset, answers: pd.DataFrame, review_share: float = REVIEW_SHARE
-) -> pd.DataFrame:
-    """Every original column, then the out-of-fold outputs; the rows to review first.
+def cases_table(ds: Dataset, answers: pd.DataFrame, rule: ReviewRule | None = None) -> pd.DataFrame:
+    """The out-of-fold answers first, then every original column; the rows to review first.
 
     ``answers`` are `out_of_fold`'s. The first column is the file's line number
     (``ds.file_lines``, from the loader), or the data row number (1 = the first row
-    under the header) when the lines are not known. ``review`` marks the least
-    confident rows the budget ``review_share`` allows; ``flagged by`` names the rule
-    that flagged each row (`review_columns`); the zone ``verdict`` is its own column.
-    Order: the rows to review, then the other rows in a boundary zone, then the rest,
-    each least confident first.
+    under the header) when the lines are not known. Then the answers: ``prediction``,
+    ``verdict`` (the zone verdict), ``confidence``, ``review`` (1 where the confidence is
+    below ``rule``'s threshold; default the rule of `REVIEW_SHARE`), ``flagged by`` (the
+    rule that flagged each row, `review_columns`), the class probabilities, the boundary
+    distance and ``correct``; then the file's columns (``attrs["file_columns"]``;
+    `download_order` puts them back first). Order: the rows to review, then the other
+    rows in a boundary zone, then the rest, each least confident first;
+    ``attrs["rows"]`` holds each table row's position in ``answers``.
     """
+    rule = review_rule_of(answers) if rule is None else rule
     raw = ds.raw if ds.raw is not None else ds.X.assign(label=ds.y)
-    table = raw.reset_index(drop=True).copy()
+    data = raw.reset_index(drop=True)
     lines = ds.file_lines
     where = "line" if lines is not None else "data row"
     numbers = lines if lines is not None else np.asarray(raw.index) + 1
     confidence = answers["confidence"].to_numpy()
     verdict = answers["verdict"].to_numpy()
     prediction = answers["prediction"].to_numpy()
-    review, flagged_by = review_columns(confidence, verdict, review_share)
+    review, flagged_by = review_columns(confidence, verdict, rule)
     outputs = {
         "prediction": prediction,
-        "review": review,
-        "flagged by": flagged_by,
         "verdict": verdict,
         "confidence": confidence,
-        "boundary distance": answers["boundary_distance"].to_numpy(),
+        "review": review,
+        "flagged by": flagged_by,
     }
     for name in answers.columns[answers.columns.str.startswith("P(")]:
         outputs[name] = answers[name].to_numpy()
+    outputs["boundary distance"] = answers["boundary_distance"].to_numpy()
     outputs["correct"] = prediction == np.asarray(ds.y)
-    names = _unclash(list(outputs), set(table.columns) | {where})
-    for name, values in outputs.items():
-        table[names[name]] = values
+    names = _unclash(list(outputs), set(data.columns) | {where})
     first = where
-    while first in table.columns:  # the file may hold "line" and "line (file)" already
+    while first in data.columns:  # the file may hold "line" and "line (file)" already
         first = f"{first} (file)"
-    table.insert(0, first, numbers)
-    table.attrs["output_names"] = names
+    table = pd.concat(
+        [
+            pd.DataFrame({first: numbers}),
+            pd.DataFrame({names[k]: v for k, v in outputs.items()}),
+            data,
+        ],
+        axis=1,
+    )
     group = np.where(review == 1, 0, np.where(verdict == 0, 1, 2))
     order = np.lexsort((confidence, group))
-    return table.iloc[order].reset_index(drop=True)
+    table = table.iloc[order].reset_index(drop=True)
+    table.attrs["output_names"] = names
+    table.attrs["file_columns"] = list(data.columns)
+    table.attrs["lead_columns"] = [first]
+    table.attrs["rows"] = order
+    return table
+
+
+def download_order(table: pd.DataFrame) -> pd.DataFrame:
+    """A cases or scored table for the download: the row number (cases), then the file's
+    columns as in the file, then the answers. A spreadsheet pasted beside the file lines
+    up, and a scored file reads as ``ternary predict`` writes it, byte for byte."""
+    lead = list(table.attrs.get("lead_columns", []))
+    columns = list(table.attrs.get("file_columns", []))
+    rest = [c for c in table.columns if c not in set(lead) | set(columns)]
+    return table[lead + columns + rest]
+
+
+def row_position(table: pd.DataFrame, shown_index) -> int:
+    """The position in the answers (and in ``ds``) of the cases table's row ``shown_index``
+    (an index label of the table or of a filtered part of it)."""
+    return int(table.attrs["rows"][int(shown_index)])
+
+
+def fold_answer(answers: pd.DataFrame, position: int) -> tuple[int, object]:
+    """``(fold, model)``: the fold that held row ``position`` out and the model that
+    answered it (`out_of_fold`)."""
+    fold = int(answers["fold"].iloc[position])
+    return fold, answers.attrs["models"][fold]
 
 
 def filter_cases(table: pd.DataFrame, which: str) -> pd.DataFrame:
@@ -234,10 +325,12 @@ class NewScores:
     notes: list[str] = field(default_factory=list)
     error: str | None = None
     n_rows: int = 0
-    #: rows flagged for review by the least-confident rule (0 without a review share)
+    #: rows flagged for review by the model's stored threshold (0 without one)
     n_review: int = 0
     flag_rate: float = float("nan")
     decided_accuracy: float | None = None
+    #: the majority-class rate of the rows the decided accuracy counts
+    majority: float | None = None
     n_labelled: int = 0
     #: labelled rows whose label is no class of the model: label -> rows
     foreign_labels: dict[str, int] = field(default_factory=dict)
@@ -283,13 +376,20 @@ def _foreign_labels(result: NewScores, truth, known, classes, target: str) -> np
     return is_class
 
 
-def score_new_file(
-    pipe, ds: Dataset, data: bytes, filename: str, review_share: float | None = None
-) -> NewScores:
+def with_rule(pipe, rule: ReviewRule):
+    """The full pipeline carrying ``rule``'s threshold (`ternary.review.with_review_rule`):
+    what the page scores with and the model file holds, so ``ternary predict`` flags the
+    same rows by default."""
+    return with_review_rule(pipe, rule.threshold, rule.share)
+
+
+def score_new_file(pipe, ds: Dataset, data: bytes, filename: str) -> NewScores:
     """Score an uploaded file with ``pipe`` (never refitted); errors become a message.
 
-    With ``review_share`` the table gets ``review`` and ``review_rule`` after
-    ``confidence`` (`ternary.pipeline.score`)."""
+    A ``pipe`` carrying a review threshold (`with_rule`) adds ``review`` and
+    ``review_rule`` after ``confidence`` (`ternary.pipeline.score`): each row flagged by
+    its own confidence. The table shows the answers first, then the file's columns
+    (``attrs["file_columns"]``; `download_order` gives ``ternary predict``'s order)."""
     upload = io.BytesIO(bytes(data))
     upload.name = filename
     try:
@@ -299,7 +399,7 @@ def score_new_file(
     pre = pipe[0]
     try:
         _, report = pre.transform_with_report(rows)
-        outputs = score(pipe, rows, review_share=review_share)
+        outputs = score(pipe, rows)
     except ValueError as exc:
         return NewScores(error=str(exc))
     notes = [
@@ -307,13 +407,13 @@ def score_new_file(
         for line in report.lines()
         if not (ds.target and line.startswith("Ignored") and report.extra_columns == [ds.target])
     ]
-    n_review = int(outputs["review"].sum()) if review_share is not None else 0
+    n_review = int(outputs["review"].sum()) if "review" in outputs.columns else 0
     verdict = outputs["verdict"].to_numpy()
     pred = outputs["prediction"].to_numpy()
     outputs = outputs.rename(columns=_unclash(list(outputs.columns), set(rows.columns)))
-    result = NewScores(
-        pd.concat([rows, outputs], axis=1), notes, n_rows=len(rows), n_review=n_review
-    )
+    table = pd.concat([outputs, rows], axis=1)
+    table.attrs["file_columns"] = list(rows.columns)
+    result = NewScores(table, notes, n_rows=len(rows), n_review=n_review)
     result.flag_rate = float(np.mean(verdict == 0)) if len(rows) else float("nan")
     if ds.target and ds.target in rows.columns:
         truth = _labels_of(rows[ds.target], ds)
@@ -325,4 +425,6 @@ def score_new_file(
             truth[judged], pred[judged].astype(truth.dtype), verdict[judged]
         )
         result.decided_accuracy = None if np.isnan(accuracy) else accuracy
+        majority = majority_rate(truth[judged & (verdict == 1)])
+        result.majority = None if np.isnan(majority) else majority
     return result

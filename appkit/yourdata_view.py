@@ -17,13 +17,16 @@ from appkit.guard import plain, python_text
 from appkit.model import is_forest, model_params
 from appkit.regions import member_for_story
 from ternary.data import Dataset, to_csv
-from ternary.metrics import decided_accuracy, uncertain_rate
+from ternary.metrics import decided_accuracy, majority_rate, uncertain_rate
+from ternary.pipeline import score
+from ternary.review import stored_review_rule, threshold_rule
 
 __all__ = [
     "cases_section",
     "export_section",
     "pipeline_snippet",
     "predict_command",
+    "rule_text",
     "score_section",
 ]
 
@@ -36,13 +39,15 @@ def _pct(x: float) -> str:
 
 
 def cases_section(ds: Dataset, key: tuple):
-    """Out-of-fold answers for every row: metrics, the cases table, its download, a row's why.
+    """Out-of-fold answers for every row: metrics, the review rule, the cases table, its
+    download, a row's why.
 
     Above the on-arrival budget (`cost.cases_seconds` against `cost.AUTO_RUN_SECONDS`)
     the page shows the estimate and a button and stops there (`cost.bounded`); the
     fits run in a worker that stops when the run is rerun or the tab closes.
 
-    Returns the full pipeline (fitted on every row), or None when nothing could be computed.
+    Returns the full pipeline (fitted on every row) carrying the review rule
+    (`yourdata.with_rule`), or None when nothing could be computed.
     """
     params = model_params()
     ckey = yourdata.cases_key(key, params)
@@ -67,10 +72,30 @@ def cases_section(ds: Dataset, key: tuple):
         st.warning(plain(exc), icon="⚠️")
         return None
     _metrics(cases, ds)
-    share = _review_budget()
-    table = yourdata.cases_table(ds, cases, review_share=share)
-    _cases_table(ds, table, pipe)
-    return pipe
+    rule = yourdata.review_rule_of(cases, _review_budget())
+    st.markdown(rule_text(rule, len(cases)))
+    ruled = yourdata.with_rule(pipe, rule)
+    table = yourdata.cases_table(ds, cases, rule)
+    _cases_table(ds, table, cases, ruled)
+    return ruled
+
+
+def rule_text(rule: yourdata.ReviewRule, n_rows: int) -> str:
+    """What the page says about the review rule: the threshold and the share to expect."""
+    if np.isinf(rule.threshold):
+        which = "no row" if rule.threshold < 0 else "every row"
+        return (
+            f"**Review rule:** {which} is flagged at a budget of {100 * rule.share:.6g} %. "
+            "The model download and `ternary predict` flag the same way."
+        )
+    return (
+        f"**Review rule:** a row is flagged for review when its confidence is below "
+        f"**{rule.threshold:.4g}**. The threshold is learned from the out-of-fold "
+        f"confidences of the {n_rows:,} rows at your budget of {100 * rule.share:.6g} %: "
+        f"{_pct(rule.expected)} of them fall below it, the share to expect among new rows "
+        "like these. Each row's flag depends on that row alone: the scored new rows below, "
+        "the model download and `ternary predict` use the same threshold."
+    )
 
 
 def _review_share() -> float:
@@ -88,8 +113,9 @@ def _review_budget() -> float:
         int(round(100 * yourdata.REVIEW_SHARE)),
         step=1,
         key="review_pct",
-        help="The share of rows you can check by hand. The least confident rows under it "
-        "get review = 1 (here and in the scored new rows); a boundary zone is not needed.",
+        help="The share of rows you can check by hand. It becomes a confidence threshold, "
+        "learned from these rows' out-of-fold answers: rows below it get review = 1 (here, "
+        "in the scored new rows and in the model download); a boundary zone is not needed.",
     )
     st.info(yourdata.REVIEW_TEXT, icon="ℹ️")
     return _review_share()
@@ -108,10 +134,12 @@ def _metrics(answers: pd.DataFrame, ds: Dataset) -> None:
     )
     acc = decided_accuracy(y, pred, verdict)
     cols[2].metric("Decided accuracy", _pct(acc), help="Accuracy on the rows decided.")
+    cols[2].caption(f"majority class {_pct(majority_rate(y[verdict == 1]))}")
     cols[3].metric("Accuracy, all rows", _pct(float(np.mean(pred == y))))
+    cols[3].caption(f"majority class {_pct(majority_rate(y))}")
 
 
-def _cases_table(ds: Dataset, table: pd.DataFrame, pipe) -> None:
+def _cases_table(ds: Dataset, table: pd.DataFrame, answers: pd.DataFrame, pipe) -> None:
     st.subheader("Cases")
     which = st.radio(
         "Show",
@@ -125,18 +153,19 @@ def _cases_table(ds: Dataset, table: pd.DataFrame, pipe) -> None:
     n_review = int(table[names.get("review", "review")].sum())
     st.caption(
         f"{len(shown):,} of {len(table):,} rows; the {n_review:,} rows to review first, then "
-        "the other rows in a boundary zone, each least confident first. Every column of your "
-        "file (identifiers and set-aside columns included), then the out-of-fold prediction; "
-        "review (1 = one of the least confident rows your budget allows); flagged by (the "
-        "rule that flagged the row: least confident, boundary zone, or both); the zone "
-        "verdict (1 decided, 0 boundary-uncertain: the row falls inside a split's zone, "
-        "where the model blends both sides); confidence; distance to the nearest boundary "
-        "(in zone half-widths δ) and class probabilities. Pick a row to see why."
+        "the other rows in a boundary zone, each least confident first. The answers first: "
+        "the out-of-fold prediction; the zone verdict (1 decided, 0 boundary-uncertain: the "
+        "row falls inside a split's zone, where the model blends both sides); confidence; "
+        "review (1 = confidence below the review rule's threshold); flagged by (the rule "
+        "that flagged the row: the threshold, boundary zone, or both); the class "
+        "probabilities and the distance to the nearest boundary (in zone half-widths δ); "
+        "then every column of your file (identifiers and set-aside columns included). "
+        "Pick a row to see why."
     )
     if ds.source in ("csv", "arff") and ds.file_lines is None:
         st.caption(yourdata.NO_LINES_TEXT)
     event = st.dataframe(
-        shown,
+        _bare(shown),
         hide_index=True,
         width="stretch",
         height=320,
@@ -146,39 +175,113 @@ def _cases_table(ds: Dataset, table: pd.DataFrame, pipe) -> None:
     )
     st.download_button(
         "Download every row with its answers (CSV)",
-        to_csv(table).encode(),
+        to_csv(yourdata.download_order(table)).encode(),
         file_name=f"cases_{ds.name.replace(' ', '_')}.csv",
         mime="text/csv",
         key="cases_download",
-        help="All rows (not only the filtered ones): your columns, then the outputs, review "
-        "and flagged by included.",
+        help="All rows (not only the filtered ones). The file's columns come first, as in "
+        "your file, so the download lines up with it in a spreadsheet; then the answers, "
+        "review and flagged by included.",
     )
     picked = list(getattr(getattr(event, "selection", None), "rows", []) or [])
     if picked and picked[0] < len(shown):
-        _row_why(ds, shown.iloc[picked[0]], pipe)
+        position = yourdata.row_position(table, shown.index[picked[0]])
+        _row_why(ds, table, answers, position, pipe)
 
 
-def _row_why(ds: Dataset, row: pd.Series, pipe) -> None:
-    raw = yourdata.features_frame(ds)
-    columns = [c for c in raw.columns if c in row.index]
-    rows = pd.DataFrame([row[columns].to_numpy()], columns=columns)
-    model = pipe[-1]
-    names = list(model.feature_names_in_)
-    st.subheader("Why? (the model fitted on every row)")
-    if is_forest(model):  # the pipeline explains a tree: the story follows one member
-        x = np.asarray(pipe[:-1].transform(rows), dtype=np.float64)[0]
-        model, note = member_for_story(model, x)
-        st.markdown(plain(note))
-        story = why.row_story(model, x, names)
-    else:
-        story = why.story_of(pipe.explain_row(rows))
-    verdict = "flags it boundary-uncertain" if story.flagged else "decides it"
+def _bare(table: pd.DataFrame) -> pd.DataFrame:
+    """``table`` without its ``attrs`` (row positions, names), which the page keeps for
+    itself: Streamlit would try to serialise them with the table."""
+    out = table.copy(deep=False)
+    out.attrs = {}
+    return out
+
+
+def _answers_of_row(table_row: pd.Series, names: dict, classes) -> dict:
+    out = {
+        "prediction": str(table_row[names.get("prediction", "prediction")]),
+        "verdict": int(table_row[names.get("verdict", "verdict")]),
+        "confidence": f"{float(table_row[names.get('confidence', 'confidence')]):.4f}",
+        "review": int(table_row[names.get("review", "review")]),
+    }
+    for c in classes:
+        out[f"P({c})"] = f"{float(table_row[names.get(f'P({c})', f'P({c})')]):.4f}"
+    return out
+
+
+def _row_why(ds: Dataset, table: pd.DataFrame, answers: pd.DataFrame, position: int, pipe):
+    """A row's why from the fold model that answered it, beside the full model's answer."""
+    rows = yourdata.features_frame(ds).iloc[[position]].reset_index(drop=True)
+    fold, fold_model = yourdata.fold_answer(answers, position)
+    names = table.attrs.get("output_names", {})
+    here = int(np.flatnonzero(np.asarray(table.attrs["rows"]) == position)[0])
+    classes = [str(c) for c in pipe.classes_]
+    full = score(pipe, rows).iloc[0]
+    full_names = {c: c for c in full.index}
+    table_answer = _answers_of_row(table.iloc[here], names, classes)
+    full_answer = _answers_of_row(full, full_names, classes)
+    where = table.columns[0]
+    st.subheader(f"Why? ({where} {table.iloc[here][where]})")
     st.markdown(
-        f"The model fitted on all rows {verdict} (the table's verdict comes from the fold "
-        "model that did not see the row, so the two can differ near a boundary)."
+        f"This row was held out of fold {fold + 1} of {answers.attrs.get('folds', '?')}: "
+        "its answer in the table comes from the model fitted on the other folds, and that "
+        "is the model explained below. Beside it, the model fitted on every row: what the "
+        "downloaded model and `ternary predict` say for this row."
     )
-    st.markdown(plain(story.sentence))
-    st.graphviz_chart(viz.tree_dot(model, feature_names=names, path=story.path), width="stretch")
+    compare = pd.DataFrame(
+        [table_answer, full_answer],
+        index=[
+            f"The table's answer (fold {fold + 1} model, did not see the row)",
+            "Full model (the download, ternary predict)",
+        ],
+    )
+    st.table(compare)
+    st.markdown(_agreement(table_answer, full_answer))
+    _explain(fold_model, rows, f"the fold {fold + 1} model", expanded=None)
+    with st.expander("The full model's way for this row"):
+        _explain(pipe, rows, "the full model", expanded=True)
+
+
+def _agreement(fold: dict, full: dict) -> str:
+    """One sentence (markdown; the file's values escaped) on whether the fold model and
+    the full model agree on the row."""
+    a, b = plain(fold["prediction"]), plain(full["prediction"])
+    if fold["prediction"] != full["prediction"]:
+        return (
+            f"**The two disagree on this row:** the table (fold model) predicts {a}, the "
+            f"downloaded model and `ternary predict` predict {b}. The fold model never saw "
+            "the row; the full model was fitted on it, so its answer here is the more "
+            "optimistic one."
+        )
+    differ = [k for k in ("verdict", "review") if fold[k] != full[k]]
+    if differ:
+        return (
+            f"**The two agree on the class ({a}) but not on the {' and the '.join(differ)}:** "
+            "the table shows the fold model's, the download and `ternary predict` the full "
+            "model's."
+        )
+    return f"The two agree on this row: {a}, verdict {fold['verdict']}, review {fold['review']}."
+
+
+def _explain(model, rows: pd.DataFrame, who: str, expanded) -> None:
+    """``model``'s story of the one raw row ``rows`` (a pipeline, or a bare model of
+    ``ds.X``'s columns), its way through the tree and the splits it reached."""
+    final = model[-1] if hasattr(model, "steps") else model
+    if hasattr(model, "steps") and len(model.steps) > 1:
+        x = np.asarray(model[:-1].transform(rows), dtype=np.float64)[0]
+    else:
+        x = np.asarray(rows, dtype=np.float64)[0]
+    feature_names = list(getattr(final, "feature_names_in_", rows.columns))
+    tree = final
+    if is_forest(final):  # the story follows one member tree
+        tree, note = member_for_story(final, x)
+        st.markdown(plain(note))
+    story = why.row_story(tree, x, feature_names)
+    verdict = "flags it boundary-uncertain" if story.flagged else "decides it"
+    st.markdown(f"How {who} answers: it {verdict}. " + plain(story.sentence))
+    st.graphviz_chart(
+        viz.tree_dot(tree, feature_names=feature_names, path=story.path), width="stretch"
+    )
     st.dataframe(story.steps.round(4), hide_index=True, width="stretch")
 
 
@@ -187,23 +290,24 @@ def score_section(ds: Dataset, pipe) -> None:
     st.header("Score new rows")
     st.caption(
         "Upload rows with the same columns (any order; the label column may be missing). "
-        "They are scored by the model fitted on every row above, never retrained on them."
+        "They are scored by the model fitted on every row above, never retrained on them; "
+        "each row is flagged for review by the review rule's threshold, whatever else is "
+        "in the file."
     )
     upload = st.file_uploader(
         "New rows (CSV, TSV or ARFF)", type=["csv", "tsv", "txt", "arff"], key="score_upload"
     )
     if upload is None:
         return
-    share = _review_share()
-    result = yourdata.score_new_file(
-        pipe, ds, upload.getvalue(), str(upload.name), review_share=share
-    )
+    result = yourdata.score_new_file(pipe, ds, upload.getvalue(), str(upload.name))
     if result.error:
         st.error(plain(result.error), icon="⚠️")
         return
+    rule = stored_review_rule(pipe)
+    said = f" ({threshold_rule(*rule)})" if rule is not None else ""
     st.success(
-        f"Scored {result.n_rows:,} rows; {result.n_review:,} to review (the least confident "
-        f"{100 * share:.0f} %), {_pct(result.flag_rate)} boundary-uncertain."
+        f"Scored {result.n_rows:,} rows; {result.n_review:,} to review{said}, "
+        f"{_pct(result.flag_rate)} boundary-uncertain."
     )
     for note in result.notes:
         st.caption(plain(note))
@@ -213,18 +317,20 @@ def score_section(ds: Dataset, pipe) -> None:
         accuracy = np.nan if result.decided_accuracy is None else result.decided_accuracy
         cols = st.columns(2)
         cols[0].metric("Decided accuracy (new rows)", _pct(accuracy))
+        majority = np.nan if result.majority is None else result.majority
+        cols[0].caption(f"majority class {_pct(majority)}")
         cols[1].metric("Flag rate (new rows)", _pct(result.flag_rate))
-    st.dataframe(result.table.head(200), hide_index=True, width="stretch", height=260)
+    st.dataframe(_bare(result.table.head(200)), hide_index=True, width="stretch", height=260)
     stem = str(upload.name).rsplit(".", 1)[0]
     st.download_button(
         "Download the scored rows (CSV)",
-        to_csv(result.table).encode(),
+        to_csv(yourdata.download_order(result.table)).encode(),
         file_name=f"scored_{stem}.csv",
         mime="text/csv",
         key="score_download",
-        help="Every column of the uploaded file, then prediction, verdict, confidence, review "
-        "(1 = one of the least confident rows your budget allows), review_rule and one "
-        "probability per class.",
+        help="Every column of the uploaded file first (as ternary predict writes it), then "
+        "prediction, verdict, confidence, review (1 = confidence below the review rule's "
+        "threshold), review_rule and one probability per class.",
     )
 
 
@@ -232,25 +338,32 @@ def export_section(ds: Dataset, pipe, key: tuple) -> None:
     """The pipeline as a skops file (it takes raw rows) and how to score a CSV with it."""
     st.header("Take the model away")
     base = f"ternary_{ds.name.replace(' ', '_')}"
+    rule = stored_review_rule(pipe)
     st.download_button(
         "Download the model (skops)",
-        export.model_bytes(pipe, ("pipeline", *yourdata.cases_key(key, model_params()))),
+        export.model_bytes(pipe, ("pipeline", *yourdata.cases_key(key, model_params()), rule)),
         file_name=f"{base}.skops",
         mime="application/octet-stream",
         key="pipeline_download",
         help="The loader's cleaning and the model in one scikit-learn pipeline: it takes the "
-        "rows of a file as they are, gaps and text included.",
+        "rows of a file as they are, gaps and text included. It carries the review rule's "
+        "threshold, so ternary predict flags the same rows as this page.",
     )
     st.code(pipeline_snippet(f"{base}.skops"), language="python")
     st.caption("Or from a shell, for a file of any size:")
-    st.code(predict_command(f"{base}.skops", _review_share()), language="sh")
+    st.code(predict_command(f"{base}.skops"), language="sh")
+    st.caption(
+        "Its review column applies the model's stored threshold to each row. Add "
+        f"--review-share {_review_share():.6g} for a per-file quota instead: the least "
+        "confident share of that file's rows, which depends on the other rows in it."
+    )
 
 
 def predict_command(model_file: str, review_share: float | None = None) -> str:
     """The shell command that scores a CSV with ``model_file``, the name quoted for a POSIX
     shell: it comes from the upload's name, and ``x;touch${IFS}PWNED;#.csv`` must stay a
-    file name when the command is pasted. With ``review_share`` it flags the same share
-    of least confident rows as the page (``--review-share``)."""
+    file name when the command is pasted. Without ``review_share`` the model's stored
+    review threshold flags the rows; with it, a per-file quota (``--review-share``)."""
     command = f"python -m ternary predict {shlex.quote(model_file)} new_rows.csv --out scored.csv"
     if review_share is not None:
         command += f" --review-share {review_share:.6g}"

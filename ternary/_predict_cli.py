@@ -5,11 +5,16 @@ download, or ``skops.io.dump(make_pipeline(ds.preprocessor, clf), path)``); DATA
 CSV or ARFF file with the columns the model was trained on (any order, extra
 columns ignored). OUT gets every input column, in order, then ``prediction``,
 ``verdict`` (1 decided, 0 boundary-uncertain), ``confidence`` and one ``P(<class>)``
-column per class. ``--review-share S`` (a share such as ``0.1`` or ``10%``) adds, after
-``confidence``, ``review`` (1 = review this row: the least confident rows the budget
-allows, `ternary.review.flag_least_confident`) and ``review_rule`` (the rule's name on
-those rows, e.g. ``least confident 10 %``); the zone ``verdict`` stays its own column, since
-at equal flag share the confidence ranking is the better list of rows to review. There is
+column per class. A model that carries a review threshold (the app's download:
+`ternary.review.with_review_rule`) adds, after ``confidence``, ``review`` (1 = review this
+row: its confidence is below the threshold, learned from the training rows' out-of-fold
+answers) and ``review_rule`` (the rule's name on those rows), by default: a row's flag
+depends on that row alone. ``--review-share S`` (a share such as ``0.1`` or ``10%``) is an
+explicit per-file quota instead: the least confident rows of this file the budget allows
+(`ternary.review.flag_least_confident`), named ``least confident 10 % of this file
+(quota)``. The zone ``verdict`` stays its own column, since at equal flag share the
+confidence ranking is the better list of rows to review. For a labelled file the summary
+gives the majority-class rate of the same rows beside each accuracy. There is
 no risk target here: `~ternary.selective.RiskControlledClassifier` needs labelled rows held
 out of the model's fit to choose its threshold, which a saved model fitted on every row
 does not have (a pipeline saved with one as its last step writes its risk-controlled
@@ -61,8 +66,9 @@ def _parser(prog: str | None) -> argparse.ArgumentParser:
         type=_share,
         default=None,
         metavar="S",
-        help="flag the least confident share S of the rows for review (0.1 or 10%%): adds "
-        "the columns review (1 = review) and review_rule; the zone verdict stays its own column",
+        help="a per-file quota: flag the least confident share S of this file's rows for "
+        "review (0.1 or 10%%) instead of the model's stored threshold; adds the columns "
+        "review (1 = review) and review_rule; the zone verdict stays its own column",
     )
     return p
 
@@ -165,6 +171,29 @@ def _say_what_the_cleaning_met(model, features) -> None:
         print(line, file=sys.stderr)
 
 
+def _pct(x: float) -> str:
+    return "—" if x != x else f"{100 * x:.1f} %"
+
+
+def _review_line(outputs, model, review_share: float | None) -> str:
+    """What the review column holds: a per-file quota, or the model's stored threshold."""
+    from ternary.review import quota_rule, stored_review_rule, threshold_rule
+
+    flagged = f"{int(outputs['review'].sum()):,} of {len(outputs):,} rows flagged for review"
+    zone = f"{int((outputs['verdict'] == 0).sum()):,} in a boundary zone (verdict = 0)."
+    if review_share is not None:
+        return (
+            f"{flagged} (review = 1, per-file quota: the {quota_rule(review_share)}, "
+            f"by confidence; the rows flagged depend on the other rows of the file); {zone}"
+        )
+    threshold, share = stored_review_rule(model) or (float("nan"), float("nan"))
+    return (
+        f"{flagged} (review = 1, the model's stored rule: {threshold_rule(threshold, share)}, "
+        f"expected {100 * share:.6g} % of rows like the training rows; each row's flag "
+        f"depends on that row alone); {zone}"
+    )
+
+
 def run(
     model_path: str,
     data_path: str,
@@ -185,9 +214,8 @@ def run(
     import pandas as pd
 
     from ternary.data._rows import _recognise_label
-    from ternary.metrics import decided_accuracy, uncertain_rate
+    from ternary.metrics import decided_accuracy, majority_rate, uncertain_rate
     from ternary.pipeline import score
-    from ternary.review import review_rule
 
     _refuse_overwriting(out_path, model_path, data_path)
     model = load_model(model_path)
@@ -212,23 +240,21 @@ def run(
     if label is not None and truth is not None:
         has = np.array([t is not None for t in truth])
         verdict = outputs["verdict"].to_numpy()
+        labels = truth[has].astype(str)
         accuracy = decided_accuracy(
-            truth[has].astype(str), outputs["prediction"].to_numpy()[has].astype(str), verdict[has]
+            labels, outputs["prediction"].to_numpy()[has].astype(str), verdict[has]
         )
+        decided = verdict[has] == 1
         print(
             f"Label column {label!r} recognised and left out of the model's input: decided "
-            f"accuracy {100 * accuracy:.1f} % on the {int((verdict[has] == 1).sum()):,} decided "
+            f"accuracy {100 * accuracy:.1f} % (majority class "
+            f"{_pct(majority_rate(labels[decided]))}) on the {int(decided.sum()):,} decided "
             f"rows with a label; {100 * uncertain_rate(verdict):.1f} % of "
             f"{len(verdict):,} rows flagged boundary-uncertain.",
             file=sys.stderr,
         )
-    if review_share is not None:
-        print(
-            f"{int(outputs['review'].sum()):,} of {len(outputs):,} rows flagged for review "
-            f"(review = 1, the {review_rule(review_share)} by confidence); "
-            f"{int((outputs['verdict'] == 0).sum()):,} in a boundary zone (verdict = 0).",
-            file=sys.stderr,
-        )
+    if "review" in outputs.columns:
+        print(_review_line(outputs, model, review_share), file=sys.stderr)
     clash = [c for c in outputs.columns if c in cells.columns]
     if clash:
         outputs = outputs.rename(columns={c: f"{c}_predicted" for c in clash})

@@ -45,7 +45,13 @@ from ternary._modelfile import (
     ModelFileError,
     load_model,
 )
-from ternary.review import flag_least_confident, review_rule
+from ternary.review import (
+    flag_below_threshold,
+    flag_least_confident,
+    quota_rule,
+    stored_review_rule,
+    threshold_rule,
+)
 
 __all__ = [
     "MAX_MEMBERS",
@@ -276,11 +282,14 @@ def score(
     progress : callable ``(n_done)``, optional
         Called after each chunk with the rows done so far.
     review_share : float in [0, 1], optional
-        A review budget: the least confident rows of all ``rows`` that it allows get
+        A per-file quota: the least confident rows of all ``rows`` that it allows get
         ``review`` 1 (`ternary.review.flag_least_confident`), the others 0, and the
-        ``review_rule`` column names the rule (``'least confident 10 %'``). The zone
-        verdict stays its own column: at equal flag share the confidence ranking is the
-        better list of rows to review.
+        ``review_rule`` column names the rule (``'least confident 10 % of this file
+        (quota)'``). Without it, a model that carries a review threshold
+        (`ternary.review.with_review_rule`, as the app's download does) flags each row by
+        its own confidence (below the threshold: ``review`` 1), so a row's flag does not
+        depend on the other rows. The zone verdict stays its own column: at equal flag
+        share the confidence ranking is the better list of rows to review.
 
     Returns
     -------
@@ -288,11 +297,17 @@ def score(
         Indexed like ``rows``: ``prediction``, ``verdict`` (1 decided, 0
         boundary-uncertain; all 1 for a model without verdicts), ``confidence``
         (``predict_confidence``, else the largest class probability), with a
-        ``review_share`` the ``review`` and ``review_rule`` columns, then one
-        ``P(<class>)`` column per class.
+        ``review_share`` or a stored threshold the ``review`` and ``review_rule`` columns,
+        then one ``P(<class>)`` column per class.
     """
     # a bad share fails before any row is scored
-    rule = review_rule(review_share) if review_share is not None else ""
+    stored = None if review_share is not None else stored_review_rule(model)
+    if review_share is not None:
+        rule = quota_rule(review_share)
+    elif stored is not None:
+        rule = threshold_rule(*stored)
+    else:
+        rule = ""
     classes = np.asarray(model.classes_)
     parts = []
     for start in range(0, len(rows), max(1, int(chunk_size))):
@@ -326,12 +341,16 @@ def score(
             progress(start + len(chunk))
     if not parts:
         columns = ["prediction", "verdict", "confidence"] + [f"P({c})" for c in classes]
-        if review_share is not None:
+        if rule:
             columns[3:3] = ["review", "review_rule"]
         return pd.DataFrame(columns=columns, index=rows.index)
     table = pd.concat(parts)
-    if review_share is not None:
-        flags = flag_least_confident(table["confidence"].to_numpy(), review_share)
+    if rule:
+        confidence = table["confidence"].to_numpy()
+        if review_share is not None:
+            flags = flag_least_confident(confidence, review_share)
+        else:
+            flags = flag_below_threshold(confidence, stored[0] if stored else np.inf)
         table.insert(3, "review", flags.astype(np.int8))
         table.insert(4, "review_rule", np.where(flags, rule, ""))
     return table

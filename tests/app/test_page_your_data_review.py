@@ -5,6 +5,8 @@ the zone verdict kept as its own column, and the downloads carrying them."""
 from __future__ import annotations
 
 import io
+import tempfile
+from pathlib import Path
 
 import numpy as np
 import pandas as pd
@@ -24,6 +26,15 @@ def _cases(at: AppTest) -> pd.DataFrame:
     return tables[0]
 
 
+def _stored_threshold(downloads) -> float:
+    """The review threshold the page's model download carries."""
+    from ternary.pipeline import load_model
+
+    path = Path(tempfile.mkdtemp()) / "m.skops"
+    path.write_bytes(downloads["ternary_people.skops"])
+    return load_model(str(path)).review_threshold_
+
+
 def test_the_budget_flags_the_least_confident_rows_beside_the_verdict(downloads):
     at = open_app("data")
     at.file_uploader(key="upload").set_value(("people.csv", GOOD_CSV, "text/csv")).run()
@@ -36,35 +47,45 @@ def test_the_budget_flags_the_least_confident_rows_beside_the_verdict(downloads)
     assert "CART with Laplace-smoothed leaves" in text
     assert at.radio(key="cases_filter").value == "review"
     shown = _cases(at)  # the default filter: the rows to review only
-    assert len(shown) == 8 and (shown["review"] == 1).all()  # 10 % of 80 rows
+    assert 0 < len(shown) <= 8 and (shown["review"] == 1).all()  # at most 10 % of 80 rows
     cases = pd.read_csv(io.BytesIO(downloads["cases_people.csv"]), keep_default_na=False)
     assert {"review", "flagged by", "verdict", "confidence"} <= set(cases.columns)
     review = cases["review"].to_numpy() == 1
-    assert review.sum() == 8
-    assert cases.loc[review, "confidence"].max() <= cases.loc[~review, "confidence"].min()
+    assert review.sum() == len(shown)
+    assert cases.loc[review, "confidence"].max() < cases.loc[~review, "confidence"].min()
+    rule = next(m.value for m in at.markdown if "Review rule:" in m.value)
+    threshold = _stored_threshold(downloads)
+    assert f"below **{threshold:.4g}**" in rule
+    assert cases.loc[review, "confidence"].max() < threshold
+    assert cases.loc[~review, "confidence"].min() >= threshold
+    name = f"confidence below {threshold:.4g} (10 % of training rows)"
     expected = np.where(
         review & (cases["verdict"] == 0),
         "both",
-        np.where(
-            review, "least confident 10 %", np.where(cases["verdict"] == 0, "boundary zone", "")
-        ),
+        np.where(review, name, np.where(cases["verdict"] == 0, "boundary zone", "")),
     )
     assert cases["flagged by"].tolist() == expected.tolist()
+    assert f"{100 * review.mean():.1f} % of them fall below it" in rule
 
     at.slider(key="review_pct").set_value(25).run()
     assert_clean(at)
-    assert len(_cases(at)) == 20
+    n25 = len(_cases(at))
+    assert 8 < n25 <= 20
     cases = pd.read_csv(io.BytesIO(downloads["cases_people.csv"]), keep_default_na=False)
-    assert int(cases["review"].sum()) == 20
+    assert int(cases["review"].sum()) == n25
     flagged_by = set(cases.loc[cases["review"] == 1, "flagged by"])
-    assert flagged_by <= {"least confident 25 %", "both"} and flagged_by != {"both"}
+    assert {"both"} != flagged_by and all(
+        b == "both" or b.endswith("(25 % of training rows)") for b in flagged_by
+    )
     shell = [c.value for c in at.code if "ternary predict" in c.value]
-    assert shell and shell[0].endswith("--review-share 0.25")
+    # the model carries the threshold: the command needs no quota
+    assert shell and shell[0].endswith("--out scored.csv")
 
     at.file_uploader(key="score_upload").set_value(("new.csv", GOOD_CSV, "text/csv")).run()
     assert_clean(at)
-    assert any("20 to review (the least confident 25 %)" in s.value for s in at.success)
     scored = pd.read_csv(io.BytesIO(downloads["scored_new.csv"]), keep_default_na=False)
-    assert int(scored["review"].sum()) == 20
-    assert set(scored.loc[scored["review"] == 1, "review_rule"]) == {"least confident 25 %"}
+    n_review = int(scored["review"].sum())
+    assert any(f"{n_review} to review (confidence below" in s.value for s in at.success)
+    threshold = _stored_threshold(downloads)
+    assert scored["review"].tolist() == (scored["confidence"] < threshold).astype(int).tolist()
     assert "verdict" in scored.columns

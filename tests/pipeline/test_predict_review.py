@@ -57,12 +57,14 @@ def test_review_share_flags_the_least_confident_rows(saved, capsys):
     expected = np.zeros(len(conf), dtype=int)
     expected[np.argsort(conf, kind="stable")[:8]] = 1  # floor(0.1 * 83) = 8
     assert table["review"].tolist() == expected.tolist()
-    assert set(table.loc[table["review"] == 1, "review_rule"]) == {"least confident 10 %"}
+    # a per-file quota, labelled as one (issue 38 item 2)
+    quota = "least confident 10 % of this file (quota)"
+    assert set(table.loc[table["review"] == 1, "review_rule"]) == {quota}
     assert set(table.loc[table["review"] == 0, "review_rule"]) == {""}
     # the zone verdict is still the model's own, beside the review column
     assert table["verdict"].tolist() == pipe.predict_verdict(read_rows(data)).tolist()
     err = capsys.readouterr().err
-    assert "8 of 83 rows flagged for review" in err
+    assert "8 of 83 rows flagged for review" in err and "per-file quota" in err
 
 
 def test_review_share_as_a_number_gives_the_same_rows(saved):
@@ -99,3 +101,51 @@ def test_score_with_review_share_on_no_rows(saved):
     ]
     with pytest.raises(ValueError, match="between 0 and 1"):
         score(pipe, read_rows(data), review_share=2.0)
+
+
+def test_a_stored_threshold_flags_each_row_by_default(saved, capsys):
+    """Issue 38 item 2: the model carries the review rule; ternary predict applies it by
+    default, so a row's flag is the same alone and among other rows."""
+    from ternary.review import threshold_rule, with_review_rule
+
+    pipe, _, data, folder = saved
+    conf = pipe.predict_confidence(read_rows(data))
+    threshold = float(np.median(conf))
+    model = folder / "ruled.skops"
+    sio.dump(with_review_rule(pipe, threshold, 0.25), model)
+    out = folder / "ruled.csv"
+    assert ternary_main(["predict", str(model), str(data), "--out", str(out)]) == 0
+    table = pd.read_csv(out, keep_default_na=False)
+    assert table["review"].tolist() == (conf < threshold).astype(int).tolist()
+    name = threshold_rule(threshold, 0.25)
+    assert set(table.loc[table["review"] == 1, "review_rule"]) == {name}
+    err = capsys.readouterr().err
+    assert f"{int((conf < threshold).sum())} of 83 rows flagged for review" in err
+    assert "the model's stored rule" in err and "expected 25 % of rows" in err
+    # one row alone gets the flag it had among the 83
+    single = folder / "one.csv"
+    single.write_text(
+        "\n".join(data.read_text().splitlines()[:1] + [data.read_text().splitlines()[5]])
+    )
+    assert ternary_main(["predict", str(model), str(single), "--out", str(out)]) == 0
+    assert pd.read_csv(out)["review"].tolist() == [table["review"][4]]
+    # --review-share overrides it with a quota of this file
+    assert (
+        ternary_main(["predict", str(model), str(data), "--out", str(out), "--review-share", "10%"])
+        == 0
+    )
+    assert int(pd.read_csv(out)["review"].sum()) == 8
+
+
+def test_a_labelled_file_gets_the_majority_class_beside_the_accuracy(saved, capsys):
+    pipe, model, _, folder = saved
+    labelled = folder / "labelled.csv"
+    labelled.write_text(_csv(120, 3))
+    out = folder / "labelled_scored.csv"
+    assert ternary_main(["predict", str(model), str(labelled), "--out", str(out)]) == 0
+    err = capsys.readouterr().err
+    rows = read_rows(labelled)
+    verdict = pipe.predict_verdict(rows.drop(columns=["kind"]))
+    decided = rows["kind"].astype(str).to_numpy()[verdict == 1]
+    rate = max(np.mean(decided == "yes"), np.mean(decided == "no"))
+    assert f"(majority class {100 * rate:.1f} %)" in err
