@@ -16,7 +16,8 @@ import numpy as np
 import pandas as pd
 import streamlit as st
 
-from appkit.guard import capped
+from appkit import uploads
+from appkit.guard import capped, plain
 from appkit.state import APP_ROWS, BOUNDS, DEFAULTS, shown
 from appkit.vocabulary import USER_PREFIX
 from ternary import data as tdata
@@ -32,6 +33,9 @@ __all__ = [
     "load_user_data",
     "on_fetch_openml",
     "on_upload",
+    "restore_upload",
+    "upload_link",
+    "upload_notice",
     "upload_columns",
     "upload_limit_mb",
     "use_user_dataset",
@@ -151,7 +155,9 @@ def _on_dataset_change() -> None:
 
 
 def dataset_sidebar() -> None:
-    """The dataset picker every page shares (drawn by app.py in the sidebar)."""
+    """The dataset picker every page shares (drawn by app.py in the sidebar), and above the
+    page the message of a link whose upload is gone (`upload_notice`)."""
+    upload_notice()
     options = dataset_choices()
     if st.session_state.get("dataset") not in options:
         st.session_state["dataset"] = DEFAULTS["dataset"]
@@ -339,6 +345,8 @@ def on_upload() -> None:
     ds, error = load_user_data(data, name, target, missing)
     if ds is not None:  # what a script needs to read the file the same way
         s["upload_source"] = {"file": name, "target": target, "missing": missing}
+        s["upload_key"] = _keep(data, name)
+        s.pop("upload_gone", None)
     s["upload_head"] = head
     s["user_error"] = error
     if ds is not None:
@@ -352,9 +360,96 @@ def on_fetch_openml() -> None:
     s["upload_head"] = None
     if ds is not None:
         s.pop("upload_source", None)
+        s.pop("upload_key", None)
     s["user_error"] = error
     if ds is not None:
         use_user_dataset(ds)
+
+
+# ----------------------------------------------------------------------------- kept uploads
+#: the link's parameters of a kept upload: its key, file name, label column and gap policy
+UPLOAD_PARAMS = ("upload", "upload_file", "upload_label", "upload_missing")
+
+
+def _keep(data: bytes, name: str) -> str | None:
+    """Store an upload on the server (`appkit.uploads`): its key, or None when the store
+    cannot be written (the upload then lives in this session only)."""
+    try:
+        return uploads.default_store().put(data, name)
+    except (OSError, ValueError):
+        return None
+
+
+def upload_link(s) -> dict[str, str]:
+    """The link's parameters of the session's upload (none for a built-in or OpenML set)."""
+    source = s.get("upload_source") or {}
+    key = s.get("upload_key")
+    if not source or not key:
+        return {}
+    params = {"upload": key, "upload_file": str(source.get("file", ""))}
+    if source.get("target"):
+        params["upload_label"] = str(source["target"])
+    if source.get("missing", "impute") != "impute":
+        params["upload_missing"] = str(source["missing"])
+    return params
+
+
+@st.cache_resource(show_spinner=False, max_entries=8)
+def _load_kept(key: str, name: str, target, missing: str) -> tuple[Dataset | None, str | None]:
+    """A kept upload loaded once per (key, options): every tab on its link shares it."""
+    stored = uploads.default_store().get(key)
+    if stored is None:
+        return None, None
+    return load_user_data(stored.data, stored.name or name, target, missing)
+
+
+def restore_upload(s, params) -> list[str]:
+    """Load the upload a link names into session ``s``, before any widget is drawn.
+
+    ``params`` are the link's (`UPLOAD_PARAMS`). A key of the store loads the very bytes
+    uploaded, with the link's label column and gap policy, and selects them. A key whose
+    upload is gone (evicted, or another server's), or a link from before uploads were kept
+    (``upload=<file name>``), sets ``s["upload_gone"]``: `upload_notice` says so on the
+    page until dismissed. Returns nothing to toast.
+    """
+    upload = str(params.get("upload", ""))
+    name = str(params.get("upload_file", "") or ("" if uploads.is_key(upload) else upload))
+    target = params.get("upload_label") or None
+    missing = params.get("upload_missing") or "impute"
+    if missing not in ("impute", "drop"):
+        missing = "impute"
+    ds, error = (None, None)
+    if uploads.is_key(upload):
+        ds, error = _load_kept(upload, name, target, missing)
+    if ds is not None:
+        s["upload_source"] = {"file": name or ds.name, "target": target, "missing": missing}
+        s["upload_key"] = upload
+        s["upload_target"], s["upload_missing"] = target, missing
+        s["user_error"] = None
+        s.pop("upload_gone", None)
+        use_user_dataset(ds)
+        return []
+    shown_name = capped(name or "the uploaded file")
+    s["upload_gone"] = (
+        f"This link was made with the uploaded file '{shown_name}', which this server no "
+        "longer keeps (uploads are kept for a limited time and space, the oldest removed "
+        "first)." + (f" Loading it failed: {error}" if error else "") + " Upload the file "
+        "again on the Your data page to continue with it: its new link works again. Until "
+        f"then the {s.get('dataset', DEFAULTS['dataset'])} dataset is shown."
+    )
+    return []
+
+
+def upload_notice() -> None:
+    """The message of a link whose upload is gone, on every page until dismissed."""
+    message = st.session_state.get("upload_gone")
+    if not message:
+        return
+    with st.container(border=True):
+        st.warning(plain(message), icon="⚠️")
+        if st.button("Dismiss", key="dismiss_upload_gone"):
+            st.session_state.pop("upload_gone", None)
+            st.rerun()
 
 
 def preview(ds: Dataset, n: int = 10) -> pd.DataFrame:

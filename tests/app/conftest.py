@@ -57,6 +57,20 @@ def _warm_up_line(log: Path, proc: subprocess.Popen, timeout: float = 240.0) -> 
     raise RuntimeError(f"no warm-up line from the server within {timeout:.0f} s")
 
 
+@pytest.fixture(scope="session", autouse=True)
+def upload_store(tmp_path_factory) -> Path:
+    """The folder of kept uploads (`appkit.uploads`) for this run, never the user's cache:
+    the AppTest pages and the browser tests' server (it inherits the environment) share it."""
+    folder = tmp_path_factory.mktemp("uploads")
+    before = os.environ.get("TERNARY_UPLOAD_DIR")
+    os.environ["TERNARY_UPLOAD_DIR"] = str(folder)
+    yield folder
+    if before is None:
+        os.environ.pop("TERNARY_UPLOAD_DIR", None)
+    else:
+        os.environ["TERNARY_UPLOAD_DIR"] = before
+
+
 @pytest.fixture(scope="session")
 def app_url(app_server):
     return app_server[0]
