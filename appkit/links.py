@@ -24,7 +24,7 @@ import math
 import streamlit as st
 
 from appkit import paint
-from appkit.datasets import BUILTIN_NAMES, generator_defaults
+from appkit.datasets import BUILTIN_NAMES, generator_defaults, restore_upload, upload_link
 from appkit.specs import MODEL_PARAMS
 from appkit.state import BOUNDS, DEFAULTS, MODEL_KINDS
 from ternary import PARAMETERS
@@ -187,9 +187,8 @@ def restore() -> list[str]:
             s.update(generator_defaults(dataset))
         else:
             ignored.append(f"dataset={dataset!r} (not a built-in dataset)")
-    upload = params.get("upload")
-    if upload is not None:
-        ignored += _restore_upload(s, str(upload))
+    if params.get("upload") is not None:  # a kept upload (appkit.uploads), or says it is gone
+        ignored += restore_upload(s, params)
     ignored += paint.restore_link(s, params.get("paint"))
     current = s.get("dataset", DEFAULTS["dataset"])
     for key in URL_KEYS[1:]:
@@ -200,21 +199,6 @@ def restore() -> list[str]:
                 ignored.append(f"{key}={params[key]!r} ({exc})")
     s["_url_written"] = params
     return ignored
-
-
-def _restore_upload(s, upload: str) -> list[str]:
-    """Select the session's upload when it is the link's file; else say which file to upload."""
-    from appkit.vocabulary import USER_PREFIX
-
-    user = s.get("user_dataset")
-    if user is not None and (s.get("upload_source") or {}).get("file") == upload:
-        s["dataset"] = USER_PREFIX + user.name
-        return []
-    return [
-        f"upload={upload!r}: this link was made with the uploaded file {upload!r}, which "
-        "cannot travel in a link. Upload that file on the Your data page to continue with "
-        f"it; until then the {s.get('dataset', DEFAULTS['dataset'])} dataset is shown."
-    ]
 
 
 def _text(value) -> str:
@@ -235,10 +219,8 @@ def sync() -> None:
         else:
             default = DEFAULTS.get(key)
         if key == "dataset" and value not in BUILTIN_NAMES:
-            # an upload cannot travel in a link; its file name does, to say what to upload
-            upload = (s.get("upload_source") or {}).get("file")
-            if upload:
-                params["upload"] = str(upload)
+            # an upload travels as its key in the server's store, with its name and options
+            params.update(upload_link(s))
             continue
         if key == "n_estimators" and s.get("model") != "forest":
             continue  # a tree has no trees to count: the link stays short
