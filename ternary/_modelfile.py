@@ -11,11 +11,16 @@ saves contain (the trees, the forest, the pipeline with its ``Preprocessor``). N
 function, no method, no module attribute is among them, so nothing in an accepted
 file can be called while it is built.
 
-The archive is measured before anything is unpacked: first its end record (the
-member count, and the directory's size, which is what `zipfile` parses on opening),
-then its directory: at most `MAX_MEMBERS` members, and the sizes they declare
+The archive is measured before anything is unpacked: first its end records, read as the
+zip format defines them and refused when `zipfile` would read them otherwise or a ZIP64
+record disagrees with the classic one, and its directory, walked entry by entry (the
+member count, and the directory's size, which is what `zipfile` parses on opening; see
+``ternary._zipcheck``); then the members: at most `MAX_MEMBERS`, and the sizes they declare
 unpacked, each and summed, within ``max(MIN_UNPACKED_BYTES, MAX_RATIO * file size)``
-and never above `MAX_UNPACKED_BYTES`; ``schema.json`` at most `MAX_SCHEMA_BYTES`.
+and never above `MAX_UNPACKED_BYTES`; ``schema.json`` at most twice the file's size
+(16 MiB whatever the size, never above `MAX_SCHEMA_BYTES`), its parse bounded in the
+objects it builds as well (``ternary._schemacheck``). Once built, the model's trees,
+forests and classes are checked for what no fit makes (``ternary._modelcheck``).
 The members are then unpacked 1 MiB at a time, each to at most its declared size and
 checked against its CRC, into an uncompressed archive, which is what skops reads: a
 single ``read()`` of a deflated member would inflate all of its data at once (zipfile
@@ -30,10 +35,13 @@ from __future__ import annotations
 import io
 import json
 import os
-import struct
 import tempfile
 import zipfile
 from typing import Any
+
+from ternary._modelcheck import model_problem
+from ternary._schemacheck import parse_estimate, schema_problem
+from ternary._zipcheck import directory_problem
 
 __all__ = [
     "MAX_MEMBERS",
@@ -78,11 +86,23 @@ MAX_RATIO = 100
 MIN_UNPACKED_BYTES = 64 * 2**20
 #: what no file may unpack to (1 GiB), nor be
 MAX_UNPACKED_BYTES = 2**30
-#: the largest ``schema.json`` read (parsed JSON takes several times its size)
+#: the largest ``schema.json`` read (parsed JSON takes several times its size); below it,
+#: at most ``_SCHEMA_RATIO`` times the file's size, and ``_MIN_SCHEMA_BYTES`` whatever the
+#: size (the app's largest forest has 2.6 MB, 1.4 times its file deflated)
 MAX_SCHEMA_BYTES = 64 * 2**20
-# a zip archive's end record; a directory entry's bytes on average, at most (46 bytes of
+_MIN_SCHEMA_BYTES = 16 * 2**20
+_SCHEMA_RATIO = 2
+#: what the schema's parses may take, estimated (``ternary._schemacheck``): this much, or
+#: this many times the file's size (the app's largest forest: 12 MB, 6.3 times deflated)
+_MIN_SCHEMA_PARSE = 64 * 2**20
+_SCHEMA_PARSE_RATIO = 8
+#: the most objects a schema may describe (skops builds a node for each, about 70 µs; the
+#: app's largest forest has 9,765, about 97 a tree)
+_MAX_NODES = 50_000
+#: the unpacked members stay in memory up to this size, then go to a temporary file
+_SPOOL_BYTES = 16 * 2**20
+# a directory entry's bytes on average, at most (46 bytes of
 # fields, then the member's name: skops names its arrays with about 20 characters)
-_END_RECORD = 22
 _ENTRY_BYTES = 300
 
 
@@ -106,26 +126,31 @@ def _archive(source: Any, name: str) -> tuple[Any, int]:
 
 
 def _check_directory(handle, size: int, name: str) -> None:
-    """Refuse, from the end record alone, an archive whose directory passes the bounds.
+    """Refuse an archive whose end records or directory `zipfile` would read past the bounds.
 
     `zipfile` reads every entry of the central directory when it opens an archive, as
     many as the directory's size holds (whatever count the end record states), so the
-    count and the directory's size are checked first: at most `MAX_MEMBERS` entries of
-    at most `_ENTRY_BYTES` each on average. An archive without an end record is left to
-    `zipfile`, which refuses it.
+    records are read first, as the zip format defines them (``ternary._zipcheck``): at
+    most `MAX_MEMBERS` entries of at most `_ENTRY_BYTES` each on average, refused from
+    the records alone; then the directory is walked and must hold exactly the entries
+    stated. Records that disagree (two end records, a ZIP64 record unlike the classic
+    one) are refused, as is a file without an end record.
     """
-    tail_size = min(size, _END_RECORD + 0xFFFF)  # the record, then a comment of <= 64 KiB
-    handle.seek(size - tail_size)
-    tail = handle.read(tail_size)
-    at = tail.rfind(b"PK\x05\x06")
-    if at < 0 or len(tail) - at < _END_RECORD:
+    found = directory_problem(handle, size, MAX_MEMBERS, _ENTRY_BYTES)
+    if found is None:
         return
-    entries, directory = struct.unpack("<H2L", tail[at + 10 : at + 20])[0:2]
-    if entries > MAX_MEMBERS or directory > MAX_MEMBERS * _ENTRY_BYTES:
+    problem, bound = found
+    if bound:
         raise ModelFileError(
-            f"{name} has {entries:,} members in a {directory:,}-byte directory, more than "
-            f"the {MAX_MEMBERS:,} members a saved model may have; it is not read."
+            f"{name} has {problem}, more than the {MAX_MEMBERS:,} members a saved model "
+            "may have; it is not read."
         )
+    raise ModelFileError(f"{name} is not a skops model file (not a zip archive: {problem}).")
+
+
+def _unpack_bound(size: int) -> int:
+    """What a file of ``size`` bytes may unpack to."""
+    return min(MAX_UNPACKED_BYTES, max(MIN_UNPACKED_BYTES, MAX_RATIO * size))
 
 
 def _check_members(archive: zipfile.ZipFile, size: int, name: str) -> None:
@@ -136,7 +161,7 @@ def _check_members(archive: zipfile.ZipFile, size: int, name: str) -> None:
             f"{name} has {len(infos):,} members, more than the {MAX_MEMBERS:,} a saved "
             "model may have; it is not read."
         )
-    bound = min(MAX_UNPACKED_BYTES, max(MIN_UNPACKED_BYTES, MAX_RATIO * size))
+    bound = _unpack_bound(size)
     total = 0
     for info in infos:
         total += info.file_size
@@ -152,10 +177,13 @@ def _check_members(archive: zipfile.ZipFile, size: int, name: str) -> None:
         schema = archive.getinfo("schema.json")
     except KeyError:
         raise ModelFileError(f"{name} is not a skops model file (it has no schema.json).") from None
-    if schema.file_size > MAX_SCHEMA_BYTES:
+    schema_bound = min(MAX_SCHEMA_BYTES, max(_MIN_SCHEMA_BYTES, _SCHEMA_RATIO * size))
+    if schema.file_size > schema_bound:
         raise ModelFileError(
             f"{name}'s schema.json declares {schema.file_size:,} bytes, more than the "
-            f"{MAX_SCHEMA_BYTES:,} a saved model's may have; it is not read."
+            f"{schema_bound:,} a saved model's may have ({_SCHEMA_RATIO} times the file's "
+            f"size, at least {_MIN_SCHEMA_BYTES:,} and at most {MAX_SCHEMA_BYTES:,}); "
+            "it is not read."
         )
 
 
@@ -167,7 +195,7 @@ def _unpacked(archive: zipfile.ZipFile, name: str):
     so skops is never given compressed data: here no call inflates more than 1 MiB, no
     member gives more than it declares, and each is checked against its CRC.
     """
-    spool = tempfile.SpooledTemporaryFile(max_size=MIN_UNPACKED_BYTES)
+    spool = tempfile.SpooledTemporaryFile(max_size=_SPOOL_BYTES)
     try:
         with zipfile.ZipFile(spool, "w", zipfile.ZIP_STORED) as plain:
             for info in archive.infolist():
@@ -192,134 +220,69 @@ def _unpacked(archive: zipfile.ZipFile, name: str):
     return spool
 
 
-def _first_untrusted(schema: Any) -> str | None:
-    """The first node (in the file's order) whose type or loader is not `MODEL_TYPES`'."""
-    stack = [schema]
-    while stack:
-        node = stack.pop()
-        if isinstance(node, dict):
-            if "__loader__" in node:
-                module, cls, loader = (
-                    node.get("__module__"),
-                    node.get("__class__"),
-                    node.get("__loader__"),
-                )
-                kind = f"{module}.{cls}"
-                if loader not in MODEL_TYPES.get(kind, ()):
-                    return f"{kind} (built by skops' {loader})"
-            stack.extend(reversed(list(node.values())))
-        elif isinstance(node, list):
-            stack.extend(reversed(node))
-    return None
+def _checked_schema(archive: zipfile.ZipFile, name: str, size: int) -> None:
+    """Refuse a schema whose parse would pass the bounds, or that names an untrusted type.
 
-
-def _checked_schema(archive: zipfile.ZipFile, name: str) -> None:
+    The parse is bounded before it starts, by the estimate of ``ternary._schemacheck``
+    (at most ``max(_MIN_SCHEMA_PARSE, _SCHEMA_PARSE_RATIO * size)``); the parsed schema
+    then bounds skops' work after it: its nodes, the parses of its ``JsonNode`` texts and
+    the array bytes its nodes read (see `schema_problem`).
+    """
+    parse_bound = max(_MIN_SCHEMA_PARSE, _SCHEMA_PARSE_RATIO * size)
     try:
-        schema = json.loads(archive.read("schema.json"))
-    except (ValueError, RecursionError, zipfile.BadZipFile, OSError, EOFError) as exc:
+        text = archive.read("schema.json").decode("utf-8")
+    except (ValueError, zipfile.BadZipFile, OSError, EOFError) as exc:
         raise ModelFileError(
             f"{name} is not a skops model file (its schema.json: {type(exc).__name__})."
         ) from exc
-    untrusted = _first_untrusted(schema)
-    if untrusted is not None:
+    estimate = parse_estimate(text)
+    if estimate > parse_bound:
         raise ModelFileError(
-            f"{name} holds the type {untrusted}, which no model saved by ternary holds, "
+            f"{name}'s schema.json would take about {estimate:,} bytes to read, more "
+            f"than the {parse_bound:,} a saved model's may ({_SCHEMA_PARSE_RATIO} times "
+            f"the file's size, at least {_MIN_SCHEMA_PARSE:,}); it is not read."
+        )
+    try:
+        schema = json.loads(text)
+    except (ValueError, RecursionError) as exc:
+        raise ModelFileError(
+            f"{name} is not a skops model file (its schema.json: {type(exc).__name__})."
+        ) from exc
+    del text
+    found = schema_problem(
+        schema,
+        trusted=MODEL_TYPES,
+        member_sizes={info.filename: info.file_size for info in archive.infolist()},
+        parse_left=parse_bound - estimate,
+        max_nodes=_MAX_NODES,
+        read_bound=_unpack_bound(size),
+    )
+    if found is None:
+        return
+    problem, untrusted = found
+    if untrusted:
+        raise ModelFileError(
+            f"{name} holds the type {problem}, which no model saved by ternary holds, "
             "so it is not loaded (a file can run code through such types). Open it with "
             "skops.io.load yourself only if you trust where it came from."
         )
-
-
-def _trees(model: Any):
-    """Every (owner, tree) pair in ``model``: objects with a ``tree_``, and that tree."""
-    seen: set[int] = set()
-    stack = [model]
-    while stack:
-        obj = stack.pop()
-        if id(obj) in seen or isinstance(obj, (str, bytes, int, float)):
-            continue
-        seen.add(id(obj))
-        if isinstance(obj, dict):
-            stack.extend(obj.values())
-        elif isinstance(obj, (list, tuple)):
-            stack.extend(obj)
-        elif type(obj).__module__.startswith("ternary") and hasattr(obj, "__dict__"):
-            if "tree_" in vars(obj):
-                yield obj, obj.tree_
-            stack.extend(vars(obj).values())
+    raise ModelFileError(
+        f"{name}'s schema.json {problem}, more than a saved model's; it is not read."
+    )
 
 
 def _check_trees(model: Any, name: str) -> None:
-    """Refuse a model whose trees' arrays the routing kernels would read out of bounds.
-
-    The kernels index the node arrays by the child ids and the rows by the split
-    features without bounds checks, so a file that holds only allowed types can still
-    crash the process (a child id past the end) or loop for ever (a child pointing
-    back); in a tree this project fits (grafted ones too) every node but the root has
-    one parent.
-    """
-    from ternary.tree import TernaryTree
-
-    for owner, tree in _trees(model):
-        n_features = getattr(owner, "n_features_in_", None)
-        problem = _tree_problem(tree, n_features, TernaryTree) or _owner_problem(
-            owner, tree, n_features
+    """Refuse a model whose trees, forests or classes no fit makes (``ternary._modelcheck``):
+    arrays the routing kernels would read out of bounds or walk in a cycle, values that are
+    text, complex, infinite, NaN or negative where a fit makes none, classes that do not
+    match, an empty forest."""
+    found = model_problem(model)
+    if found is not None:
+        what, problem = found
+        raise ModelFileError(
+            f"{name} holds a damaged {what} ({problem}); a {what} ternary fits has none, "
+            "so it is not loaded."
         )
-        if problem is not None:
-            raise ModelFileError(
-                f"{name} holds a damaged tree ({problem}); a tree ternary fits has none, "
-                "so it is not loaded."
-            )
-
-
-def _owner_problem(owner: Any, tree: Any, n_features: Any) -> str | None:
-    """What does not fit between an estimator's arrays and its (sound) tree, or None."""
-    import numpy as np
-
-    classes = getattr(owner, "classes_", None)
-    if not isinstance(classes, np.ndarray) or classes.shape != (tree.value.shape[1],):
-        return "its classes do not match its leaves' class columns"
-    scale = getattr(owner, "_feature_scale", None)  # read per split feature by the ranking
-    if scale is not None and (not isinstance(scale, np.ndarray) or scale.shape != (n_features,)):
-        return "_feature_scale does not have one entry per feature"
-    return None
-
-
-def _tree_problem(tree: Any, n_features: Any, kind: Any) -> str | None:
-    """What is wrong with ``tree``'s structure, or None."""
-    import numpy as np
-
-    if not isinstance(tree, kind):
-        return f"its tree_ is a {type(tree).__name__}, not a TernaryTree"
-    if not isinstance(n_features, int) or n_features < 1:
-        return "its number of features is missing"
-    arrays: dict[str, Any] = {a: getattr(tree, a, None) for a in kind._ARRAYS}
-    if not all(isinstance(a, np.ndarray) for a in arrays.values()):
-        return "a node array is missing"
-    n = arrays["children_left"].shape[0] if arrays["children_left"].ndim == 1 else 0
-    for attr, array in arrays.items():
-        ndim = 2 if attr == "value" else 1
-        if n < 1 or array.ndim != ndim or array.shape[0] != n or array.dtype.hasobject:
-            return f"{attr} does not have one entry per node"
-    if arrays["value"].shape[1] < 1:
-        return "value has no classes"
-    children = []
-    for attr in ("children_left", "children_right", "children_middle"):
-        child = arrays[attr]
-        if child.dtype.kind not in "iu" or not np.all((child >= -1) & (child < n)):
-            return f"{attr} names a node that is not in the tree"
-        children.append(child[child >= 0])
-    # one parent per node and none for the root: then no walk from the root meets a
-    # node twice (a cycle it can reach would give its first node two parents)
-    parents = np.bincount(np.concatenate(children).astype(np.intp), minlength=n)
-    if parents[0] or np.any(parents > 1):
-        return "a node is the child of two splits, or of its own subtree"
-    inner = arrays["children_left"] != -1
-    feature = arrays["feature"]
-    if feature.dtype.kind not in "iu" or np.any(arrays["children_right"][inner] == -1):
-        return "a split has no right child"
-    if np.any((feature[inner] < 0) | (feature[inner] >= n_features)):
-        return f"a split tests a feature outside the model's {n_features}"
-    return None
 
 
 def load_model(source, *, name: str | None = None):
@@ -351,8 +314,10 @@ def load_model(source, *, name: str | None = None):
     ModelFileError
         When the file is missing, is not a skops archive, passes a bound, holds a
         type outside `MODEL_TYPES`, cannot be built, holds no classifier, or holds a
-        tree whose arrays the routing would read out of bounds or walk in a cycle; the
-        message says which.
+        tree whose arrays the routing would read out of bounds or walk in a cycle, or
+        values no fit makes (thresholds that are text or NaN, δ = inf, negative or NaN
+        leaf values, a forest without trees or with a member's class it lacks,
+        ``n_classes_`` unlike ``classes_``); the message says which.
     ternary._optional.MissingOptionalDependency
         When skops is not installed (the message says how to install it).
 
@@ -392,7 +357,7 @@ def load_model(source, *, name: str | None = None):
             unpacked = _unpacked(archive, name)
     with unpacked:
         with zipfile.ZipFile(unpacked) as plain:
-            _checked_schema(plain, name)
+            _checked_schema(plain, name, size)
         unpacked.seek(0)
         try:
             model = sio.load(unpacked, trusted=sorted(MODEL_TYPES))

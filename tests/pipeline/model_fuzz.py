@@ -186,3 +186,144 @@ def hostile_files(folder: Path, blob: bytes) -> list[tuple[str, Path]]:
     add("an empty file", b"")
     add("the pipeline cut in half", blob[: len(blob) // 2])
     return files
+
+
+# --- archives whose end records or schema walk around the bounds (issue 36) -------------
+
+
+def _entry(name: bytes) -> bytes:
+    """A central directory entry of an empty stored member (no local header behind it)."""
+    fields = (b"PK\x01\x02", 20, 20, 0, 0, 0, 0, 0, 0, 0, len(name), 0, 0, 0, 0, 0, 0)
+    return struct.pack("<4s6H3L5H2L", *fields) + name
+
+
+def _directory(n: int) -> bytes:
+    return b"".join(_entry(b"%07d.npy" % i) for i in range(n))
+
+
+def _end(on_disk: int, total: int, size: int, offset: int, comment: bytes = b"") -> bytes:
+    return struct.pack("<4s4H2LH", b"PK\x05\x06", 0, 0, on_disk, total, size, offset, len(comment))
+
+
+def _zip64_end(entries: int, size: int, offset: int, where: int) -> bytes:
+    """A ZIP64 end record at ``where`` and its locator."""
+    record = struct.pack(
+        "<4sQ2H2L4Q", b"PK\x06\x06", 44, 45, 45, 0, 0, entries, entries, size, offset
+    )
+    return record + struct.pack("<4sLQL", b"PK\x06\x07", 0, where, 1)
+
+
+def counts_spell_the_signature(n: int) -> bytes:
+    """A directory of ``n`` entries whose end record's two entry counts spell
+    ``PK\\x05\\x06``: a search for the last signature lands inside the record."""
+    directory = _directory(n)
+    return directory + _end(0x4B50, 0x0605, len(directory), 0)
+
+
+def zip64_behind_classic(n: int) -> bytes:
+    """A directory of ``n`` entries, stated by a ZIP64 end record, behind a classic end
+    record stating its first entry alone (zipfile reads the ZIP64 one)."""
+    directory = _directory(n)
+    first = len(_entry(b"0000000.npy"))
+    return directory + _zip64_end(n, len(directory), 0, len(directory)) + _end(1, 1, first, 0)
+
+
+def with_zip64_end(blob: bytes, marks: bool = False) -> bytes:
+    """``blob`` given a ZIP64 end record that agrees with its classic one (which states
+    "see ZIP64", all bits set, when ``marks``)."""
+    at = blob.rfind(b"PK\x05\x06")
+    _, _, _, n, _, size, offset, _ = struct.unpack("<4s4H2LH", blob[at : at + 22])
+    classic = _end(0xFFFF, 0xFFFF, 0xFFFFFFFF, 0xFFFFFFFF) if marks else blob[at : at + 22]
+    return blob[:at] + _zip64_end(n, size, offset, at) + classic
+
+
+def end_record_past_the_end(blob: bytes) -> bytes:
+    """``blob`` whose end record states a 100-byte comment the file does not have."""
+    return blob[:-2] + struct.pack("<H", 100)
+
+
+def fake_end_in_comment(blob: bytes) -> bytes:
+    """``blob`` whose comment is a second end record, stating one entry."""
+    at = blob.rfind(b"PK\x05\x06")
+    _, _, _, _, _, size, offset, _ = struct.unpack("<4s4H2LH", blob[at : at + 22])
+    fake = _end(1, 1, size, offset)
+    real = _end(*struct.unpack("<4H2L", blob[at + 4 : at + 20])[2:], comment=fake)
+    return blob[:at] + real + fake
+
+
+def _with_extra(blob: bytes, node: dict, members: dict[str, bytes] | None = None,
+                raw: tuple[str, str] | None = None) -> bytes:  # fmt: skip
+    """``blob`` (a saved pipeline or estimator) whose final estimator gets the attribute
+    ``extra`` = ``node``, deflated, with ``members`` added; ``raw`` replaces a placeholder
+    in the schema's text."""
+    archive = zipfile.ZipFile(io.BytesIO(blob))
+    schema = json.loads(archive.read("schema.json"))
+    attrs = schema["content"]  # the estimator's attributes (a DictNode)
+    if "steps" in attrs["content"]:
+        attrs = attrs["content"]["steps"]["content"][-1]["content"][1]["content"]
+    attrs["content"]["extra"] = node
+    attrs["key_types"]["content"].append(attrs["key_types"]["content"][0])  # str
+    text = json.dumps(schema)
+    if raw is not None:
+        text = text.replace(*raw)
+    out = io.BytesIO()
+    with zipfile.ZipFile(out, "w", zipfile.ZIP_DEFLATED) as target:
+        for info in archive.infolist():
+            if info.filename != "schema.json":
+                target.writestr(info.filename, archive.read(info))
+        for name, data in (members or {}).items():
+            target.writestr(name, data)
+        target.writestr("schema.json", text)
+    return out.getvalue()
+
+
+def _json_node(content: str, i: int = 0) -> dict:
+    return {"__class__": "str", "__module__": "builtins", "__loader__": "JsonNode",
+            "content": content, "is_json": True, "__id__": 10**9 + i}  # fmt: skip
+
+
+def _list_node(items: list, i: int = 0) -> dict:
+    return {"__class__": "list", "__module__": "builtins", "__loader__": "ListNode",
+            "content": items, "__id__": 2 * 10**9 + i}  # fmt: skip
+
+
+def dicts_in_a_json_node(blob: bytes, mib: float, escaped: bool = False) -> bytes:
+    """A JsonNode whose text is ``mib`` MiB of ``[{},{},…]`` (``escaped``: each ``{``, ``}``
+    and ``,`` written ``\\u007b`` and so on in the schema's text, which skops' second parse
+    of the node's text reads as dicts)."""
+    unit = "\\u007b\\u007d\\u002c" if escaped else "{},"
+    k = int(mib * 2**20) // len(unit)
+    return _with_extra(blob, _json_node("PLACEHOLDER"), raw=('"PLACEHOLDER"',
+                       '"[' + unit * k + '0]"'))  # fmt: skip
+
+
+def many_nodes(blob: bytes, n: int) -> bytes:
+    """A list of ``n`` JsonNodes, each the number 0."""
+    return _with_extra(blob, _list_node([_json_node("0", i) for i in range(n)]))
+
+
+def one_array_read_many_times(blob: bytes, mib: int, times: int) -> bytes:
+    """``times`` array nodes all naming one member of ``mib`` MiB of zeros (deflated)."""
+    buffer = io.BytesIO()
+    np.save(buffer, np.zeros(mib * 2**17))
+    node = {"__class__": "ndarray", "__module__": "numpy", "__loader__": "NdArrayNode",
+            "type": "numpy", "file": "zeros.npy"}  # fmt: skip
+    items = [{**node, "__id__": 3 * 10**9 + i} for i in range(times)]
+    return _with_extra(blob, _list_node(items), {"zeros.npy": buffer.getvalue()})
+
+
+def issue36_files(blob: bytes, entries: int = 200_000) -> list[tuple[str, bytes]]:
+    """Issue 36's model files that walk around the bounds: (what it is, bytes)."""
+    return [
+        (f"end record's counts spell its signature, {entries:,} entries",
+         counts_spell_the_signature(entries)),
+        (f"ZIP64 record of {entries:,} entries behind a classic one of 1",
+         zip64_behind_classic(entries)),
+        ("end record stating a comment the file lacks", end_record_past_the_end(blob)),
+        ("a second end record in the comment", fake_end_in_comment(blob)),
+        ("24 MiB of `[{},…]` in a JsonNode, deflated", dicts_in_a_json_node(blob, 24)),
+        ("12 MiB of `[{},…]` in a JsonNode, deflated", dicts_in_a_json_node(blob, 12)),
+        ("12 MiB of escaped `{},` in a JsonNode", dicts_in_a_json_node(blob, 12, True)),
+        ("60,000 schema nodes", many_nodes(blob, 60_000)),
+        ("one 8 MiB array read by 20 nodes", one_array_read_many_times(blob, 8, 20)),
+    ]  # fmt: skip

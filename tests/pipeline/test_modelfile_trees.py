@@ -79,7 +79,7 @@ def _set(index, value):
         ("feature", _set(0, -2), "feature outside"),
         ("children_left", lambda a: a[:-1], "one entry per node"),
         ("value", lambda a: a.ravel(), "one entry per node"),
-        ("children_left", lambda a: a.astype(np.float64), "not in the tree"),
+        ("children_left", lambda a: a.astype(np.float64), "does not hold integers"),
         # tracebacks in score (IndexError), and in the ranking's per-feature scale
         ("value", lambda a: a[:, :1], "classes do not match"),
         ("^classes_", lambda a: a[:1], "classes do not match"),
