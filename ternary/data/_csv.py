@@ -341,7 +341,10 @@ def load_csv(
     word fills at least 2 % of the rows: there it is a category. The report names
     the texts read as gaps per column, with counts. A text column whose values all
     read as dates (ISO, day-first or month-first where the column settles which,
-    month names) becomes days since 1970-01-01. An integer column of all-different
+    month names) becomes days since 1970-01-01, counted from the calendar for the
+    years 0001 to 9999; a date tables write for "no date" (9999-12-31, 1900-01-01,
+    1970-01-01...) that fills at least 2 % of the column is named in the report, is a
+    gap in the days and gets a 0/1 column ``name=9999-12-31``. An integer column of all-different
     values named like an identifier (``id``, ``*_id``, ``key``, ``uuid``) is set aside,
     like a text column of nearly all-different values.
 

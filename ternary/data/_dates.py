@@ -10,6 +10,24 @@ with both, or with neither and a value that reads as two different dates
 (``05/06/2022``), stays text and the report says why. At most 5 % of the present
 values may fail to parse (they become gaps, reported); more, and the column stays
 text. The days are a float (times are fractions of a day).
+
+The days are counted from the calendar, so every date of the years 0001 to 9999 is
+read exactly (9999-12-31 is day 2,932,896): pandas' timestamps are taken at their own
+resolution (microseconds), never through nanoseconds, whose span (1677 to 2262) once
+wrapped 9999-12-31 round to 1816 without a word; where pandas cannot hold a date (its
+nanosecond versions), Python's calendar reads it. A value in the column's shape that
+names no day of that calendar (``0000-00-00``, a year 0) is a gap, counted in the
+report apart from the values that are no date, and not held against the 5 %.
+
+A **sentinel** is a date that tables write for "no date": an end of the calendar (a
+year up to 0001 or from 2200 on: 9999-12-31, 3000-01-01), the first day of a century
+(1900-01-01, 2000-01-01) or the last (1999-12-31, 2099-12-31), or a system's day zero
+(1970-01-01, 1899-12-30, 1904-01-01, 1601-01-01, 1753-01-01, 2038-01-19). One that
+fills at least 2 % of a column's rows (and 2 rows) beside other dates is named in the
+report as a probable "no date" and gets its own 0/1 column, ``name=9999-12-31``; in
+the days column it is then a gap, like an empty cell (imputed, dropped or kept as
+``missing`` says), so a placeholder far in the future never reads as the latest date.
+A rarer one is left a date: two rows of 1970-01-01 among 500 may well be real.
 """
 
 from __future__ import annotations
@@ -17,6 +35,7 @@ from __future__ import annotations
 import re
 import warnings
 from dataclasses import dataclass
+from datetime import datetime, timedelta
 
 import numpy as np
 import pandas as pd
@@ -49,7 +68,20 @@ _PROBE = 500
 _LOOK_SHARE = 0.8
 _JUNK_SHARE = 0.05
 EPOCH = "1970-01-01"
-_DAY_NS = 86_400 * 10**9
+_EPOCH = datetime(1970, 1, 1)
+_DAY_US = 86_400 * 10**6
+# Years pandas before 3.0 cannot hold (it parses at nanoseconds): Python's calendar reads them.
+_YEAR = re.compile(r"(?<!\d)\d{4}(?!\d)")
+_NS_YEARS = (1678, 2261)
+# A numeric date whose year, month or day is zero: no day of the calendar (0000-00-00).
+_NUMERIC = re.compile(r"(\d{1,4})[-/.](\d{1,2})[-/.](\d{1,4})(?:[ T]\d.*)?")
+# Sentinels: a share of the rows (and a count) from which a "no date" placeholder is named.
+_SENTINEL_SHARE = 0.02
+_SENTINEL_MIN = 2
+_DAY_ZEROS = frozenset(
+    {"1601-01-01", "1753-01-01", "1899-12-30", "1899-12-31", "1904-01-01", "1970-01-01"}
+    | {"2038-01-19"}
+)
 
 
 @dataclass
@@ -71,17 +103,107 @@ def _parse(uniques: np.ndarray, formats: tuple, hits: list | None = None) -> np.
     for fmt in formats:
         if not todo.any():
             break
+        texts = uniques[todo]
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")
-            parsed = pd.to_datetime(pd.Series(uniques[todo]), format=fmt, errors="coerce")
+            parsed = pd.to_datetime(pd.Series(texts), format=fmt, errors="coerce")
         ok = parsed.notna().to_numpy()
+        days = np.full(len(texts), np.nan)
+        # At pandas' own resolution, made microseconds (years 1-9999 fit in an int64).
+        micros = parsed.to_numpy()[ok].astype("datetime64[us]").astype(np.int64)
+        days[ok] = micros / _DAY_US
+        if not ok.all() and np.datetime_data(parsed.dtype)[0] == "ns":
+            _calendar(texts, fmt, days)
+            ok = ~np.isnan(days)
         if ok.any() and hits is not None:
             hits.append(fmt)
-        days = parsed.to_numpy(dtype="datetime64[ns]").astype(np.int64) / _DAY_NS
         idx = np.flatnonzero(todo)[ok]
         out[idx] = days[ok]
         todo[idx] = False
     return out
+
+
+def _calendar(texts: np.ndarray, fmt: str, days: np.ndarray) -> None:
+    """Fill ``days`` (NaN where pandas failed) by Python's calendar, for the texts whose
+    year lies beyond the span pandas can hold at nanoseconds (its versions before 3.0)."""
+    for i in np.flatnonzero(np.isnan(days)):
+        text = str(texts[i])
+        years = [int(y) for y in _YEAR.findall(text)]
+        if not any(y < _NS_YEARS[0] or y > _NS_YEARS[1] for y in years):
+            continue
+        try:
+            stamp = datetime.strptime(text, fmt)
+        except ValueError:
+            continue
+        since = stamp - _EPOCH
+        days[i] = since.days + (since.seconds * 10**6 + since.microseconds) / _DAY_US
+
+
+def _outside_calendar(text) -> bool:
+    """A numeric date whose year, month or day is zero (``0000-00-00``): no day at all."""
+    match = _NUMERIC.fullmatch(str(text))
+    if match is None:
+        return False
+    a, b, c = match.groups()
+    year, others = (a, (b, c)) if len(a) == 4 else (c, (a, b))
+    return len(year) == 4 and (int(year) == 0 or any(int(x) == 0 for x in others))
+
+
+def _day_text(day: float) -> str:
+    """A day count as ISO text: ``9999-12-31``, with the time of day when it has one."""
+    stamp = _EPOCH + timedelta(microseconds=round(day * _DAY_US))
+    if stamp.time() == datetime.min.time():
+        return stamp.date().isoformat()
+    return stamp.isoformat(sep=" ", timespec="seconds" if not stamp.microsecond else "auto")
+
+
+def _is_sentinel_day(day: float) -> bool:
+    """Whether a date is one tables write for "no date" (see the module docstring)."""
+    try:
+        stamp = _EPOCH + timedelta(days=float(np.floor(day)))
+    except OverflowError:
+        return False
+    year, month_day = stamp.year, (stamp.month, stamp.day)
+    if year <= 1 or year >= 2200:
+        return True
+    if month_day == (1, 1) and year % 100 == 0 or month_day == (12, 31) and year % 100 == 99:
+        return True
+    return stamp.date().isoformat() in _DAY_ZEROS
+
+
+def _sentinels(days: np.ndarray) -> tuple[float, ...]:
+    """The sentinel dates among ``days`` that fill at least 2 % of its rows (and 2 rows),
+    ascending; none when no other date is left beside them."""
+    present = days[~np.isnan(days)]
+    if not len(present):
+        return ()
+    values, counts = np.unique(present, return_counts=True)
+    floor = max(_SENTINEL_MIN, _SENTINEL_SHARE * len(days))
+    found = tuple(
+        float(v) for v, k in zip(values, counts, strict=True) if k >= floor and _is_sentinel_day(v)
+    )
+    return found if len(found) < len(values) else ()
+
+
+def _flags(days: np.ndarray, sentinels: tuple) -> np.ndarray | None:
+    """Per row, the index of the sentinel it holds (-1: none); None without sentinels."""
+    if not sentinels:
+        return None
+    flags = np.full(len(days), -1, dtype=np.int64)
+    for k, day in enumerate(sentinels):
+        flags[days == day] = k
+    return flags
+
+
+def _sentinel_line(name: str, day: float, rows: int, n_rows: int) -> str:
+    """The report line naming a sentinel date of column ``name``."""
+    text = _day_text(day)
+    return (
+        f"Column {_quoted(name)}: {_quoted(text)} fills {rows} of {n_rows} rows "
+        f'({100 * rows / max(n_rows, 1):.0f} %), a date tables write for "no date" (a '
+        f"placeholder or an open end): read as a gap in the days, marked in its own 0/1 "
+        f"column {_quoted(f'{name}={text}')}."
+    )
 
 
 def _families(uniques: np.ndarray) -> tuple[dict, dict]:
@@ -152,26 +274,50 @@ def _as_dates(name: str, values: np.ndarray) -> _DateReading | None:
     ]
     row_days = days[codes]
     failed = np.isnan(row_days)
-    if not used or failed.sum() > _JUNK_SHARE * len(present):
+    outside = _outside(uniques, days)[codes]
+    junk = failed & ~outside
+    if not used or junk.sum() > _JUNK_SHARE * len(present):
         return _DateReading(
             None,
             line=f"Column {q} stays text: only {int((~failed).sum())} of its {len(present)} "
             f"values read as dates (at least {100 - 100 * _JUNK_SHARE:.0f} % must).",
         )
     shown = ", ".join(f"{_NAMES[fam]} ({_quoted(example)})" for fam, example in used)
+    read = days[~np.isnan(days)]
     line = (
-        f"Column {q}: read {len(present) - int(failed.sum())} dates ({shown}) as days since "
-        f"{EPOCH}, in time order."
+        f"Column {q}: read {len(present) - int(failed.sum())} dates ({shown}), "
+        f"{_day_text(read.min())} to {_day_text(read.max())}, as days since {EPOCH}, in "
+        "time order."
     )
-    if failed.any():
-        line += f" {int(failed.sum())} value(s) that are no date were treated as gaps."
+    if outside.any():
+        example = uniques[codes[np.argmax(outside)]]
+        line += (
+            f" {int(outside.sum())} value(s) that name no day of the calendar (years 0001 to "
+            f"9999; e.g. {_quoted(example)}) were treated as gaps."
+        )
+    if junk.any():
+        line += f" {int(junk.sum())} value(s) that are no date were treated as gaps."
     out = np.full(len(values), np.nan)
     out[np.flatnonzero(pd.notna(values))] = row_days
     return _DateReading(out, formats, line)
 
 
-def _days_of(text: pd.Series, formats: tuple) -> np.ndarray:
-    """New texts read with the formats learned at fit (NaN: a gap or not such a date)."""
+def _outside(uniques: np.ndarray, days: np.ndarray) -> np.ndarray:
+    """Which unread ``uniques`` name no day of the calendar (``0000-00-00``)."""
+    out = np.zeros(len(uniques), dtype=bool)
+    for i in np.flatnonzero(np.isnan(days)):
+        out[i] = _outside_calendar(uniques[i])
+    return out
+
+
+def _days_of(text: pd.Series, formats: tuple) -> tuple[np.ndarray, np.ndarray]:
+    """New texts read with the formats learned at fit: ``(days, outside)``.
+
+    ``days`` is NaN for a gap or a text that is no such date; ``outside`` marks the
+    texts that name no day of the calendar (``0000-00-00``), gaps as at fit.
+    """
     codes, uniques = pd.factorize(text, use_na_sentinel=True)
-    days = _parse(np.asarray(uniques, dtype=object), formats)
-    return np.append(days, np.nan)[codes]
+    uniques = np.asarray(uniques, dtype=object)
+    days = _parse(uniques, formats)
+    outside = np.append(_outside(uniques, days), False)[codes]
+    return np.append(days, np.nan)[codes], outside

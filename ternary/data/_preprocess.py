@@ -21,10 +21,8 @@ from sklearn.base import BaseEstimator, TransformerMixin
 from sklearn.utils.validation import check_is_fitted
 
 from ._clean import (
-    _FLOAT32_MAX,
     _MISSING_CHOICES,
     _ORDINAL_THRESHOLD,
-    _clean_text,
     _Column,
     _convert_feature,
     _fill_value,
@@ -33,7 +31,6 @@ from ._clean import (
     _is_missing,
     _looks_like_identifier,
     _names_tuple,
-    _to_float,
 )
 from ._columns import (
     _MISSING_TOKENS,
@@ -42,10 +39,12 @@ from ._columns import (
     _by_frequency,
     _gap_line,
     _is_numeric_identifier,
+    _numbers_the_rows,
 )
 from ._dataset import DataError, _quote_list, _quoted
-from ._dates import _days_of
+from ._dates import _flags, _sentinel_line, _sentinels
 from ._encode import (
+    _convert_new,
     _encode_values,
     _encoding_line,
     _encoding_of,
@@ -75,12 +74,20 @@ class TransformReport:
     unseen : dict of str to int, default={}
         Values of a text column never seen at fit, per column; each is treated
         like a gap. Columns without such a value are absent.
+    no_date : dict of str to int, default={}
+        Rows of a date column holding a date that fit read as a probable "no date"
+        (such as 9999-12-31), per column: a gap in the days, 1 in its own 0/1 column.
+    beyond_training : dict of str to int, default={}
+        Dates earlier or later than every date of the column at fit, per column:
+        the model answers them as it answers its first or last dates.
     """
 
     n_rows: int = 0
     extra_columns: list = field(default_factory=list)
     gaps: dict = field(default_factory=dict)
     unseen: dict = field(default_factory=dict)
+    no_date: dict = field(default_factory=dict)
+    beyond_training: dict = field(default_factory=dict)
 
     def lines(self) -> list[str]:
         """Write the report as sentences, one per finding.
@@ -88,8 +95,9 @@ class TransformReport:
         Returns
         -------
         list of str
-            At most three sentences, in this order: the ignored columns, the gaps
-            filled, the values never seen at fit. Empty when nothing was met.
+            At most five sentences, in this order: the ignored columns, the gaps
+            filled, the values never seen at fit, the "no date" dates, the dates
+            beyond the training dates. Empty when nothing was met.
         """
         out = []
         if self.extra_columns:
@@ -107,6 +115,19 @@ class TransformReport:
                 f"{sum(self.unseen.values())} value(s) never seen in training, in "
                 f"{_quote_list(list(self.unseen), limit=10)}, were treated as gaps."
             )
+        if self.no_date:
+            out.append(
+                f"{sum(self.no_date.values())} date(s) that training read as a probable "
+                f'"no date" (such as 9999-12-31), in {_quote_list(list(self.no_date), limit=10)}, '
+                "were treated as gaps and marked in their own 0/1 columns, as in training."
+            )
+        if self.beyond_training:
+            out.append(
+                f"{sum(self.beyond_training.values())} date(s) in "
+                f"{_quote_list(list(self.beyond_training), limit=10)} lie before or after every "
+                "training date: the model answers them as it answers the first or last dates "
+                "it saw."
+            )
         return out
 
 
@@ -118,7 +139,8 @@ class Preprocessor(TransformerMixin, BaseEstimator):
     missing : {"impute", "drop", "keep"}, default="impute"
         As for `load_csv`. ``"impute"`` fills a gap with the column's median
         (numbers; plus a 0/1 column ``name=(missing)`` when at least 5 % of the
-        rows are gaps) or makes it a level of its own, ``(missing)`` (text), learned
+        rows are gaps) or makes it a level of its own, ``(missing)`` (text; named
+        ``(missing 2)`` where a value of the column is spelled ``(missing)``), learned
         at fit. ``"drop"`` drops the training rows with a gap
         (see `fit_transform`'s ``kept_rows_``) and fills gaps of new rows with
         the values learned from the remaining rows. ``"keep"`` leaves every gap
@@ -173,6 +195,14 @@ class Preprocessor(TransformerMixin, BaseEstimator):
     in a numeric column is a ValueError, unless fit met that very text in that
     column and read it as missing. Infinities become gaps and magnitudes beyond
     float32 are clipped, as at fit.
+
+    A text is a level exactly as fit mapped it: the gap level is reached by gaps
+    only, never by a text spelled like it. Dates are days counted from the calendar
+    (years 0001 to 9999 exact); a date fit read as a probable "no date" (9999-12-31
+    filling at least 2 % of the rows, as `load_csv` reads dates) is a gap in the
+    days and 1 in its own 0/1 column ``name=9999-12-31``, at fit and at transform;
+    `transform_with_report` counts those and the dates before or after every
+    training date.
 
     Examples
     --------
@@ -286,14 +316,14 @@ class Preprocessor(TransformerMixin, BaseEstimator):
             raise ValueError("The rows have repeated column names; give every column one name.")
         self.feature_names_in_ = np.asarray(columns, dtype=object)
         self.n_features_in_ = len(columns)
-        converted, rules = self._convert_all(frame, columns, keep, report, parsed_gaps or {})
-        rows = self._learn_missing(converted, report)
+        converted, rules, flags = self._convert_all(frame, columns, keep, report, parsed_gaps or {})
+        rows = self._learn_missing(converted, report, flags)
         if labels is not None and len(np.unique(labels[rows])) < 2:
             raise DataError(
                 "Only one class is left after removing rows with missing values; a classifier "
                 "needs at least two. Use missing='impute' instead of 'drop'."
             )
-        out = self._learn_encoding(converted, rules, report)
+        out = self._learn_encoding(converted, rules, report, flags)
         block = _block(out, int(rows.sum()))
         self._rules = rules
         self.kept_rows_ = rows
@@ -321,6 +351,7 @@ class Preprocessor(TransformerMixin, BaseEstimator):
         every_row = keep is None or bool(keep.all())
         keep_columns = set(_names_tuple(self.keep_columns))
         converted, rules, from_text = [], [], []
+        flags: dict[str, np.ndarray] = {}  # a date column's sentinel per row
         for name in columns:
             raw = frame[name] if every_row else frame[name][keep]
             c = _convert_feature(
@@ -346,6 +377,8 @@ class Preprocessor(TransformerMixin, BaseEstimator):
                 rule.dates, rule.merge = c.dates, c.merge
                 if c.tokens is not None and c.tokens != self._tokens:
                     rule.tokens = tuple(sorted(c.tokens))
+                if c.dates:
+                    _mark_sentinels(c, rule, report, flags)
                 rules.append(rule)
                 converted.append(c)
                 from_text += [name] if c.from_text else []
@@ -355,12 +388,15 @@ class Preprocessor(TransformerMixin, BaseEstimator):
                 "No usable feature columns are left: every feature column is empty "
                 "or an identifier. Add numeric or categorical feature columns."
             )
-        return converted, [r for r in rules if r.role == "feature"] + [
-            r for r in rules if r.role != "feature"
-        ]
+        ordered = [r for r in rules if r.role == "feature"]
+        return converted, ordered + [r for r in rules if r.role != "feature"], flags
 
-    def _learn_missing(self, converted: list[_Column], report: list[str]) -> np.ndarray:
-        """Drop, keep or impute the gaps of ``converted`` in place; return the kept rows."""
+    def _learn_missing(self, converted: list[_Column], report: list[str], flags) -> np.ndarray:
+        """Drop, keep or impute the gaps of ``converted`` in place; return the kept rows.
+
+        A date column's sentinels (``flags``) are gaps in its days already; its 0/1 gap
+        column marks the other gaps only.
+        """
         n_rows = len(converted[0].values)
         rows = np.ones(n_rows, dtype=bool)
         if self.missing == "drop":
@@ -378,6 +414,8 @@ class Preprocessor(TransformerMixin, BaseEstimator):
                 )
                 for c in converted:
                     c.values = c.values[rows]
+                for name in flags:
+                    flags[name] = flags[name][rows]
         elif self.missing == "keep":
             counts = {c.name: int(_is_missing(c).sum()) for c in converted}
             kept = {k: v for k, v in counts.items() if v}
@@ -392,18 +430,37 @@ class Preprocessor(TransformerMixin, BaseEstimator):
         for c in converted:
             if self.missing == "impute":
                 c.gap_mask = _is_missing(c)
+                if c.name in flags:
+                    c.gap_mask &= flags[c.name] < 0
                 if c.kind == "categorical" and c.gap_mask.any():
                     # A gap is a level of its own: a split can learn what a gap says.
-                    c.fill = GAP_LEVEL
-                    c.levels = [*(lv for lv in c.levels or [] if lv != GAP_LEVEL), GAP_LEVEL]
+                    c.fill = self._gap_level(c, report)
+                    c.levels = [*(c.levels or []), c.fill]
                 else:
                     c.fill = _fill_value(c)
-                _impute(c, report, marked)
+                _impute(c, report, marked, c.gap_mask)
             else:
                 c.fill = None if self.missing == "keep" else _fill_value(c)
         return rows
 
-    def _learn_encoding(self, converted, rules, report) -> dict[str, np.ndarray]:
+    def _gap_level(self, c: _Column, report: list[str]) -> str:
+        """The name of a text column's gap level: ``(missing)``, unless a value of the
+        column (or a declared level) is spelled so in any letter case; then
+        ``(missing 2)`` (or the next free number), and the report says why."""
+        spelled = [*(c.levels or []), *(self.nominal_levels or {}).get(c.name, [])]
+        taken = {str(lv).strip().lower() for lv in spelled}
+        name, k = GAP_LEVEL, 2
+        while name in taken:
+            name, k = f"(missing {k})", k + 1
+        if name != GAP_LEVEL:
+            real = next(lv for lv in spelled if str(lv).strip().lower() == GAP_LEVEL)
+            report.append(
+                f"Column {_quoted(c.name)}: its gaps are the level {_quoted(name)}, not "
+                f"{_quoted(GAP_LEVEL)}: {_quoted(real)} is one of its values, kept apart."
+            )
+        return name
+
+    def _learn_encoding(self, converted, rules, report, flags) -> dict[str, np.ndarray]:
         out: dict[str, np.ndarray] = {}
         taken: set[str] = set()
         encoded: list[str] = []
@@ -418,8 +475,12 @@ class Preprocessor(TransformerMixin, BaseEstimator):
                 encoded.append(_encoding_line(rule, c.declared, self.ordinal_threshold))
             else:
                 rule.indicator = c.indicator
+            if c.kind == "categorical" and c.gap_mask is not None and c.gap_mask.any():
+                rule.gap = c.fill
+            if c.dates and not np.isnan(c.values).all():
+                rule.span = (float(np.nanmin(c.values)), float(np.nanmax(c.values)))
             rule.outputs = _output_names(rule, taken)
-            columns = _encode_values(rule, c.values, c.gap_mask)
+            columns = _encode_values(rule, c.values, c.gap_mask, flags.get(c.name))
             for name, values in zip(rule.outputs, columns, strict=True):
                 out[name] = values
         report.extend(encoded)
@@ -498,12 +559,11 @@ class Preprocessor(TransformerMixin, BaseEstimator):
             if rule.role != "feature" or not any(rule.kept):
                 continue
             tokens = self._tokens if rule.tokens is None else frozenset(rule.tokens)
-            values, missing, gaps, unseen = _convert_new(rule, frame[rule.name], tokens)
-            if gaps:
-                notes.gaps[rule.name] = gaps
-            if unseen:
-                notes.unseen[rule.name] = unseen
-            encoded = _encode_values(rule, values, missing)
+            values, missing, flags, met = _convert_new(rule, frame[rule.name], tokens)
+            for key, count in met.items():
+                if count:
+                    getattr(notes, key)[rule.name] = count
+            encoded = _encode_values(rule, values, missing, flags)
             for name, keep, column in zip(rule.outputs, rule.kept, encoded, strict=True):
                 if keep:
                     out[name] = column
@@ -580,7 +640,9 @@ def _block(out: dict[str, np.ndarray], n_rows: int) -> np.ndarray:
 def _is_identifier(c: _Column) -> bool:
     if c.kind == "categorical":
         return _looks_like_identifier(c.values)
-    return not c.dates and _is_numeric_identifier(c.name, c.values)
+    if c.dates:
+        return False
+    return _is_numeric_identifier(c.name, c.values) or (c.integer and _numbers_the_rows(c.values))
 
 
 def _report_set_aside(rules: list[_Rule], from_text: list[str], report: list[str]) -> None:
@@ -590,7 +652,8 @@ def _report_set_aside(rules: list[_Rule], from_text: list[str], report: list[str
     if numbers:
         report.append(
             f"Set aside {len(numbers)} integer column(s) whose values are all different and "
-            f"whose name says identifier: {_quote_list(numbers)} (kept for display, not a "
+            "that number the rows (1..n or 0..n-1 in file order) or whose name says "
+            f"identifier: {_quote_list(numbers)} (kept for display, not a "
             "feature: a tree could split on the row order). Pass keep_columns="
             f"[{_quoted(numbers[0])}] to use it as a feature."
         )
@@ -611,11 +674,26 @@ def _report_set_aside(rules: list[_Rule], from_text: list[str], report: list[str
         )
 
 
-def _impute(c: _Column, report: list[str], marked: dict[bytes, str]) -> None:
+def _mark_sentinels(c: _Column, rule: _Rule, report: list[str], flags: dict) -> None:
+    """Name a date column's sentinels (probable "no date" placeholders) in the report,
+    make them gaps in its days and keep which row held which in ``flags``."""
+    rule.sentinels = _sentinels(c.values)
+    held = _flags(c.values, rule.sentinels)
+    if held is None:
+        return
+    for k, day in enumerate(rule.sentinels):
+        report.append(_sentinel_line(c.name, day, int((held == k).sum()), len(c.values)))
+    c.values = np.where(held >= 0, np.nan, c.values)
+    flags[c.name] = held
+
+
+def _impute(c: _Column, report: list[str], marked: dict[bytes, str], gaps: np.ndarray) -> None:
     """Fill the gaps of ``c``; a numeric column's common gaps get a 0/1 column.
 
-    Columns with gaps in the very same rows (sensors down together) share the first
-    one's 0/1 column: more copies of it would add nothing a split can use.
+    ``gaps`` marks the gaps proper: a date column's sentinels are filled too, but
+    have 0/1 columns of their own. Columns with gaps in the very same rows (sensors
+    down together) share the first one's 0/1 column: more copies of it would add
+    nothing a split can use.
     """
     miss = _is_missing(c)
     n_miss = int(miss.sum())
@@ -624,15 +702,20 @@ def _impute(c: _Column, report: list[str], marked: dict[bytes, str]) -> None:
     if c.kind == "numeric":
         c.values = np.where(miss, c.fill, c.values)
         marks = ""
-        if _indicated(miss):
-            first = marked.setdefault(np.packbits(miss).tobytes(), c.name)
+        if _indicated(gaps):
+            first = marked.setdefault(np.packbits(gaps).tobytes(), c.name)
             c.indicator = first == c.name
             marks = f"; the 0/1 column {_quoted(f'{first}={GAP_LEVEL}')} marks them" + (
                 "" if c.indicator else " (gaps in the same rows)"
             )
+        n_gaps = int(gaps.sum())
+        what = (
+            "missing value(s)"
+            if n_gaps == n_miss
+            else f'value(s) ({n_gaps} missing, {n_miss - n_gaps} "no date")'
+        )
         report.append(
-            f"Column {_quoted(c.name)}: imputed {n_miss} missing value(s) with the median "
-            f"{c.fill:g}{marks}."
+            f"Column {_quoted(c.name)}: imputed {n_miss} {what} with the median {c.fill:g}{marks}."
         )
         if n_miss > _WARN_SHARE * len(miss):
             report.append(
@@ -646,69 +729,3 @@ def _impute(c: _Column, report: list[str], marked: dict[bytes, str]) -> None:
             f"Column {_quoted(c.name)}: {n_miss} missing value(s) kept as a level of their "
             f"own, {_quoted(c.fill)}."
         )
-
-
-def _convert_new(rule: _Rule, raw: pd.Series, tokens: frozenset):
-    """One raw column of new rows read as at fit: ``(values, gap mask, gaps, unseen)``.
-
-    The mask marks the rows filled (gaps and unseen values), before filling.
-    """
-    unseen = 0
-    if rule.kind == "numeric":
-        if rule.dates:
-            text, marked = _clean_text(raw, tokens)
-            values = _days_of(text, rule.dates)
-            unseen = int((np.isnan(values) & ~marked.to_numpy()).sum())
-        else:
-            values = _numbers_of(rule, raw, tokens)
-        infinite = np.isinf(values)
-        if infinite.any():
-            values = np.where(infinite, np.nan, values)
-        with np.errstate(invalid="ignore"):
-            if (np.abs(values) > _FLOAT32_MAX).any():
-                values = np.clip(values, -_FLOAT32_MAX, _FLOAT32_MAX)
-        missing = np.isnan(values)
-    else:
-        text, missing_mask = _clean_text(raw, tokens)
-        missing = missing_mask.to_numpy()
-        if rule.merge:  # a new spelling of a level ("NORTH ") is that level
-            lookup = {str(lv).lower(): lv for lv in rule.levels or []}
-            mapped = text.str.lower().map(lookup).astype(object)
-            known = mapped.notna().to_numpy()
-            values = mapped.to_numpy(dtype=object, copy=True)
-            values[~known] = None
-        else:
-            values = text.to_numpy(dtype=object, na_value=None)
-            known = pd.Series(values).isin(rule.levels).to_numpy()
-        strange = ~missing & ~known
-        unseen = int(strange.sum())
-        missing = missing | strange
-        values = np.where(missing, np.array(None, dtype=object), values).astype(object)
-    gaps = int(missing.sum()) - unseen
-    if missing.any() and rule.fill is not None:
-        values = np.where(missing, rule.fill, values)
-        values = values.astype(np.float64 if rule.kind == "numeric" else object)
-    return values, missing, gaps, unseen
-
-
-def _numbers_of(rule: _Rule, raw: pd.Series, tokens: frozenset) -> np.ndarray:
-    if pd.api.types.is_bool_dtype(raw.dtype) or pd.api.types.is_numeric_dtype(raw.dtype):
-        return raw.to_numpy(dtype=np.float64, na_value=np.nan)
-    text, missing = _clean_text(raw, tokens)
-    if rule.thousands:  # the group separator goes, as at fit
-        text = text.str.replace("." if rule.decimal_comma else ",", "", regex=False)
-    if rule.decimal_comma:
-        text = text.str.replace(",", ".", regex=False)
-    numbers = _to_float(text)
-    failed = ~missing.to_numpy() & np.isnan(numbers)
-    if failed.any():
-        bad = text[failed]
-        strange = ~bad.isin(list(rule.junk)).to_numpy() if rule.junk else np.ones(len(bad), bool)
-        if strange.any():
-            row = int(np.flatnonzero(failed)[np.argmax(strange)])
-            raise ValueError(
-                f"Column {_quoted(rule.name)} holds numbers in the training data but the text "
-                f"{_quoted(bad.iloc[int(np.argmax(strange))])} in row {row + 1} of these rows. "
-                "Write a number there, or leave the cell empty for a gap."
-            )
-    return numbers
