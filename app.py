@@ -39,12 +39,33 @@ PRESENTATION_CSS = """
 html, body, [data-testid="stAppViewContainer"] { font-size: 20px; }
 [data-testid="stMarkdownContainer"] p, [data-testid="stCaptionContainer"] { font-size: 1.15rem; }
 [data-testid="stMetricValue"], [data-testid="stMetricValue"] * { font-size: 2.2rem !important; }
-[data-testid="stMetricLabel"] p { font-size: 1rem !important; line-height: 1.25; }
-h1 { font-size: 3rem !important; }
 h2, h3 { font-size: 1.6rem !important; }
 [data-testid="stSidebarNav"] p { font-size: 1rem !important; line-height: 1.3; }
 /* no plotly toolbar over the figures' titles while projecting (nobody zooms from the back) */
 .js-plotly-plot .modebar-container { display: none !important; }
+/* the first screen is the figure's: a lower header band and title, the title's explanation
+   behind its "?" (appkit.present.page_head) */
+[data-testid="stMainBlockContainer"] { padding: 3.6rem 2.5rem 2rem 2.5rem !important; }
+h1 { font-size: 2rem !important; padding: 0 0 0.1rem 0 !important; }
+/* a metric card in one line: its label, then its value */
+[data-testid="stMetric"] > div { display: flex; align-items: baseline; column-gap: 0.4rem;
+  flex-wrap: wrap; }
+/* below 1200 px the cards' values wrap under their labels: the lecture view starts lower */
+@media (max-width: 1200px) { :root { --above-lecture: 350px; } }
+[data-testid="stMetricLabel"] p { font-size: 0.85rem !important; white-space: nowrap !important; }
+[data-testid="stMetricValue"], [data-testid="stMetricValue"] * {
+  font-size: 1.3rem !important; line-height: 1.2 !important; }
+/* the lecture view (appkit.lecture): the regions over the accuracy-coverage point on the
+   left, 11 : 9 to the tree on the right; the tree's drawing fitted to its box */
+div:has(> .st-key-lecture_left) { flex: 11 1 0 !important; min-width: 0; }
+div:has(> .st-key-lecture_tree) { flex: 9 1 0 !important; min-width: 0; }
+div:has(> .st-key-lecture_regions) { flex: 11 1 0 !important; min-height: 0; }
+div:has(> .st-key-lecture_coverage) { flex: 9 1 0 !important; min-height: 0; }
+.st-key-lecture_tree [data-testid="stGraphVizChart"] svg,
+.st-key-tree_screen [data-testid="stGraphVizChart"] svg {
+  width: 100% !important; height: 100% !important; max-width: none !important; }
+.st-key-lecture_tree [data-testid="stGraphVizChart"],
+.st-key-tree_screen [data-testid="stGraphVizChart"] { overflow: hidden !important; }
 </style>
 """
 
@@ -63,11 +84,11 @@ def intro() -> None:
 
 
 def home() -> None:
-    from appkit import datasets
+    from appkit import datasets, links
     from appkit.guard import page_guard, plain
 
     with page_guard("loading the dataset"):
-        ds, _ = datasets.current_dataset()
+        ds, _ = links.page_dataset()  # painted points too, while they are every page's
         st.subheader(f"Dataset: {plain(ds.name)}")
         cols = st.columns(4)
         helps = {
@@ -144,6 +165,28 @@ def copy_link(slot) -> None:
         st.code(base + ("?" + query if query else ""), language=None, wrap_lines=True)
 
 
+def painted_note() -> None:
+    """In the sidebar, while painted points are every page's dataset: say so, and how to
+    leave them (the picker above still names the dataset they were painted over)."""
+    from appkit import links, paint
+    from appkit.guard import capped
+
+    points = st.session_state.get("paint_points") or []
+    if links.painting() and paint.problem(points) is None:
+        st.sidebar.info(
+            f"Every page shows the {len(points)} painted points (Decision regions, Paint "
+            "your points). Pick another dataset above to leave them, or:",
+            icon=":material/brush:",
+        )
+        st.sidebar.button(
+            f"Back to {capped(st.session_state.get('dataset', ''))}",
+            key="paint_leave",
+            on_click=st.session_state.update,
+            kwargs={"paint_on": False},
+            help="Stop using the painted points on every page; they stay on the canvas.",
+        )
+
+
 #: the pages by name, declared by `main` on every run (`st.Page` wants a running script)
 PAGES: dict = {}
 
@@ -188,12 +231,15 @@ def main() -> None:
     from appkit.guard import page_guard, plain
 
     state.init_state()
+    state.clear_on_page()
     for message in links.restore():
         # the values come from whoever wrote the link: shown as plain text
         st.toast(plain(f"Ignored from the link: {message}"), icon="⚠️")
     state.keep_state()
     with page_guard("drawing the dataset picker"):
         datasets.dataset_sidebar()
+        links.end_paint_on_new_pick()  # another dataset picked: the painted points step back
+        painted_note()
     if state.shown("present"):
         st.sidebar.toggle(
             "Presentation mode",

@@ -3,18 +3,33 @@
 import numpy as np
 import streamlit as st
 
-from appkit import cost, datasets, model, paint, paper, present, regions, why
+from appkit import context, cost, lecture, links, model, paint, paper, present, regions, why
 from appkit.guard import page_guard, plain
 from ternary.data import to_csv
 
-st.title("Decision regions")
-st.caption(
-    "Background colour = the predicted class (paler where the tree is less sure); hatching = "
-    "the boundary-uncertain zones, where a row still gets a class but is flagged. Left: plain "
-    "CART of the same depth; right: the ternary tree (with Model = forest: the same forest "
-    "without zones, and the ternary forest, hatched where fewer than half its trees decide). "
-    "The points are the rows the cards measure: the held-out test rows (with test fraction 0, "
-    "every row)."
+FOREST = st.session_state.get("model") == "forest"
+#: the page's explanation; presenting, it folds into the title's "?". The forest's clause
+#: only when the model is a forest
+name_dataset = present.page_head(
+    "Decision regions",
+    "Background colour = the predicted class (paler where the "
+    + ("forest" if FOREST else "tree")
+    + " is less sure); hatching = the boundary-uncertain zones, where a row still gets a "
+    "class but is flagged. "
+    + (
+        "Left: the same forest without zones; right: the ternary forest, hatched where fewer "
+        "than half its trees decide. "
+        if FOREST
+        else "Left: plain CART of the same depth; right: the ternary tree. "
+    )
+    + "The points are the rows the cards measure: the held-out test rows (with test fraction "
+    "0, every row)."
+    + (
+        " Under the regions: the setting's point among the other δ methods' on the same "
+        "rows (★), and the tree with its zones; the sliders above move all three."
+        if present.on()
+        else ""
+    ),
 )
 
 
@@ -52,23 +67,41 @@ def why_panel(res, event, data_key) -> None:
 
 
 @st.fragment
-def regions_view(res, data_key, narrow=False) -> None:
+def regions_view(res, data_key, narrow=False, spec=None) -> None:
     """The figure and the clicked row's story: a click reruns this part alone, not the fits.
-    ``narrow``: beside the paint canvas (`paint.beside_regions`)."""
-    event = st.plotly_chart(
-        present.figure(paint.beside_regions(res.figure) if narrow else res.figure),
-        width="stretch",
-        key="regions_chart",
-        on_select="rerun",
-        selection_mode="points",
-    )
+    ``narrow``: beside the paint canvas (`paint.beside_regions`). With ``spec`` (presenting),
+    the lecture view: the regions beside the setting's accuracy–coverage point, the tree
+    under them, on one screen (`appkit.lecture.view`)."""
+
+    def chart():
+        fig = present.figure(paint.beside_regions(res.figure) if narrow else res.figure)
+        return st.plotly_chart(
+            fig
+            if spec is None
+            else lecture.regions_figure(fig, res.metrics, model.is_forest(res.model)),
+            width="stretch",
+            height="stretch" if spec is not None else "content",
+            key="regions_chart",
+            on_select="rerun",
+            selection_mode="points",
+        )
+
+    event = chart() if spec is None else lecture.view(res, spec, chart)
     why_panel(res, event, data_key)
 
 
 with page_guard("drawing the decision regions"):
-    ds, key = datasets.current_dataset()
+    ds, key = links.page_dataset()  # the sidebar's, or the points painted on this page
+    presenting = present.on()
+    if presenting:  # the sliders a lecture moves, above the figures they move
+        lecture.controls()
+    top, cards_row, main = st.container(), st.container(), st.container()
+    # presenting, what the figures do not need goes under them, off the first screen
+    after = st.container() if presenting else main
     # the painted points, when drawing, and the column beside the canvas for the regions
-    ds, key, beside = paint.paint_section(ds, key)
+    with after if presenting else top:
+        ds, key, beside = paint.paint_section(ds, key)
+    name_dataset(ds)
     features = model.feature_pickers(ds)
     model.model_sidebar(forest=True)
     problem = model.forest_problem()
@@ -94,7 +127,8 @@ with page_guard("drawing the decision regions"):
     def pct(x):
         return "—" if np.isnan(x) else f"{100 * x:.1f}%"
 
-    cols = st.columns(5)
+    # presenting, each card is one line (label, value): shorter labels, their help says all
+    cols = cards_row.columns([5, 5, 4, 4, 4] if presenting else 5)
     cols[0].metric(
         "Decided accuracy",
         pct(m["decided_accuracy"]),
@@ -108,12 +142,12 @@ with page_guard("drawing the decision regions"):
         f"({m['n_flagged']} rows). They still get a class.",
     )
     cols[2].metric(
-        "Accuracy, all test rows",
+        "Accuracy, all" if presenting else "Accuracy, all test rows",
         pct(m["accuracy"]),
         help="Accuracy on every test row, decided or not.",
     )
     cols[3].metric(
-        f"{base} accuracy",
+        base if presenting else f"{base} accuracy",
         pct(m["cart_accuracy"]),
         help="The same forest with δ = 0 (same seeds, samples and splits), on the same test rows."
         if forest
@@ -121,7 +155,7 @@ with page_guard("drawing the decision regions"):
     )
     eta = m["efficiency"]
     cols[4].metric(
-        "η (vs no zones)" if forest else "η (efficiency vs CART)",
+        "η" if presenting else "η (vs no zones)" if forest else "η (efficiency vs CART)",
         "—" if np.isnan(eta) else f"{eta:+.3f}",
         help="η = (decided accuracy − CART accuracy) / uncertain rate: accuracy "
         "gained per unit of flagging (Smits 2026). The paper's margin method "
@@ -136,16 +170,22 @@ with page_guard("drawing the decision regions"):
         else f"the {m['n_test']} held-out test rows"
     )
     flagged = pct(m["uncertain_rate"]).replace("%", "\u00a0%")  # the paper's "46.4 %"
-    st.caption(
+    after.caption(
         f"Measured on {rows}. In the paper's notation: boundary-uncertain zone "
         f"({flagged}) | Decided accuracy: "
         + ("—" if np.isnan(m["decided_accuracy"]) else f"{m['decided_accuracy']:.3f}")
     )
 
-    if res.note:  # more than two features: the picture's model is a two-feature one
-        st.info(plain(res.note), icon="ℹ️")
-    with beside or st.container():
-        regions_view(res, key, narrow=beside is not None)
+    with after:
+        context.fit_notes(res.model, res.split, f"the {m['n_test']} rows measured")  # issue 37
+        if res.note:  # more than two features: the picture's model is a two-feature one
+            st.info(plain(res.note), icon="ℹ️")
+    if presenting:  # the lecture view, under the cards (a canvas is drawn below it)
+        with main:
+            regions_view(res, key, spec=spec)
+    else:
+        with beside or main:
+            regions_view(res, key, narrow=beside is not None)
 
     st.subheader("Flagged test rows")
     st.caption(
@@ -155,7 +195,7 @@ with page_guard("drawing the decision regions"):
     if res.flagged.empty:
         st.info("No test row falls inside an uncertainty zone with these settings.")
     else:
-        st.dataframe(res.flagged, hide_index=True, width="stretch")
+        st.dataframe(context.rounded(res.flagged), hide_index=True, width="stretch")
         st.download_button(
             "Download flagged rows (CSV)",
             to_csv(res.flagged).encode(),

@@ -2,16 +2,32 @@
 
 import streamlit as st
 
-from appkit import cost, datasets, export, model, present, regions, rules, tree, vocabulary, why
+from appkit import (
+    context,
+    cost,
+    datasets,
+    export,
+    links,
+    model,
+    present,
+    regions,
+    rules,
+    tree,
+    vocabulary,
+    why,
+)
 from appkit.guard import capped, page_guard, plain, python_text
 from ternary import export_text
 
-st.title("Tree diagram")
-st.caption(
+#: presenting, the explanation folds into the title's "?" and the diagram fills the screen
+name_dataset = present.page_head(
+    "Tree diagram",
     "Each split reads feature ≤ θ with its zone half-width δ (red) and the blend range "
     "[θ−δ, θ+δ]; leaves show their class, its share and n. The model settings in the "
-    "sidebar are the same as on the Decision regions page."
+    "sidebar are the same as on the Decision regions page.",
 )
+#: what stands above the diagram when presenting, in px (header band and title, measured)
+ABOVE_PX = 190
 
 
 def take_away(ds, spec, clf, base, names) -> None:
@@ -126,7 +142,8 @@ def diagram_depth(depth: int) -> int | None:
 
 
 with page_guard("drawing the tree"):
-    ds, key = datasets.current_dataset()
+    ds, key = links.page_dataset()  # painted points too, while they are every page's
+    name_dataset(ds)
     model.model_sidebar()
     with st.sidebar:
         if st.session_state.get("model") == "forest":
@@ -165,6 +182,7 @@ with page_guard("drawing the tree"):
         clf, X_rows, y_rows, tree_key = member_tree(clf, sp, spec)
     nodes = tree.internal_nodes(clf)
     path, path_note = clicked_path(ds, key, clf, names)
+    context.fit_alert(clf, X_rows, y_rows)  # issue 37: a single leaf etc. said in one line
 
     # the diagram goes on top but is drawn last, once the inspected node is known; the rules
     # follow it. The diagram has the page's whole width: beside the rules, a depth-4 tree's
@@ -218,7 +236,12 @@ with page_guard("drawing the tree"):
             shown = tree.tree_dot(
                 clf, tree_key, node, tuple(names), path, legend, scale, True, drawn_depth
             )
-            st.graphviz_chart(shown, width="content")
+            if legend == "none" and s.get("present"):
+                # the window's height left under the title; the drawing fitted into it
+                with present.screen_box("tree_screen", ABOVE_PX):
+                    st.graphviz_chart(shown, width="stretch", height="stretch")
+            else:
+                st.graphviz_chart(shown, width="content")
         if path_note:
             st.caption(plain(path_note))
         st.caption(
@@ -226,6 +249,7 @@ with page_guard("drawing the tree"):
             f"{clf.get_depth()}, fitted on {len(y_rows)} training rows"
             + (" (a bootstrap sample, repeats counted)." if tree_key != spec.key else ".")
         )
+        st.caption(context.majority_note(y_rows, y_rows, f"the {len(y_rows)} training rows"))
         c1, c2 = st.columns(2)
         base = f"tree_{ds.name.replace(' ', '_')}"
         c1.download_button(

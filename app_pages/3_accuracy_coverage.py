@@ -2,18 +2,27 @@
 
 import streamlit as st
 
-from appkit import coverage, datasets, links, model, paper, present, vocabulary
+from appkit import context, coverage, links, model, paper, present, vocabulary
 from appkit.guard import page_guard, plain
 from appkit.model import CVSpec, FitSpec
 from appkit.state import DEFAULTS
 from ternary.data import to_csv
 
-st.title("Accuracy vs. coverage")
+#: presenting, each view's explanation folds into the title's "?" and its figure fills the
+#: window's height left under the title and the tabs (`present.screen_box`)
+name_dataset = present.page_head(
+    "Accuracy vs. coverage",
+    "Each marker is one (δ method, routing) combination, cross-validated on the dataset "
+    "shown (or, in the paper's view, the means of its Table 5): how many test rows it flags "
+    "boundary-uncertain (x) against its accuracy on the rows it decides (y).",
+)
+#: what stands above the figure when presenting, in px (header band, title, tabs; measured)
+ABOVE_PX = 250
 
 
 def dataset_caption() -> None:
     """What this dataset's figure draws (the paper view has its own caption)."""
-    st.caption(
+    (st.expander("What the figure shows") if present.on() else st.container()).caption(
         "Each marker is one (δ method, routing) combination, averaged over the "
         "cross-validation folds: how many test rows it flags boundary-uncertain (x) against "
         "its accuracy on the rows it decides (y); circles = probabilistic routing, diamonds = "
@@ -137,7 +146,7 @@ def selective_section(ds, key, request) -> None:
 
 def paper_view() -> None:
     """The paper's Fig. 2 redrawn from its Table 5, beside the same means from our run."""
-    st.caption(
+    (st.expander("What the figure shows") if present.on() else st.container()).caption(
         "Filled markers: the paper's Table 5, means over 71 OpenML-CC18 datasets (5-fold CV, "
         "depth 4), one per (δ method, routing): circles = probabilistic routing, diamonds = "
         "hard middle, the cross = CART, whose accuracy is the dashed line. Hollow markers: the "
@@ -147,15 +156,19 @@ def paper_view() -> None:
         "is computed here, and no Chow curve is drawn (it needs the rows). Switch **Show** in "
         "the sidebar to cross-validate the chosen dataset."
     )
-    st.plotly_chart(
-        present.figure(paper.fig2_figure(present.label_scale())), width="stretch", key="fig2_chart"
-    )
+    with present.screen_box("coverage_screen", ABOVE_PX - 60):  # no tabs above it
+        st.plotly_chart(
+            present.figure(paper.fig2_figure(present.label_scale())),
+            width="stretch",
+            height="stretch" if present.on() else "content",
+            key="fig2_chart",
+        )
     st.table(paper.fig2_table().rename(columns=lambda c: c.replace("_", " ")))
     st.caption(paper.ETA_NOTE)
 
 
 with page_guard("running the cross-validation"):
-    ds, key = datasets.current_dataset()
+    ds, key = links.page_dataset()  # painted points too, while they are every page's
     s = st.session_state
     with st.sidebar:
         st.radio(
@@ -172,7 +185,9 @@ with page_guard("running the cross-validation"):
     if s["coverage_view"] == "paper":
         paper_view()
         st.stop()
-    dataset_caption()
+    name_dataset(ds)  # the paper's view shows no dataset of ours
+    if not present.on():
+        dataset_caption()
     with st.sidebar:
         st.subheader("Cross-validation")
         st.slider(
@@ -251,7 +266,16 @@ with page_guard("running the cross-validation"):
             )
             if bar is not None:
                 bar.empty()
-            st.plotly_chart(present.figure(view.figure), width="stretch", key="coverage_chart")
+            with present.screen_box("coverage_screen", ABOVE_PX):
+                st.plotly_chart(
+                    present.figure(view.figure),
+                    width="stretch",
+                    height="stretch" if present.on() else "content",
+                    key="coverage_chart",
+                )
+            if present.on():
+                dataset_caption()
+            st.caption(context.cv_majority_note(ds.y))  # issue 37: the floor beside accuracy
             st.subheader("Summary")
             st.caption(
                 "Means over the folds (± std of decided accuracy). η = (decided accuracy "

@@ -15,6 +15,12 @@ address is rewritten after the page.
 
 Painted points (the Decision regions page's draw mode) travel as ``paint=``, in
 `appkit.paint`'s compact, capped form, checked strictly when a link brings them.
+
+`page_dataset` is the dataset of every page: the painted points while painting is
+on (from the Decision regions page or a link), else the sidebar's choice (a built-in
+or an upload). Picking another dataset in the sidebar, or uploading one, ends the
+painting (`end_paint_on_new_pick`); `dataset_line` is the sentence each page shows
+to name its dataset.
 """
 
 from __future__ import annotations
@@ -29,7 +35,18 @@ from appkit.specs import MODEL_PARAMS
 from appkit.state import BOUNDS, DEFAULTS, MODEL_KINDS
 from ternary import PARAMETERS
 
-__all__ = ["COVERAGE_VIEWS", "PRESETS", "PRESET_SOURCES", "URL_KEYS", "restore", "sync"]
+__all__ = [
+    "COVERAGE_VIEWS",
+    "PRESETS",
+    "PRESET_SOURCES",
+    "URL_KEYS",
+    "dataset_line",
+    "end_paint_on_new_pick",
+    "page_dataset",
+    "painting",
+    "restore",
+    "sync",
+]
 
 #: the dataset and its generator's options, written ahead of the estimator's parameters
 _DATA_KEYS = ("dataset", "n_samples", "noise", "data_seed", "standardize")
@@ -238,3 +255,59 @@ def sync() -> None:
     if params != {k: st.query_params[k] for k in st.query_params}:
         st.query_params.from_dict(params)
     s["_url_written"] = params
+
+
+#: session key: the sidebar's dataset when the painting began; another pick ends it
+_PAINT_OVER = "_paint_over"
+
+
+def painting(state=None) -> bool:
+    """Whether painted points are the dataset of every page (painting on, with points)."""
+    s = st.session_state if state is None else state
+    return bool(s.get("paint_on") and s.get("paint_points"))
+
+
+def end_paint_on_new_pick(state=None) -> bool:
+    """End the painting when the sidebar's dataset changed since it began (a pick, an
+    upload, a fetch from OpenML); returns whether it ended. Called by app.py on every run,
+    after the picker: the painted points are the dataset of every page until then."""
+    s = st.session_state if state is None else state
+    if not s.get("paint_on"):
+        s.pop(_PAINT_OVER, None)
+        return False
+    over = s.setdefault(_PAINT_OVER, s.get("dataset"))
+    if s.get("dataset") == over:
+        return False
+    s["paint_on"] = False
+    s.pop(_PAINT_OVER, None)
+    return True
+
+
+def page_dataset():
+    """``(dataset, key)`` of every page: the painted points while painting is on and they
+    can be fitted (two classes of two points or more), else the sidebar's dataset
+    (`appkit.datasets.current_dataset`: a built-in or the upload, standardised when the
+    sidebar says so). The Grafting page calls this as the others do."""
+    from appkit.datasets import current_dataset
+
+    s = st.session_state
+    points = list(s.get("paint_points") or [])
+    if painting(s) and paint.problem(points) is None:
+        return paint.painted_dataset(points)
+    return current_dataset()
+
+
+def dataset_line(ds) -> str:
+    """The sentence that names the dataset a page shows: its name, rows, features and
+    classes, and for painted points where they come from and how to leave them.
+
+    Markdown-safe: a name from an upload is shown as plain text."""
+    from appkit.guard import plain
+
+    size = f"{ds.n_samples:,} rows, {ds.n_features} features, {ds.n_classes} classes"
+    if ds.source == "painted":
+        return (
+            f"Dataset: **painted points** ({ds.n_samples} points, {ds.n_classes} classes), "
+            "painted on the Decision regions page; pick a dataset in the sidebar to leave them."
+        )
+    return f"Dataset: **{plain(ds.name)}** ({size})."

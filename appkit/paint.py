@@ -163,8 +163,10 @@ def decode(code: str) -> list[Point]:
 def restore_link(s, code: str | None) -> list[str]:
     """Apply a link's ``paint=`` to session ``s``; the messages of what was ignored.
 
-    A link without ``paint=`` turns painting off (the address is the whole setting).
+    A link without ``paint=`` turns painting off (the address is the whole setting);
+    with it, the points are painted over the link's dataset (`appkit.links.page_dataset`).
     """
+    s.pop("_paint_over", None)
     if code is None:
         s["paint_on"] = False
         return []
@@ -284,6 +286,7 @@ def _painted(code: str) -> tuple[Dataset, tuple]:
 # ----------------------------------------------------------------------------- the page
 def _on_toggle() -> None:
     st.session_state["paint_on"] = bool(st.session_state.get("paint_toggle"))
+    st.session_state.pop("_paint_over", None)  # painted over the sidebar's dataset of now
 
 
 def apply_click(
@@ -435,7 +438,7 @@ def paint_section(ds: Dataset, key: tuple):
             key="paint_toggle",
             on_change=_on_toggle,
             help="Draw the dataset yourself: pick a class and click on the canvas. While this "
-            "is on, the painted points replace the sidebar's dataset on this page: the tree, "
+            "is on, the painted points replace the sidebar's dataset on every page: the tree, "
             "its zones and every card below follow them, and the page's link carries them.",
         )
     if not s.get("paint_on"):

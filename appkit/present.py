@@ -1,4 +1,12 @@
-"""Presentation mode (``present=1``): the pages' figures with larger text."""
+"""Presentation mode (``present=1``): the pages' figures with larger text, on one screen.
+
+A projected page is read from its first screen: `page_head` puts the title's
+explanation behind a "?" (`st.title`'s help) instead of four lines of caption, and
+`screen_box` gives the page's main figure the height the window has left below the
+title, its controls and a one-line row of numbers (app.py's presentation CSS draws
+the metric cards that way), whatever the projector's resolution: 1024 × 768, 1400 × 900
+or 1920 × 1080. Outside presentation mode both leave the page as it was.
+"""
 
 from __future__ import annotations
 
@@ -8,11 +16,86 @@ import streamlit as st
 import viz
 from appkit.guard import capped
 
-__all__ = ["HEADERS", "SCALE", "figure", "headers", "label_scale", "readable", "shown_table"]
+__all__ = [
+    "HEADERS",
+    "SCALE",
+    "figure",
+    "headers",
+    "label_scale",
+    "on",
+    "page_head",
+    "readable",
+    "screen_box",
+    "shown_table",
+]
 
 
 #: how much larger a figure's text is in presentation mode
 SCALE = 1.5
+
+
+def on() -> bool:
+    """Whether the page is presented (``present=1``, or the sidebar's switch)."""
+    return bool(st.session_state.get("present"))
+
+
+def page_head(title: str, caption: str):
+    """The page's title and what its figure shows; returns ``name(ds)``, which the page
+    calls once its dataset is known to name it.
+
+    Presenting, the caption folds into the title's "?" (its help tooltip) and the
+    dataset's name joins the title ("Decision regions · two moons"), so the first
+    screen is left to the figure; otherwise the caption is under the title and the
+    dataset's line (`appkit.links.dataset_line`) between them.
+    """
+    from appkit.links import dataset_line
+
+    slot = st.empty()
+    slot.title(title, help=caption if on() else None)  # until the dataset is known
+    if not on():
+        st.caption(caption)
+
+    def name(ds) -> None:
+        if on():
+            slot.title(f"{title} · {capped(ds.name)}", help=caption + "\n\n" + dataset_line(ds))
+        else:
+            with slot.container():
+                st.title(title)
+                st.caption(dataset_line(ds))
+
+    return name
+
+
+#: the least height of a `screen_box`, in px: on a short window the box scrolls with the
+#: page rather than squeezing its figure
+_MIN_BOX_PX = 320
+
+
+def screen_box(
+    key: str, above_px: float, share: float = 1.0, *, fallback_px: int = 520, horizontal=False
+):
+    """A container as tall as ``share`` of the window's height less ``above_px``, presenting.
+
+    ``above_px`` is what the page draws above the box at presentation size (the
+    Streamlit header's band, the title, the controls, a line of numbers), measured in
+    Chromium; ``share`` splits the rest between boxes stacked one over the other. A
+    plotly chart inside drawn with ``height="stretch"`` fills the box, relaid out by
+    plotly whenever the window changes. A container of fixed height (Streamlit's
+    own) whose height CSS makes follow the window: ``100vh`` is not known on the
+    server. ``horizontal``: its children side by side. Not presenting, a plain
+    container (``fallback_px`` unused).
+    """
+    if not on():
+        return st.container(key=key, horizontal=horizontal)
+    # app.py's presentation CSS may set --above-px for narrow windows, where rows wrap
+    above = f"var(--above-{key}, {above_px:g}px)"
+    height = f"max({_MIN_BOX_PX}px, calc({share:g} * (100vh - {above})))"
+    # the wrapper Streamlit puts around a fixed-height container sizes it by flex-basis
+    st.html(
+        f"<style>div:has(> .st-key-{key}), .st-key-{key} {{ height: {height} !important; "
+        f"max-height: none !important; flex: 0 0 {height} !important; }}</style>"
+    )
+    return st.container(height=fallback_px, border=False, key=key, horizontal=horizontal)
 
 
 def figure(fig):

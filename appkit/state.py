@@ -22,8 +22,10 @@ __all__ = [
     "DEFAULTS",
     "MODEL_KINDS",
     "SHARED_KEYS",
+    "clear_on_page",
     "init_state",
     "keep_state",
+    "on_page",
     "shown",
 ]
 
@@ -94,5 +96,28 @@ def shown(*names: str) -> bool:
     A hidden control keeps its value (from the link or the default), so a
     teacher can fix a setting and leave only the ones to play with.
     """
-    hidden = st.session_state.get("_hidden", frozenset())
+    s = st.session_state
+    hidden = s.get("_hidden", frozenset()) | s.get(_ON_PAGE, frozenset())
     return not any(name in hidden for name in names)
+
+
+#: session key: the controls this run draws on the page itself (app.py empties it per run)
+_ON_PAGE = "_on_page"
+
+
+def on_page(*names: str) -> tuple[str, ...]:
+    """Of ``names``, those `shown`, now marked as drawn on the page for this run.
+
+    The page then draws them itself (presentation mode's lecture view puts the model's
+    sliders beside its figures) and the sidebar, drawn after, leaves them out: a widget
+    drawn twice is an error. app.py clears the marks before every page run.
+    """
+    s = st.session_state
+    drawn = tuple(name for name in names if shown(name))
+    s[_ON_PAGE] = s.get(_ON_PAGE, frozenset()) | frozenset(drawn)
+    return drawn
+
+
+def clear_on_page() -> None:
+    """Forget the previous run's `on_page` marks (app.py, before the page runs)."""
+    st.session_state.pop(_ON_PAGE, None)

@@ -61,6 +61,8 @@ def tree_dot(
     text_scale: float = 1.0,
     on_screen: bool = False,
     max_depth: int | None = None,
+    orientation: str = "auto",
+    compact: bool = False,
 ) -> str:
     """The DOT source of ``_model``, ``highlight`` outlined, one row's ``path`` drawn thick.
 
@@ -72,7 +74,8 @@ def tree_dot(
     feature and class names `capped` (a name from a file can be any length); a
     download keeps them whole, and on screen a shallow tree too wide for `FIT_WIDTH_PX` is
     drawn left to right (`viz.tree_dot`'s ``max_width_px``) instead of being cut or shrunk.
-    Nodes deeper than ``max_depth`` are collapsed to "(…)".
+    Nodes deeper than ``max_depth`` are collapsed to "(…)". ``orientation`` as
+    `viz.tree_dot`'s, and ``compact`` (three-line labels) too: the lecture view's.
     """
     if feature_names is None:
         feature_names = tuple(str(c) for c in _model.feature_names_in_)
@@ -88,6 +91,8 @@ def tree_dot(
         text_scale=text_scale,
         max_width_px=FIT_WIDTH_PX if on_screen else None,
         max_depth=max_depth,
+        orientation=orientation,
+        compact=compact,
     )
 
 

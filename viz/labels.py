@@ -21,6 +21,7 @@ import numpy as np
 from viz.shadow import ShadowTree
 
 __all__ = [
+    "compact_label_items",
     "format_number",
     "node_label_items",
     "node_label_lines",
@@ -144,3 +145,27 @@ def node_label_lines(model, node, feature_names=None, class_names=None) -> list[
     list of str
     """
     return [text for _, text in node_label_items(model, node, feature_names, class_names)]
+
+
+def compact_label_items(model, node, feature_names=None, class_names=None):
+    """`node_label_items` in three lines at most, numbers to 3 significant digits, for
+    a diagram that must fit a small box (the app's lecture view): a split reads
+    "feature ≤ θ", "δ = …" (when the tree has zones), "n = …"; a leaf "Class: …" and
+    "conf = …, n = …". The blend range is left out: it is θ ± δ.
+
+    >>> from sklearn.datasets import load_iris
+    >>> from ternary import TernaryTreeClassifier
+    >>> X, y = load_iris(return_X_y=True)
+    >>> clf = TernaryTreeClassifier(max_depth=1, delta_method="none").fit(X, y)
+    >>> [text for _, text in compact_label_items(clf, 0)]
+    ['x2 ≤ 2.45', 'n = 150']
+    """
+    items = dict(node_label_items(model, node, feature_names, class_names))
+    tree = ShadowTree.of(model, feature_names, class_names)
+    node = int(node)
+    if tree.is_leaf[node]:
+        return [("class", items["class"]), ("confidence", f"{items['confidence']}, {items['n']}")]
+    out = [("feature", f"{items['feature']} ≤ {float(tree.threshold[node]):.3g}")]
+    if "delta" in items:
+        out.append(("delta", f"δ = {float(tree.delta[node]):.3g}"))
+    return out + [("n", items["n"])]

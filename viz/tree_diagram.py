@@ -17,7 +17,7 @@ from html import escape
 import numpy as np
 
 from viz.colors import DELTA_TEXT_COLOR, GRAFTED_COLOR, UNCERTAIN_COLOR, class_color, tint
-from viz.labels import node_label_items
+from viz.labels import compact_label_items, node_label_items
 from viz.shadow import ShadowTree
 
 __all__ = ["tree_dot", "tree_svg"]
@@ -152,9 +152,10 @@ def _legend(tree, leaf_classes, highlight) -> str:
     return table
 
 
-def _node_line(tree, node, through_middle, highlight_node, path=None):
+def _node_line(tree, node, through_middle, highlight_node, path=None, compact=False):
     """The DOT line of one node, and its class when it is a leaf (else None)."""
-    attrs = {"label": _html_label(node_label_items(tree, node))}
+    items = (compact_label_items if compact else node_label_items)(tree, node)
+    attrs = {"label": _html_label(items)}
     fill, border, pen = _SPLIT_FILL, "#444444", 1.0
     leaf_class = None
     if tree.is_leaf[node]:
@@ -238,6 +239,7 @@ def tree_dot(
     legend="inside",
     text_scale=1.0,
     max_width_px=None,
+    compact=False,
 ) -> str:
     """The tree as Graphviz DOT text.
 
@@ -266,6 +268,8 @@ def tree_dot(
     max_width_px : float, optional
         The width to fit at natural size (text never shrunk): with ``orientation="auto"``,
         a shallow tree wider than this top to bottom is drawn left to right
+    compact : bool, node labels in three lines at most (`viz.labels.compact_label_items`),
+        for a diagram fitted to a small box
 
     Returns
     -------
@@ -302,12 +306,13 @@ def tree_dot(
         f'ranksep={_RANKSEP[rankdir]}, fontname="{_FONT}", charset="UTF-8"];',
         # the margin leaves room for a browser font a little wider than Graphviz's metrics
         f'  node [shape=box, style="{style}", fontname="{_FONT}", fontsize={node_pt}, '
-        f'margin="0.1,0.05", color="#444444", fillcolor="{_SPLIT_FILL}"];',
+        f'margin="{0.16 if compact else 0.1},0.05", color="#444444", '
+        f'fillcolor="{_SPLIT_FILL}"];',
         f'  edge [fontname="{_FONT}", fontsize={edge_pt}, color="#444444", arrowsize=0.7];',
     ]
     leaf_classes = set()
     for node in drawn:
-        line, leaf_class = _node_line(tree, node, through_middle, highlight_node, path)
+        line, leaf_class = _node_line(tree, node, through_middle, highlight_node, path, compact)
         lines.append(line)
         if leaf_class is not None:
             leaf_classes.add(leaf_class)
