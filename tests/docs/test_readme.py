@@ -183,3 +183,15 @@ def test_the_library_example_runs_as_written():
     assert set(verdict.tolist()) == {0, 1}, "the example's tree flags some rows and decides most"
     assert 0 < (verdict == 0).mean() < 0.5
     assert len(clf.tree_.delta) == clf.tree_.node_count
+
+
+def test_benchmarks_contents_lists_its_topics_and_every_link_resolves():
+    path = REPO / "BENCHMARKS.md"
+    text = path.read_text(encoding="utf-8")
+    contents = text.split("## Contents", 1)[1].split("\n## ", 1)[0]
+    targets = re.findall(r"\]\(#([^)]+)\)", contents)
+    anchors = _markdown_anchors(path)
+    assert len(targets) >= 20
+    assert [t for t in targets if t not in anchors] == []
+    topics = re.findall(r"^- \[", contents, flags=re.MULTILINE)
+    assert 3 <= len(topics) <= 8, "a few topics, each with its sections beneath"
