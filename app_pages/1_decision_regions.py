@@ -3,7 +3,7 @@
 import numpy as np
 import streamlit as st
 
-from appkit import cost, lecture, links, model, paint, paper, present, regions, why
+from appkit import context, cost, lecture, links, model, paint, paper, present, regions, why
 from appkit.guard import page_guard, plain
 from ternary.data import to_csv
 
@@ -177,6 +177,7 @@ with page_guard("drawing the decision regions"):
     )
 
     with after:
+        context.fit_notes(res.model, res.split, f"the {m['n_test']} rows measured")  # issue 37
         if res.note:  # more than two features: the picture's model is a two-feature one
             st.info(plain(res.note), icon="ℹ️")
     if presenting:  # the lecture view, under the cards (a canvas is drawn below it)
@@ -194,7 +195,7 @@ with page_guard("drawing the decision regions"):
     if res.flagged.empty:
         st.info("No test row falls inside an uncertainty zone with these settings.")
     else:
-        st.dataframe(res.flagged, hide_index=True, width="stretch")
+        st.dataframe(context.rounded(res.flagged), hide_index=True, width="stretch")
         st.download_button(
             "Download flagged rows (CSV)",
             to_csv(res.flagged).encode(),

@@ -2,7 +2,7 @@
 
 import streamlit as st
 
-from appkit import coverage, links, model, paper, present, vocabulary
+from appkit import context, coverage, links, model, paper, present, vocabulary
 from appkit.guard import page_guard, plain
 from appkit.model import CVSpec, FitSpec
 from appkit.state import DEFAULTS
@@ -275,6 +275,7 @@ with page_guard("running the cross-validation"):
                 )
             if present.on():
                 dataset_caption()
+            st.caption(context.cv_majority_note(ds.y))  # issue 37: the floor beside accuracy
             st.subheader("Summary")
             st.caption(
                 "Means over the folds (± std of decided accuracy). η = (decided accuracy "

@@ -17,7 +17,7 @@ import streamlit as st
 from sklearn.base import clone
 
 import viz
-from appkit import paper, present
+from appkit import context, paper, present
 from appkit.guard import clicked_customdata
 from appkit.model import CVSpec, FitSpec, fit, split_data
 from appkit.state import BOUNDS, DEFAULTS
@@ -52,6 +52,7 @@ __all__ = [
     "sweep_spec",
     "sweep_trace",
     "sweep_values",
+    "with_notes",
 ]
 
 
@@ -279,9 +280,11 @@ def coverage_figure(
     sweep=None,
     title=None,
     label_scale: float = 1.0,
+    majority: float | None = None,
 ):
     """`viz.accuracy_coverage_figure` with the page's arguments (``label_scale``: the
-    point labels' text size over the plain page's, `present.label_scale`)."""
+    point labels' text size over the plain page's, `present.label_scale`; ``majority``:
+    the majority-class rate, drawn where it falls inside the plot)."""
     return viz.accuracy_coverage_figure(
         summary,
         baseline_accuracy=baseline,
@@ -290,7 +293,17 @@ def coverage_figure(
         sweep=sweep,
         title=title,
         label_scale=label_scale,
+        majority_rate=majority,
     )
+
+
+def with_notes(summary: pd.DataFrame, results: pd.DataFrame) -> pd.DataFrame:
+    """``summary`` with a ``note`` column after ``combo``: what was degenerate in its folds
+    (`context.combo_notes`: "one leaf", "flags none", "flags every row"), else empty."""
+    notes = context.combo_notes(results)
+    out = summary.copy()
+    out.insert(1, "note", [notes.get(str(c), "") for c in out["combo"]])
+    return out
 
 
 # ----------------------------------------------------------------------------- page views
@@ -315,16 +328,20 @@ class ShownFigure(go.Figure):
 def shown_numbers(table: pd.DataFrame, digits: int = 4) -> tuple[pd.DataFrame, dict]:
     """``table`` as ``st.dataframe`` shows it, and the ``column_config`` that goes with it.
 
-    Readable headers (`present.headers`), numbers rounded to ``digits`` places and
-    drawn as they are, without trailing zeros (61.8, 0.9621); the columns stay
-    numeric, so they sort as numbers, and a value that does not exist (CART's η) is
-    the grid's grey "None". What `present.shown_table`'s Styler showed, without
-    restyling every cell on every page run (issue 32: a tenth of the page's time).
+    Readable headers (`present.headers`), numbers rounded to ``digits`` significant
+    digits (`context.rounded`) and drawn with as many (`context.grid_format`,
+    ``%.4g``): 8.178 and 71.51, where the grid's "plain" format printed 4-place values
+    as 8.178099999999999 and 71.50970000000001 (it writes 20 decimals of the binary
+    double). The columns stay numeric, so they sort as numbers, and a value that does
+    not exist (CART's η) is the grid's grey "None". What `present.shown_table`'s
+    Styler showed, without restyling every cell on every page run (issue 32).
     """
-    shown = present.headers(table)
+    shown = context.rounded(present.headers(table), digits)
     numeric = [str(c) for c in shown.select_dtypes("number").columns]
-    shown[numeric] = shown[numeric].round(digits)
-    config = {c: st.column_config.NumberColumn(c, format="plain") for c in numeric}
+    config = {
+        c: st.column_config.NumberColumn(c, format=context.grid_format(shown[c], digits))
+        for c in numeric
+    }
     return shown, config
 
 
@@ -357,13 +374,18 @@ def _coverage_view(_ds: Dataset, _spec: CVSpec, _results, key: tuple) -> Coverag
     _, show_paper, label_scale = key
     paper_means = paper.paper_cc18_means() if show_paper else None
     chow = chow_curve(_ds, _spec)
-    figure = coverage_figure(summary, baseline, chow, paper_means, label_scale=label_scale)
-    shown, columns = shown_numbers(summary)
+    # degenerate combinations (one leaf, nothing or all flagged) named in the figure and table
+    noted = with_notes(summary, _results)
+    majority = context.cv_majority_rate(_ds.y)[1]
+    figure = coverage_figure(
+        noted, baseline, chow, paper_means, label_scale=label_scale, majority=majority
+    )
+    shown, columns = shown_numbers(noted)
     return CoverageView(
         summary,
         baseline,
         ShownFigure(figure),
-        win_tie_loss(_results).round(4),
+        context.rounded(win_tie_loss(_results)),
         shown,
         columns,
         to_csv(summary).encode(),
@@ -393,7 +415,7 @@ class SelectiveView:
 def _selective_view(_ds: Dataset, _spec: FitSpec, _forest, key: tuple) -> SelectiveView:
     result = selective_curves(_ds, _spec, _forest)
     figure = viz.risk_coverage_figure(result.curves, markers=result.markers)
-    return SelectiveView(result, ShownFigure(figure), result.table.round(4))
+    return SelectiveView(result, ShownFigure(figure), context.rounded(result.table))
 
 
 def selective_view(ds: Dataset, spec: FitSpec, forest: FitSpec | None = None) -> SelectiveView:

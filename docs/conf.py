@@ -89,6 +89,7 @@ API_MODULES = {
     "ternary.review": "Which rows to review: a budget or a risk target",
     "ternary.metrics": "Metrics of a ternary verdict",
     "ternary.explain": "Why a row is (or is not) flagged",
+    "ternary.diagnose": "Degenerate fits said in words, and the majority-class floor",
     "ternary.rules": "Rules extracted from a fitted tree",
     "ternary.pipeline": "Preprocessing and a ternary estimator in one object",
     "ternary.delta": "The five δ methods",

@@ -9,6 +9,7 @@ least confident x % instead) as the frontier a δ method has to beat.
 from __future__ import annotations
 
 import numpy as np
+import pandas as pd
 import plotly.graph_objects as go
 
 from viz.chrome import readable_ticks, title_below_toolbar
@@ -99,6 +100,19 @@ def _baseline_layer(fig, baseline, x_max):
             line=dict(color="#333333", width=1.5, dash="dash"),
             name=f"CART baseline ({100 * baseline:.1f}%)",
             hovertemplate=f"CART accuracy {baseline:.4f}<extra></extra>",
+        )
+    )
+
+
+def _majority_layer(fig, rate, x_max):
+    fig.add_trace(
+        go.Scatter(
+            x=[0.0, x_max],
+            y=[rate, rate],
+            mode="lines",
+            line=dict(color=_DEGENERATE, width=1, dash="dot"),
+            name=f"majority class ({100 * rate:.1f}%)",
+            hovertemplate=f"majority class: always answering it scores {rate:.4f}<extra></extra>",
         )
     )
 
@@ -249,10 +263,51 @@ def _paper_layer(fig, paper_means, label="paper (CC18 means)"):
     )
 
 
-def _combo_text(method, routing) -> str:
-    if method == "none":
-        return "CART"
-    return f"{method} (h.m.)" if routing == "hard_middle" else str(method)
+def _combo_text(method, routing, note=None) -> str:
+    name = (
+        "CART" if method == "none" else f"{method} (h.m.)" if routing == "hard_middle" else method
+    )
+    return f"{name}: {note}" if _noted(note) else str(name)
+
+
+def _combo_texts(frame) -> list[str]:
+    """`_combo_text` of each row of ``frame`` (its ``note`` where it has that column)."""
+    notes = frame["note"] if "note" in frame.columns else [None] * len(frame)
+    return [
+        _combo_text(m, r, n)
+        for m, r, n in zip(frame["delta_method"], frame["routing"], notes, strict=True)
+    ]
+
+
+def _noted(note) -> bool:
+    return isinstance(note, str) and bool(note)
+
+
+#: the ring around a degenerate combination's marker (a single leaf, nothing or all flagged)
+_DEGENERATE = "#c62828"
+
+
+def _degenerate_layer(fig, summary):
+    """A red ring around each combination whose ``note`` says its fit was degenerate."""
+    marked = summary[[_noted(n) for n in summary["note"]]]
+    if not len(marked):
+        return
+    fig.add_trace(
+        go.Scatter(
+            x=marked["uncertain_rate"],
+            y=marked["decided_accuracy"],
+            mode="markers",
+            marker=dict(symbol="circle-open", size=26, color=_DEGENERATE, line=dict(width=2.5)),
+            name="degenerate fit (one leaf, or nothing or all flagged)",
+            text=[
+                f"{_combo_text(m, r)}: {n}"
+                for m, r, n in zip(
+                    marked["delta_method"], marked["routing"], marked["note"], strict=True
+                )
+            ],
+            hovertemplate="%{text}<extra></extra>",
+        )
+    )
 
 
 def _combo_layer(fig, summary, baseline, positions):
@@ -261,7 +316,9 @@ def _combo_layer(fig, summary, baseline, positions):
     ``positions`` maps (method, routing) to its label's place (None: no label).
     """
     has_std = "decided_accuracy_std" in summary.columns
+    notes = summary["note"] if "note" in summary.columns else pd.Series(None, summary.index)
     for (method, routing), group in summary.groupby(["delta_method", "routing"], sort=False):
+        note = notes[group.index[0]]
         error = None
         if has_std:
             std = np.asarray(group["decided_accuracy_std"], dtype=float)
@@ -283,7 +340,7 @@ def _combo_layer(fig, summary, baseline, positions):
                     line=dict(color="#222222", width=1),
                 ),
                 text=[
-                    _combo_text(method, routing) if positions.get((method, routing)) else ""
+                    _combo_text(method, routing, note) if positions.get((method, routing)) else ""
                     for _ in rate
                 ],
                 textposition=positions.get((method, routing)) or "top right",
@@ -291,7 +348,9 @@ def _combo_layer(fig, summary, baseline, positions):
                 name="CART (δ = 0)" if method == "none" else f"{method} / {routing}",
                 customdata=eta,
                 hovertemplate=f"{method} / {routing}<br>uncertain %{{x:.1%}}<br>decided accuracy "
-                "%{y:.4f}<br>η = %{customdata:.3f}<extra></extra>",
+                "%{y:.4f}<br>η = %{customdata:.3f}"
+                + (f"<br>{note}" if _noted(note) else "")
+                + "<extra></extra>",
             )
         )
 
@@ -360,13 +419,16 @@ def accuracy_coverage_figure(
     title=None,
     reference_label="paper (CC18 means)",
     label_scale=1.0,
+    majority_rate=None,
 ) -> go.Figure:
     """Decided accuracy against boundary-uncertain rate, one point per combination.
 
     Parameters
     ----------
     summary : DataFrame with columns delta_method, routing, decided_accuracy,
-        uncertain_rate (means), optionally decided_accuracy_std (error bars)
+        uncertain_rate (means), optionally decided_accuracy_std (error bars) and
+        note (text: a degenerate fit, such as "one leaf", ringed in red and added
+        to the point's label; empty or missing where there is none)
     baseline_accuracy : float, CART's accuracy (the dashed line)
     chow_curve : DataFrame with uncertain_rate, decided_accuracy, optional
         CART's decided accuracy when it flags its least confident rows
@@ -381,6 +443,9 @@ def accuracy_coverage_figure(
     reference_label : str, the legend name of ``paper_means``' hollow markers
     label_scale : float, the size the point labels will be shown at over 10 px (1.5
         in presentation mode), so they are placed apart at that size
+    majority_rate : float, optional, the accuracy of always answering the majority
+        class; drawn as a labelled line where it falls inside the plotted range (a
+        single-leaf fit sits on it); not drawn outside it (it would squash the plot)
 
     Returns
     -------
@@ -393,6 +458,8 @@ def accuracy_coverage_figure(
     x_max, y_range = _extent(summary, baseline, (chow_curve, paper_means, sweep))
     _isoline_layer(fig, isolines, baseline, x_max, y_range)
     _baseline_layer(fig, baseline, x_max)
+    if majority_rate is not None and y_range[0] <= float(majority_rate) <= y_range[1]:
+        _majority_layer(fig, float(majority_rate), x_max)
     if chow_curve is not None and len(chow_curve):
         _chow_layer(fig, chow_curve)
     if paper_means is not None and len(paper_means):
@@ -402,7 +469,7 @@ def accuracy_coverage_figure(
     places = place_labels(
         firsts["uncertain_rate"],
         firsts["decided_accuracy"],
-        [_combo_text(m, r) for m, r in zip(firsts["delta_method"], firsts["routing"], strict=True)],
+        _combo_texts(firsts),
         (0.0, x_max),
         y_range,
         taken,
@@ -415,6 +482,8 @@ def accuracy_coverage_figure(
         zip(zip(firsts["delta_method"], firsts["routing"], strict=True), places, strict=True)
     )
     _combo_layer(fig, summary, baseline, positions)
+    if "note" in summary.columns:
+        _degenerate_layer(fig, summary)
     if sweep is not None and len(sweep):
         _sweep_layer(fig, sweep, (0.0, x_max), y_range, taken, label_scale)
     fig.update_xaxes(

@@ -42,13 +42,18 @@ def test_the_view_holds_the_downloads_and_the_summary_as_the_grid_shows_it():
     shown, columns = view.summary_shown, view.summary_columns
     assert not [c for c in shown.columns if "_" in c]  # readable headers
     assert "decided accuracy" in shown.columns and "η" in shown.columns
-    # numbers stay numbers (they sort as numbers), rounded to 4 places, drawn as they are
+    # numbers stay numbers (they sort as numbers), rounded to 4 significant digits and
+    # drawn with as many ("plain" printed 8.178 as 8.178099999999999, issue 37)
     assert shown["decided accuracy"].dtype == np.float64
     np.testing.assert_array_equal(
-        shown["decided accuracy"], view.summary["decided_accuracy"].round(4)
+        shown["decided accuracy"], [float(f"{v:.4g}") for v in view.summary["decided_accuracy"]]
     )
     assert set(columns) == set(shown.select_dtypes("number").columns)
-    assert all(c["type_config"]["format"] == "plain" for c in columns.values())
+    floats = set(shown.select_dtypes("float").columns)
+    assert floats and {c for c, v in columns.items() if v["type_config"]["format"] == "%.4g"} == (
+        floats
+    )
+    assert all(columns[c]["type_config"]["format"] == "plain" for c in set(columns) - floats)
 
 
 def test_shown_numbers_rounds_without_touching_text_or_missing_values():
@@ -61,9 +66,10 @@ def test_shown_numbers_rounds_without_touching_text_or_missing_values():
         }
     )
     shown, columns = coverage.shown_numbers(table)
+    # 4 significant digits, not 4 places: 0.0612345 keeps its 0.06123
     assert list(shown.columns) == ["combination", "decided accuracy", "η", "uncertain %"]
     assert shown["decided accuracy"].tolist() == [0.8812, 0.9012]
-    assert np.isnan(shown["η"][0]) and shown["η"][1] == 0.0612
+    assert np.isnan(shown["η"][0]) and shown["η"][1] == 0.06123
     assert shown["uncertain %"].tolist() == [0.0, 61.8]
     assert shown["combination"].tolist() == ["CART", "margin / probabilistic"]
     assert set(columns) == {"decided accuracy", "η", "uncertain %"}
