@@ -1,23 +1,117 @@
-"""Grafting: CART against CART with Webb's (1997) grafts."""
+"""Grafting: Webb's (1997) algorithm step by step, and CART against CART with its grafts."""
 
 import streamlit as st
 
-from appkit import cost, datasets, grafting, model, present, tree
-from appkit.guard import page_guard
+from appkit import cost, grafting, links, model, present, tree
+from appkit.guard import page_guard, plain
 from appkit.state import BOUNDS
 from appkit.vocabulary import GRAFT_CHOICES
 from ternary.data import to_csv
 
-st.title("Decision tree grafting")
-st.caption(
+#: presenting, the caption folds into the title's "?"
+name_dataset = present.page_head(
+    "Decision tree grafting",
     "Grafting (Webb 1997, C4.5+) revisits a grown tree and adds new leaves inside existing "
     "ones where the training rows of an ancestor node give significant evidence (a binomial "
     "test at level α) that part of a leaf's region belongs to another class. It can only "
-    "add structure, so it trades a larger tree for fewer errors near the boundaries."
+    "add structure, so it trades a larger tree for fewer errors near the boundaries. The "
+    "stepper walks through the algorithm one candidate cut at a time.",
 )
+#: what the page draws above the stepper's box when presenting (header band, title, the
+#: step's controls and its one-line summary), in px at presentation size
+ABOVE_PX = 250
+
+
+def _move(by: int, n_steps: int) -> None:
+    s = st.session_state
+    s["graft_step"] = min(max(int(s.get("graft_step", 1)) + by, 1), n_steps)
+
+
+def stepper(steps) -> None:
+    """A slider and previous/next through the steps; the tree and regions after each."""
+    n = steps.n_steps
+    if n == 0:
+        st.info("The tree is a single leaf: it has no ancestor to draw evidence from.")
+        return
+    s = st.session_state
+    s["graft_step"] = min(max(int(s.get("graft_step", 1)), 1), n)
+    back, mid, ahead = st.columns([1, 6, 1], vertical_alignment="bottom")
+    back.button("◀ Previous", on_click=_move, args=(-1, n), key="graft_prev", width="stretch")
+    ahead.button("Next ▶", on_click=_move, args=(1, n), key="graft_next", width="stretch")
+    if n > 1:
+        mid.slider(
+            "Step",
+            1,
+            n,
+            key="graft_step",
+            help="One candidate cut per step.",
+            label_visibility="collapsed" if present.on() else "visible",
+        )
+    step = int(s["graft_step"]) - 1
+    row = steps.trace.steps.iloc[step]
+    verdict = "graft" if row["decision"] == "graft" else "no graft"
+    made = int(row["grafts_made"])
+    st.markdown(
+        f"**Step {step + 1} of {n}** ({made} graft{'' if made == 1 else 's'} made). "
+        f"{plain(grafting.step_headline(steps, step))} → **{verdict}**"
+    )
+    after = grafting.step_model(steps, step)
+    presenting = present.on()
+    dot = tree.tree_dot(
+        after,
+        (steps.key, "graft_step", int(row["grafts_made"]), int(row["leaf"]), step),
+        int(row["leaf"]),
+        None,
+        grafting.step_path(after, row),
+        "none",
+        1.0,
+        True,
+        None,
+        grafting.box_orientation(after) if presenting else "auto",
+        presenting,
+    )
+    fig = present.figure(grafting.step_figure(steps, step))
+    if presenting:  # the regions beside the tree, as tall as the window leaves
+        st.html(grafting.STEPPER_CSS)
+        with present.screen_box("graft_box", ABOVE_PX, horizontal=True):
+            with st.container(key="graft_step_regions", height="stretch"):
+                st.plotly_chart(
+                    grafting.boxed(fig), width="stretch", height="stretch", key="graft_step_chart"
+                )
+            with st.container(key="graft_step_tree", height="stretch"):
+                st.graphviz_chart(dot, width="stretch", height="stretch")
+        step_numbers(steps, step, row)
+    else:  # the regions beside the numbers; the tree under them at its natural size
+        c1, c2 = st.columns([3, 2])
+        c1.plotly_chart(fig, width="stretch", key="graft_step_chart")
+        with c2:
+            step_numbers(steps, step, row)
+        st.graphviz_chart(dot, width="content")
+    if row["ancestor"] >= 0:
+        with st.expander("The climb: what each ancestor offered this leaf"):
+            st.caption(
+                f"The best {plain(row['feature_name'])} {'≤' if row['side'] == '<=' else '>'} "
+                f"cut each ancestor of leaf {row['leaf']} offers; the step's candidate is the "
+                "best of them (ties: more rows, then the ancestor nearer the leaf)."
+            )
+            st.table(grafting.step_climb(steps, step))
+    st.caption(
+        "Red outline: the leaf considered (in the tree too). Shaded: the candidate region, the "
+        "rows of the evidence ancestor the cut would relabel (dashed when rejected). Thick path "
+        "in the tree: from that ancestor down to the leaf. Black outlines on the regions: "
+        "cells relabelled by the grafts made so far."
+    )
+
+
+def step_numbers(steps, step: int, row) -> None:
+    """The decision and why, then the step's numbers."""
+    (st.success if row["decision"] == "graft" else st.info)(plain(row["why"]))
+    st.table(grafting.step_table(steps, step))
+
 
 with page_guard("grafting the tree"):
-    ds, key = datasets.current_dataset()
+    ds, key = links.page_dataset()  # the sidebar's dataset, or the points painted
+    name_dataset(ds)
     with st.sidebar:
         st.subheader("Grafting")
         st.radio(
@@ -80,6 +174,16 @@ with page_guard("grafting the tree"):
         label="Fit and graft",
     )
 
+    if features is not None:  # two features: the regions can be drawn, step by step
+        if not present.on():
+            st.subheader("Step by step")
+        stepper(grafting.graft_steps(ds, cart_spec, graft_spec))
+    else:
+        st.caption(
+            "The step-by-step view draws the regions, so it needs two features: choose "
+            "'the two plotted features' under Fit on."
+        )
+
     st.subheader("Before and after")
     st.dataframe(
         res.table,
@@ -122,6 +226,9 @@ with page_guard("grafting the tree"):
             f"{right} to the true class, {len(res.changed) - right} away from it."
         )
         st.dataframe(res.changed, hide_index=True, width="stretch")
+        note = grafting.accuracy_change_note(res, held)
+        if note:
+            st.markdown(plain(note))
 
     st.subheader("Graft report")
     report = res.report
@@ -147,6 +254,8 @@ with page_guard("grafting the tree"):
 
     st.subheader("The grafted tree")
     st.caption("Grafted nodes are drawn in purple.")
+    for note in grafting.empty_leaf_notes(res.grafted, res.report):
+        st.caption(plain(note))
     # as on the tree page: at its natural size (scrolling sideways when wider than the page),
     # the legend under it, larger text when presenting; stretched to the width, presentation
     # mode's wider page pushed the node text out of its boxes

@@ -33,9 +33,10 @@ def test_grafting_page_compares_cart_and_grafted_tree():
     assert at.dataframe[0].value["model"].iloc[1] == "CART + grafting (one)"
     at.slider(key="ccp_alpha").set_value(0.01).run()
     assert_clean(at)
-    # the grafted tree at its natural size, then its legend (as on the tree page)
-    tree, legend = (c.proto.spec for c in at.get("graphviz_chart"))
-    assert len(at.get("plotly_chart")) == 2 and "Grafted node" in legend
+    # the stepper's tree, then the grafted tree at its natural size and its legend (as on
+    # the tree page)
+    _, tree, legend = (c.proto.spec for c in at.get("graphviz_chart"))
+    assert len(at.get("plotly_chart")) == 3 and "Grafted node" in legend
     assert "Grafted node" not in tree and GRAFTED_COLOR in tree  # the grafted nodes' border
     at.radio(key="graft_features").set_value("all features").run()
     assert_clean(at)
