@@ -242,6 +242,7 @@ class _Column:
     gap_mask: np.ndarray | None = None  # the gaps before imputation
     indicator: bool = False  # a 0/1 column of its own marks the gaps (numbers)
     merge: bool = False  # levels matched without letter case
+    integer: bool = False  # numbers written as whole numbers (an int column, or "12" texts)
 
 
 def _convert_feature(
@@ -256,7 +257,8 @@ def _convert_feature(
     if pd.api.types.is_bool_dtype(raw.dtype):
         return _Column(name, "numeric", raw.to_numpy(dtype=np.float64, na_value=np.nan))
     if pd.api.types.is_numeric_dtype(raw.dtype):
-        return _Column(name, "numeric", raw.to_numpy(dtype=np.float64, na_value=np.nan))
+        values = raw.to_numpy(dtype=np.float64, na_value=np.nan)
+        return _Column(name, "numeric", values, integer=pd.api.types.is_integer_dtype(raw.dtype))
     text, missing = _clean_text(raw, tokens)
     numbers = _to_float(text)
     present = ~missing.to_numpy()
@@ -278,7 +280,8 @@ def _convert_feature(
             return grouped
     n_failed = int(failed.sum())
     if n_failed == 0:
-        return _Column(name, "numeric", numbers, from_text=True, gaps=gaps)
+        whole = bool(text[present].str.fullmatch(r"[+-]?\d+").all())
+        return _Column(name, "numeric", numbers, from_text=True, gaps=gaps, integer=whole)
     if n_failed < n_present and n_failed <= _JUNK_FRACTION * n_present:
         examples = _quote_list(sorted(set(text[failed].tolist()))[:3], limit=3)
         report.append(

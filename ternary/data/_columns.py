@@ -15,8 +15,11 @@ once here with its threshold:
 * Levels that differ only in surrounding whitespace or letter case are one level,
   named by the most frequent spelling (ties: the alphabetically first).
 * An integer column whose values are all different and whose name says
-  identifier (``id``, ``*_id``, ``customerId``, ``key``, ``uuid``, ``guid``...) is set
-  aside like a text identifier.
+  identifier (``id``, ``*_id``, ``customerId``, ``key``, ``uuid``, ``guid``, ``*_no``,
+  ``*_number``, ``index``..., in any case) is set aside like a text identifier, and so is
+  one written as whole numbers that numbers the rows, 1..n or 0..n−1 in file order,
+  whatever its name (a ``record_no`` kept as a feature lets a tree split on the file's
+  order). A measurement that happens to be all different, such as a price, stays.
 * A text column with more levels than are one-hot encoded gets codes in order of
   frequency (0 the most frequent level), never alphabetical codes; levels an ARFF
   header declares keep the declared order.
@@ -58,7 +61,8 @@ _INDICATOR_MIN = 2
 _WARN_SHARE = 0.20
 # An all-distinct integer column is an identifier when its name says so.
 _IDENTIFIER_NAME = re.compile(
-    r"(?i:(?:^|[_\W])(?:id|key|uuid|guid|identifier|row_?id)$)|[a-z0-9](?:Id|ID)$"
+    r"(?i:(?:^|[_\W])(?:id|key|uuid|guid|identifier|row_?id|no|number)$|^index$)"
+    r"|[a-z0-9](?:Id|ID|No|Number)$"
 )
 _IDENTIFIER_MIN_ROWS = 20
 
@@ -194,6 +198,17 @@ def _is_numeric_identifier(name: str, values: np.ndarray) -> bool:
     if len(present) <= _IDENTIFIER_MIN_ROWS or not np.all(present == np.round(present)):
         return False
     return len(np.unique(present)) == len(present)
+
+
+def _numbers_the_rows(values: np.ndarray) -> bool:
+    """Whether ``values`` (a column written as whole numbers, in file order) are exactly
+    1, 2, ..., n or 0, 1, ..., n−1: a row number, never a gap, more than
+    ``_IDENTIFIER_MIN_ROWS`` rows. (A column written ``0.0, 1.0, ...`` is a measurement.)"""
+    values = np.asarray(values, dtype=np.float64)
+    n = len(values)
+    if n <= _IDENTIFIER_MIN_ROWS or values[0] not in (0.0, 1.0):
+        return False
+    return bool(np.array_equal(values, values[0] + np.arange(n)))
 
 
 def _by_frequency(values: np.ndarray, levels: list) -> list:

@@ -68,7 +68,8 @@ def test_names_from_a_file_reach_the_page_as_plain_text():
     hostile = (
         "![x](http://img.test/a.png),[site](http://link.test),<img src=x onerror=alert(1)>\n"
         + "".join(
-            f"{i},{(i * 7) % 13},{'<b>yes</b>' if i % 2 else '[no](http://e.test)'}\n"
+            # the first column shuffled: 0..39 in file order would number the rows
+            f"{(11 * i) % 40},{(i * 7) % 13},{'<b>yes</b>' if i % 2 else '[no](http://e.test)'}\n"
             for i in range(40)
         )
     ).encode()

@@ -42,7 +42,9 @@ def test_upload_drives_every_page_and_bad_files_show_an_error():
 def test_a_one_feature_dataset_gets_a_readable_error_not_a_traceback():
     at = open_app()
     ds, error = datasets.load_user_data(
-        b"x,label\n" + b"".join(f"{i},{i % 2}\n".encode() for i in range(40)), "one.csv"
+        # x: 0..39 shuffled (in file order it would number the rows and be set aside)
+        b"x,label\n" + b"".join(f"{(7 * i) % 40},{i % 2}\n".encode() for i in range(40)),
+        "one.csv",
     )
     assert error is None
     at.session_state["user_dataset"] = ds

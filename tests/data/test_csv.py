@@ -127,7 +127,8 @@ def test_csv_high_cardinality_text_is_coded_by_frequency_not_alphabet(tmp_path):
     cities = [f"city{k:02d}" for k in range(12)]
     # city11 is the most frequent (8 rows), then city00..city10 (2 rows each, alphabetical).
     rows = [cities[i % 11] for i in range(22)] + ["city11"] * 8
-    lines = ["city,v,y"] + [f"{c},{i},{i % 3}" for i, c in enumerate(rows)]
+    # v: 0..29 in a shuffled order (in file order they would number the rows)
+    lines = ["city,v,y"] + [f"{c},{(7 * i) % 30},{i % 3}" for i, c in enumerate(rows)]
     ds = load_csv(write(tmp_path, "h.csv", "\n".join(lines).encode()))
     assert ds.feature_names == ["city", "v"]
     code = {c: (0 if c == "city11" else int(c[4:]) + 1) for c in cities}

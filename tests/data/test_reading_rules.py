@@ -157,7 +157,8 @@ def test_an_integer_id_column_is_set_aside_and_kept_on_request():
     frame = pd.DataFrame(
         {
             "customer_id": np.arange(1000, 1000 + n),
-            "count": np.arange(n),  # all distinct, but not named an identifier
+            # all distinct, but not named an identifier nor numbering the rows
+            "count": np.random.default_rng(0).permutation(n),
             "x": np.arange(n) % 5,
             "y": np.arange(n) % 2,
         }
@@ -181,7 +182,8 @@ def test_identifier_names(name):
 
 @pytest.mark.parametrize("name", ["paid", "valid", "idea", "keys_pressed"])
 def test_names_that_only_contain_id_are_features(name):
-    frame = pd.DataFrame({name: np.arange(30), "x": np.arange(30) % 4, "y": np.arange(30) % 2})
+    shuffled = np.random.default_rng(0).permutation(30)  # 0..29 in file order numbers rows
+    frame = pd.DataFrame({name: shuffled, "x": np.arange(30) % 4, "y": np.arange(30) % 2})
     assert name in load_csv(_csv(frame)).feature_names
 
 
