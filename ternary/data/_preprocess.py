@@ -118,8 +118,9 @@ class TransformReport:
         if self.no_date:
             out.append(
                 f"{sum(self.no_date.values())} date(s) that training read as a probable "
-                f'"no date" (such as 9999-12-31), in {_quote_list(list(self.no_date), limit=10)}, '
-                "were treated as gaps and marked in their own 0/1 columns, as in training."
+                f'"no date" (a placeholder such as 9999-12-31 that filled at least 2 % of its '
+                f"column), in {_quote_list(list(self.no_date), limit=10)}, were treated as gaps "
+                "and marked in their own 0/1 columns, as in training."
             )
         if self.beyond_training:
             out.append(
