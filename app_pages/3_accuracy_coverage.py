@@ -387,7 +387,7 @@ with page_guard("running the cross-validation"):
             bar, update = progress_bar("Sweeping…")
             rows = coverage.cv_results(ds, request, progress=update)
             bar.empty()
-            sweep_summary = coverage.summarize(rows, ds.bayes_error)
+            sweep_summary = coverage.with_notes(coverage.summarize(rows, ds.bayes_error), rows)
             trace = coverage.sweep_trace(sweep_summary, r_param)
             baseline = float(rows["cart_accuracy"].mean())
             folds = CVSpec(key, request.cv, request.max_depth, request.seed)

@@ -247,8 +247,9 @@ def sweep_spec(base: CVSpec, method: str, routing: str, param: str, values) -> C
 
 
 def sweep_trace(summary: pd.DataFrame, param: str) -> pd.DataFrame:
-    """The sweep's operating points in the layout `viz.accuracy_coverage_figure` draws."""
-    return pd.DataFrame(
+    """The sweep's operating points in the layout `viz.accuracy_coverage_figure` draws
+    (with `with_notes`' ``note`` where ``summary`` has one: such values are ringed)."""
+    trace = pd.DataFrame(
         {
             "param": param,
             "value": summary[param].astype(float),
@@ -258,6 +259,9 @@ def sweep_trace(summary: pd.DataFrame, param: str) -> pd.DataFrame:
             "decided_accuracy": summary["decided_accuracy"],
         }
     )
+    if "note" in summary.columns:
+        trace["note"] = summary["note"]
+    return trace
 
 
 def cart_only_summary(results: pd.DataFrame) -> pd.DataFrame:

@@ -300,9 +300,16 @@ def _degenerate_layer(fig, summary):
             marker=dict(symbol="circle-open", size=26, color=_DEGENERATE, line=dict(width=2.5)),
             name="degenerate fit (one leaf, or nothing or all flagged)",
             text=[
-                f"{_combo_text(m, r)}: {n}"
-                for m, r, n in zip(
-                    marked["delta_method"], marked["routing"], marked["note"], strict=True
+                f"{_combo_text(m, r)}"
+                + (f", {_value_text(p, v)}" if isinstance(p, str) else "")
+                + f": {n}"
+                for m, r, p, v, n in zip(
+                    marked["delta_method"],
+                    marked["routing"],
+                    marked["param"] if "param" in marked else [None] * len(marked),
+                    marked["value"] if "value" in marked else [None] * len(marked),
+                    marked["note"],
+                    strict=True,
                 )
             ],
             hovertemplate="%{text}<extra></extra>",
@@ -437,8 +444,9 @@ def accuracy_coverage_figure(
     isolines : sequence of float, efficiencies η drawn as lines
         ``y = baseline + η·x``
     sweep : DataFrame with param, value, uncertain_rate, decided_accuracy
-        (and optionally delta_method, routing), optional; operating points of
-        a parameter sweep joined by a line, labelled with the values
+        (and optionally delta_method, routing, note), optional; operating points of
+        a parameter sweep joined by a line, labelled with the values (a noted value
+        ringed like a noted combination)
     title : str, optional
     reference_label : str, the legend name of ``paper_means``' hollow markers
     label_scale : float, the size the point labels will be shown at over 10 px (1.5
@@ -482,8 +490,9 @@ def accuracy_coverage_figure(
         zip(zip(firsts["delta_method"], firsts["routing"], strict=True), places, strict=True)
     )
     _combo_layer(fig, summary, baseline, positions)
-    if "note" in summary.columns:
-        _degenerate_layer(fig, summary)
+    noted = [f for f in (summary, sweep) if f is not None and "note" in f.columns]
+    if noted:  # the combinations', then the swept values', in one ring trace
+        _degenerate_layer(fig, pd.concat(noted, ignore_index=True))
     if sweep is not None and len(sweep):
         _sweep_layer(fig, sweep, (0.0, x_max), y_range, taken, label_scale)
     fig.update_xaxes(

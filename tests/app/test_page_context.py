@@ -185,3 +185,23 @@ def test_coverage_marks_one_leaf_combinations_and_shows_the_majority(digits_cove
     # the one-leaf points sit on the floor: decided accuracy = the majority class
     marked = summary[summary["note"] == "one leaf"]
     assert np.allclose(marked["decided accuracy"], rate, atol=0.002)
+
+
+def test_the_sweep_marks_its_one_leaf_values(digits_coverage):
+    at = digits_coverage
+    at.selectbox(key="sweep_method").set_value("gain_ratio").run()
+    at.selectbox(key="sweep_routing").set_value("hard_middle").run()
+    at.selectbox(key="sweep_param").set_value("delta_scale").run()
+    at.slider(key="sweep_range_delta_scale").set_value((0.05, 1.0)).run()
+    at.number_input(key="sweep_steps").set_value(2).run()
+    at.button(key="run_sweep").click().run()
+    assert_clean(at)
+    table = at.dataframe[-1].value
+    notes = dict(zip(table["delta scale"], table["note"], strict=True))
+    # gain ratio's full zone swallows one side in every fold; a narrow one keeps the split
+    # (its zones then fall between the pixels' whole values in some folds: flags none)
+    assert notes[1.0] == "one leaf" and "one leaf" not in notes[0.05]
+    (chart,) = [c for c in at.get("plotly_chart") if "sweep_chart" in c.proto.id]
+    traces = json.loads(chart.proto.spec)["data"]
+    ring = next(t for t in traces if str(t.get("name", "")).startswith("degenerate fit"))
+    assert "gain_ratio (h.m.), delta_scale=1: one leaf" in ring["text"]

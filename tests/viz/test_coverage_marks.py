@@ -46,3 +46,23 @@ def test_no_ring_without_notes_and_no_majority_line_outside_the_plot():
     assert not _named(fig, "majority class")  # 0.10 lies far below 0.57 … 0.58: not drawn
     fig = viz.accuracy_coverage_figure(_summary(), baseline_accuracy=0.57)
     assert not _named(fig, "majority class")
+
+
+def test_a_noted_sweep_value_is_ringed_with_its_value():
+    sweep = pd.DataFrame(
+        {
+            "param": "delta_scale",
+            "value": [0.5, 1.0],
+            "delta_method": "gain_ratio",
+            "routing": "hard_middle",
+            "uncertain_rate": [0.2, 0.0],
+            "decided_accuracy": [0.6, 0.1013],
+            "note": ["", "one leaf"],
+        }
+    )
+    fig = viz.accuracy_coverage_figure(_summary(), baseline_accuracy=0.57, sweep=sweep)
+    (ring,) = _named(fig, "degenerate fit")
+    assert list(ring.text) == [
+        "gain_ratio (h.m.): one leaf",
+        "gain_ratio (h.m.), delta_scale=1: one leaf",
+    ]
