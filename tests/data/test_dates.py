@@ -14,6 +14,8 @@ from datetime import date
 import numpy as np
 import pandas as pd
 import pytest
+from hypothesis import assume, given, settings
+from hypothesis import strategies as st
 
 from ternary import TernaryTreeClassifier, make_pipeline
 from ternary.cli import main as cli_main
@@ -197,6 +199,34 @@ def test_ternary_predict_scores_far_dates_in_time_order_and_says_so(tmp_path, ca
     assert [r["prediction"] for r in rows] == ["late", "early", "early", "late"]
     err = capsys.readouterr().err
     assert "2 date(s) in 'when' lie before or after every training date" in err
+
+
+_ANY_DAY = st.integers(_day("0001-01-01"), _day("9999-12-31"))
+_PLACEHOLDERS = st.sampled_from(["9999-12-31", "0001-01-01", "1900-01-01", "1970-01-01", ""])
+
+
+@settings(max_examples=40, deadline=None)
+@given(st.lists(st.one_of(_ANY_DAY, _PLACEHOLDERS), min_size=8, max_size=60))
+def test_any_day_of_the_calendar_reads_exactly_at_fit_and_at_transform(cells):
+    text = [c if isinstance(c, str) else date.fromordinal(c + 719_163).isoformat() for c in cells]
+    days = [_day(t) for t in text if t]
+    assume(len(set(days)) > 1)
+    raw = pd.DataFrame({"when": text})
+    pre = Preprocessor()
+    fitted = pre.fit_transform(raw)
+    np.testing.assert_array_equal(pre.transform(raw), fitted)
+    names = pre.get_feature_names_out().tolist()
+    flagged = np.zeros(len(text), dtype=bool)
+    for name in names:
+        if name not in ("when", "when=(missing)"):
+            held = np.array(text) == name.split("=", 1)[1]  # its rows are that date's
+            np.testing.assert_array_equal(fitted[:, names.index(name)], held)
+            flagged |= held
+    read = np.array([bool(t) for t in text]) & ~flagged
+    if "when" in names:  # else one date is left beside the placeholders: a constant
+        # Every date not set aside as "no date" is its own calendar day.
+        expected = [_day(t) for t, r in zip(text, read, strict=True) if r]
+        np.testing.assert_array_equal(fitted[read, names.index("when")], expected)
 
 
 # ------------------------------------------------------------- held: ARFF dates
