@@ -14,6 +14,9 @@ their tables.
 
 from __future__ import annotations
 
+import threading
+import weakref
+
 import numpy as np
 import pandas as pd
 import streamlit as st
@@ -154,11 +157,34 @@ def eta_note(n_flagged: int, n_rows: int, few: int = FEW_FLAGGED) -> str | None:
 
 
 # ----------------------------------------------------------------------------- fits
-def _diagnosis(model, X_train, y_train, X) -> FitDiagnosis | None:
+#: what was worked out for a fitted model, by the model object (its entry goes with it). The
+#: pages' models are cached objects, each fitted on one split, so a rerun (a class, a click)
+#: reads the diagnosis and the step instead of walking the rows again (20-30 ms each on a
+#: loaded 2-core machine). Keyed inside by the rows' shapes, to be safe.
+_KNOWN: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
+_KNOWN_LOCK = threading.Lock()  # the sessions of a class run in threads of one server
+
+
+def _remembered(model, what: str, rows, compute):
+    key = (what, *(np.shape(r) for r in rows))
     try:
-        return diagnose_fit(model, X_train, y_train, X)
-    except ValueError:  # no rows to judge: nothing to say
-        return None
+        with _KNOWN_LOCK:
+            known = _KNOWN.setdefault(model, {})
+    except TypeError:  # not weak-referable: compute every time
+        return compute()
+    if key not in known:  # two sessions at once may both compute: the same value
+        known[key] = compute()
+    return known[key]
+
+
+def _diagnosis(model, X_train, y_train, X) -> FitDiagnosis | None:
+    def compute():
+        try:
+            return diagnose_fit(model, X_train, y_train, X)
+        except ValueError:  # no rows to judge: nothing to say
+            return None
+
+    return _remembered(model, "diagnosis", (X_train, X), compute)
 
 
 def fit_alert(model, X_train, y_train, X=None) -> FitDiagnosis | None:
@@ -182,11 +208,15 @@ def step_note(model, X, found: FitDiagnosis | None = None) -> str | None:
     """
     if found is not None and found.kind in ("single_leaf", "flags_none"):
         return None
-    try:
-        step = value_step(model, X)
-    except ValueError:
-        return None
-    return None if step is None else step.sentence
+
+    def compute():
+        try:
+            step = value_step(model, X)
+        except ValueError:
+            return None
+        return None if step is None else step.sentence
+
+    return _remembered(model, "step", (X,), compute)
 
 
 def fit_notes(model, split, rows: str) -> FitDiagnosis | None:

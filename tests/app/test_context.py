@@ -63,3 +63,19 @@ def test_combo_notes_name_degenerate_folds():
         "quality_plateau / hard_middle": "flags none in 1 of 5 folds",
         "class_overlap / probabilistic": "flags every row",
     }
+
+
+def test_a_models_diagnosis_is_worked_out_once(monkeypatch):
+    from ternary import TernaryTreeClassifier
+
+    calls = []
+    real = context.diagnose_fit
+    monkeypatch.setattr(context, "diagnose_fit", lambda *a: calls.append(1) or real(*a))
+    rng = np.random.RandomState(0)
+    X, y = rng.rand(80, 2), (rng.rand(80) > 0.5).astype(int)
+    tree = TernaryTreeClassifier(max_depth=2).fit(X, y)
+    first = context.fit_alert(tree, X, y)
+    assert context.fit_alert(tree, X, y) is first and len(calls) == 1  # a rerun reads it
+    context.fit_alert(tree, X, y, X[:40])  # other rows: worked out afresh
+    context.fit_alert(TernaryTreeClassifier(max_depth=2).fit(X, y), X, y)  # another model
+    assert len(calls) == 3
