@@ -36,7 +36,7 @@ def stepper(steps) -> None:
     s = st.session_state
     s["graft_step"] = min(max(int(s.get("graft_step", 1)), 1), n)
     back, mid, ahead = st.columns([1, 6, 1], vertical_alignment="bottom")
-    back.button("◀ Previous", on_click=_move, args=(-1, n), key="graft_prev", width="stretch")
+    back.button("◀ Back", on_click=_move, args=(-1, n), key="graft_prev", width="stretch")
     ahead.button("Next ▶", on_click=_move, args=(1, n), key="graft_next", width="stretch")
     if n > 1:
         mid.slider(
@@ -225,7 +225,7 @@ with page_guard("grafting the tree"):
             f"{len(res.changed)} of the {res.n_test} {held} change their prediction: "
             f"{right} to the true class, {len(res.changed) - right} away from it."
         )
-        st.dataframe(res.changed, hide_index=True, width="stretch")
+        st.dataframe(grafting.rounded(res.changed), hide_index=True, width="stretch")
         note = grafting.accuracy_change_note(res, held)
         if note:
             st.markdown(plain(note))
@@ -241,9 +241,16 @@ with page_guard("grafting the tree"):
         st.caption(
             "One row per graft: the leaf it was added under, the ancestor whose region gave "
             "the evidence, the cut, the class it predicts, both Laplace accuracies and the "
-            "binomial test's p-value. The CSV keeps the library's column names."
+            "binomial test's p-value; T rows of the evidence region, P of them of the new "
+            "class. The CSV has every column, with the library's names."
         )
-        st.dataframe(present.headers(report), hide_index=True, width="stretch")
+        shown = present.headers(report[list(grafting.REPORT_SHOWN)])
+        st.dataframe(
+            grafting.rounded(shown),
+            hide_index=True,
+            width="stretch",
+            column_config=grafting.report_columns(shown.columns),
+        )
         st.download_button(
             "Download graft report (CSV)",
             to_csv(report).encode(),

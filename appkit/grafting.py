@@ -19,7 +19,6 @@ from ternary.data import Dataset
 from ternary.graft import GraftTrace, graft_trace, graft_tree
 from ternary.tree import iter_node_rows
 from viz.grafting import graft_step_figure
-from viz.labels import format_number
 
 __all__ = [
     "DRAW_ALL_BELOW",
@@ -32,7 +31,11 @@ __all__ = [
     "STEPPER_CSS",
     "graft_comparison",
     "graft_specs",
+    "format_number",
+    "REPORT_SHOWN",
     "graft_steps",
+    "report_columns",
+    "rounded",
     "step_climb",
     "step_figure",
     "step_headline",
@@ -271,6 +274,45 @@ def step_path(model, step_row) -> dict:
     return path
 
 
+def format_number(x) -> str:
+    """``x`` to 4 significant digits, as the page's tables and sentences print numbers."""
+    return f"{float(x):.4g}"
+
+
+def rounded(table: pd.DataFrame):
+    """``table`` for ``st.dataframe`` with every float to 4 significant digits (a Styler:
+    the columns stay numeric and sort as numbers)."""
+    floats = list(table.select_dtypes("float").columns)
+    return table.style.format(format_number, subset=floats, na_rep="—")
+
+
+#: the graft report's columns the page shows, in this order (the CSV keeps them all), and
+#: their short labels: eleven columns fit a 1400 px window without a sideways scroll
+REPORT_SHOWN = {
+    "leaf": "leaf",
+    "ancestor": "evidence node",
+    "feature_name": "feature",
+    "side": "side",
+    "cut": "cut",
+    "class_label": "new class",
+    "n_region": "T",
+    "n_class": "P",
+    "laplace_cut": "Laplace, graft",
+    "laplace_leaf": "Laplace, leaf",
+    "p_value": "p",
+}
+
+
+def report_columns(shown_headers) -> dict:
+    """``st.dataframe``'s column_config for the shown report: the short labels of
+    `REPORT_SHOWN`, the long header (`present.headers`) as each column's help."""
+    short = list(REPORT_SHOWN.values())
+    return {
+        header: st.column_config.Column(label, help=header)
+        for header, label in zip(shown_headers, short, strict=True)
+    }
+
+
 def _bounds_text(names, low, high) -> str:
     """``2 < A ≤ 7, B ≤ 5`` for a box (the whole plane: "everywhere")."""
     parts = []
@@ -488,10 +530,11 @@ def accuracy_change_note(res: GraftComparison, held: str) -> str | None:
         for leaf, n in sorted(by_leaf.items()):
             r = res.report[res.report["new_leaf"] == leaf].iloc[0]
             parts.append(
-                f"{n} in grafted leaf {leaf}, labelled {res.grafted.classes_[int(r['class'])]} "
-                f"from {r['n_class']:g} of {r['n_region']:g} rows at node {int(r['ancestor'])}"
+                f"{n} {'lies' if n == 1 else 'lie'} in grafted leaf {leaf} (labelled "
+                f"{res.grafted.classes_[int(r['class'])]} from {r['n_class']:g} of "
+                f"{r['n_region']:g} rows at node {int(r['ancestor'])})"
             )
-        where = " The rows it got wrong fall " + "; ".join(parts) + "."
+        where = " Of the rows it got wrong, " + " and ".join(parts) + "."
     return (
         f"Grafting lowered the test accuracy {moved}.{where} A graft labels part of a leaf "
         "with the class of a larger region at an ancestor; the binomial test only asks "
