@@ -8,10 +8,12 @@ once here with its threshold:
   ``nil`` and ``missing`` are gaps only where they are not a level of the column:
   in a text column where a word makes up at least 2 % of the rows (and at least
   2 rows) it is a category (credit-g's ``other_parties`` is 91 % ``none``).
-* Gaps in a text column become a level of their own, ``(missing)``; a numeric
-  column keeps its median imputation plus a 0/1 column ``name=(missing)`` when at
-  least 5 % of its rows (and at least 2) are gaps; a column with more than 20 % of
-  its values imputed gets a warning line.
+* Gaps in a text column become a level of their own, ``(missing)`` (``(missing 2)``
+  where a value of the column is spelled ``(missing)`` in any letter case: the gaps
+  never take a real level's rows, at fit or at transform); a numeric column keeps
+  its median imputation plus a 0/1 column ``name=(missing)`` when at least 5 % of its
+  rows (and at least 2) are gaps; a column with more than 20 % of its values imputed
+  gets a warning line.
 * Levels that differ only in surrounding whitespace or letter case are one level,
   named by the most frequent spelling (ties: the alphabetically first).
 * An integer column whose values are all different and whose name says
