@@ -157,3 +157,19 @@ def test_presenting_puts_the_stepper_in_one_box():
     # the caption folds into the title's "?"; the figure goes to the box, legend under it
     fig = _step_chart(at)
     assert fig.layout.title.text is None and fig.layout.legend.orientation == "h"
+
+
+def test_painted_points_are_grafted_and_named():
+    from appkit import paint
+
+    # two noisy clusters of painted points: a tree with leaves to step through
+    rng = np.random.RandomState(0)
+    points = [(int(c), *np.round(rng.normal(0.3 + 0.4 * c, 0.15, 2), 3)) for c in [0, 1] * 15]
+    at = open_link({"paint": paint.encode(points)}, page="grafting")
+    assert_clean(at)
+    said = " ".join(c.value for c in at.caption)
+    assert "painted points" in said and "two moons" not in said, said
+    # the stepper grafts the painted points' tree: 21 training rows at test fraction 0.3
+    assert at.slider(key="graft_step").max >= 2
+    table = at.dataframe[0].value
+    assert table["nodes"].iloc[0] >= 3 and "Step 1 of" in _line(at)
