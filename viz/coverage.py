@@ -298,6 +298,7 @@ def _degenerate_layer(fig, summary):
             y=marked["decided_accuracy"],
             mode="markers",
             marker=dict(symbol="circle-open", size=26, color=_DEGENERATE, line=dict(width=2.5)),
+            cliponaxis=False,  # whole at x = 0, where a single leaf (nothing flagged) sits
             name="degenerate fit (one leaf, or nothing or all flagged)",
             text=[
                 f"{_combo_text(m, r)}"

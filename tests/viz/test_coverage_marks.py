@@ -66,3 +66,9 @@ def test_a_noted_sweep_value_is_ringed_with_its_value():
         "gain_ratio (h.m.): one leaf",
         "gain_ratio (h.m.), delta_scale=1: one leaf",
     ]
+
+
+def test_the_ring_at_zero_flagged_is_drawn_whole():
+    fig = viz.accuracy_coverage_figure(_summary(), baseline_accuracy=0.57)
+    (ring,) = _named(fig, "degenerate fit")
+    assert ring.cliponaxis is False  # a single leaf sits on the y axis (x = 0)
