@@ -169,8 +169,14 @@ def _forest_problem(forest: Any) -> str | None:
         own = getattr(member, "classes_", None)
         if not isinstance(own, np.ndarray) or own.ndim != 1:
             return f"member {k}'s classes are not a list of labels"
-        columns = np.searchsorted(classes, own)
-        if np.any(columns >= classes.size) or not np.all(classes[columns % classes.size] == own):
+        try:
+            columns = np.searchsorted(classes, own)
+            foreign = np.any(columns >= classes.size) or not np.all(
+                classes[columns % classes.size] == own
+            )
+        except (TypeError, ValueError):  # labels of types that do not compare
+            foreign = True
+        if foreign:
             return f"member {k} names a class the forest does not have"
         if getattr(member, "n_features_in_", None) != getattr(forest, "n_features_in_", None):
             return f"member {k} reads another number of features than the forest"

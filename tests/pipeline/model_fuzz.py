@@ -84,12 +84,46 @@ def _node_mutation(schema: dict, rng: random.Random) -> None:
         node["content"] = rng.choice([None, [], {}, "x" * 1000, [[[[]]]], {"attrs": 1}])
 
 
+#: values no fit makes, which a mutation writes into a node array (issue 36)
+HOSTILE_VALUES = [np.nan, np.inf, -np.inf, -1.0, -1e-9, 1e308, -1e308, 2.0, 10**12]
+
+
+def _value_mutation(blob: bytes, rng: random.Random) -> bytes:
+    """One array member of ``blob`` with one entry set to a hostile value (or cast to
+    text, complex or another width)."""
+    archive = zipfile.ZipFile(io.BytesIO(blob))
+    name = rng.choice([n for n in archive.namelist() if n.endswith(".npy")])
+    array = np.load(io.BytesIO(archive.read(name)))
+    if array.size and array.dtype.kind in "fiub":
+        cast = rng.choice([None, None, None, "U8", complex, np.int32, ">f8", np.float32])
+        array = array.astype(cast) if cast is not None else array.astype(np.float64)
+        if cast is None:
+            array.flat[rng.randrange(array.size)] = rng.choice(HOSTILE_VALUES)
+    buffer = io.BytesIO()
+    np.save(buffer, array, allow_pickle=False)
+    return rezip(blob, {name: buffer.getvalue()})
+
+
+def _end_mutation(blob: bytes, rng: random.Random) -> bytes:
+    """``blob`` with its end record's bytes changed, or a ZIP64 record put before it."""
+    if rng.random() < 0.3:
+        return with_zip64_end(blob, marks=rng.random() < 0.5)
+    data = bytearray(blob)
+    for _ in range(rng.randint(1, 3)):
+        data[len(data) - rng.randint(1, 22)] = rng.choice([0, 0xFF, 0x50, 0x4B, 5, 6, 1])
+    return bytes(data)
+
+
 def mutate_model(blob: bytes, rng: random.Random) -> bytes:
     """One mutation of a model file: its archive's bytes, its schema's bytes, a node of its
-    schema, or an array member's bytes."""
-    kind = rng.randrange(4)
+    schema, an array member's bytes, an array's values or dtype, or its end record."""
+    kind = rng.randrange(6)
     if kind == 0:
         return mutate(blob, rng)
+    if kind == 4:
+        return _value_mutation(blob, rng)
+    if kind == 5:
+        return _end_mutation(blob, rng)
     archive = zipfile.ZipFile(io.BytesIO(blob))
     schema = archive.read("schema.json")
     if kind == 1:
@@ -325,5 +359,6 @@ def issue36_files(blob: bytes, entries: int = 200_000) -> list[tuple[str, bytes]
         ("12 MiB of `[{},…]` in a JsonNode, deflated", dicts_in_a_json_node(blob, 12)),
         ("12 MiB of escaped `{},` in a JsonNode", dicts_in_a_json_node(blob, 12, True)),
         ("60,000 schema nodes", many_nodes(blob, 60_000)),
+        ("45,000 schema nodes, the most the bounds let through", many_nodes(blob, 45_000)),
         ("one 8 MiB array read by 20 nodes", one_array_read_many_times(blob, 8, 20)),
     ]  # fmt: skip

@@ -364,8 +364,11 @@ def test_missing_file_and_a_model_that_is_no_classifier(tmp_path):
 
 def test_mutated_model_files_load_or_are_refused_never_crash():
     # the seeded corpus of benchmarks/bench_fuzz.py --models (which also times it)
+    # (its mutations include values no fit makes: NaN, inf, negative, text, complex)
     blob = valid_model_blob()
     rng = random.Random(0)
+    rows = pd.DataFrame({"age": ["30", "", "70"], "colour": ["red", "blue", ""],
+                         "size": ["4.5", "7", ""]})  # fmt: skip
     outcomes = {"loaded": 0, "refused": 0}
     for _ in range(120):
         try:
@@ -373,7 +376,9 @@ def test_mutated_model_files_load_or_are_refused_never_crash():
         except ModelFileError:
             outcomes["refused"] += 1
         else:
-            assert hasattr(model, "predict_proba")
+            # a model that loads answers probabilities: never NaN, negative or above 1
+            proba = model.predict_proba(rows)
+            assert np.isfinite(proba).all() and proba.min() >= 0 and proba.max() <= 1
             outcomes["loaded"] += 1
     assert outcomes["refused"] > 60 and outcomes["loaded"] + outcomes["refused"] == 120
 

@@ -145,6 +145,8 @@ FOREST = ["estimators_"]
 FOREST_CASES = [
     ("a member naming class 7", FOREST + [0, "classes_"], {"array": _at(2, 7)},
      "member 0 names a class the forest does not have"),
+    ("a member's classes as text", FOREST + [1, "classes_"], {"array": lambda a: a.astype("U3")},
+     "member 1 names a class the forest does not have"),
     ("no trees", FOREST, {"edit": lambda node: node.__setitem__("content", [])},
      "it has no trees"),
     ("n_classes_ = 10**12", ["n_classes_"], {"edit": _set_json("1000000000000")},
