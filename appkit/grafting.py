@@ -225,6 +225,7 @@ def _graft_steps(_ds: Dataset, _cart_spec: FitSpec, _graft_spec: FitSpec, key: t
         alpha=_graft_spec.params["graft_alpha"],
         feature_names=[str(c) for c in sp.X_train.columns],
         class_names=[str(c) for c in cart.classes_],
+        keep_cuts=False,  # the page shows each ancestor's best cut, not every value scanned
     )
     return GraftSteps(trace, cart, sp, X, y, key)
 
