@@ -266,9 +266,7 @@ def _checked_schema(archive: zipfile.ZipFile, name: str, size: int) -> None:
             "so it is not loaded (a file can run code through such types). Open it with "
             "skops.io.load yourself only if you trust where it came from."
         )
-    raise ModelFileError(
-        f"{name}'s schema.json {problem}, more than a saved model's; it is not read."
-    )
+    raise ModelFileError(f"{name}'s schema.json {problem}; it is not read.")
 
 
 def _check_trees(model: Any, name: str) -> None:

@@ -84,18 +84,26 @@ def schema_problem(
                     return f"{kind} (built by skops' {loader})", True
                 nodes += 1
                 if nodes > max_nodes:
-                    return f"describes more than {max_nodes:,} objects", False
+                    return (
+                        f"describes more than {max_nodes:,} objects, the most it may (skops "
+                        f"builds each; a forest takes about 100 a tree)",
+                        False,
+                    )
                 content = node.get("content")
                 if loader == "JsonNode" and isinstance(content, str):
                     parse_left -= parse_estimate(content)
                     if parse_left < 0:
-                        return "holds values whose text would take too much memory to read", False
+                        return (
+                            "holds values whose text would take more memory to read than "
+                            "the file may take",
+                            False,
+                        )
                 if loader == "NdArrayNode" and isinstance(node.get("file"), str):
                     reads += member_sizes.get(node["file"], 0)
                     if reads > read_bound:
                         return (
-                            f"has its arrays read to more than {read_bound:,} bytes "
-                            "(nodes naming the same member again and again)",
+                            f"has its arrays read to more than the {read_bound:,} bytes the "
+                            "file may unpack to (nodes naming the same member again and again)",
                             False,
                         )
             stack.extend(reversed(list(node.values())))
