@@ -178,6 +178,14 @@ with page_guard("grafting the tree"):
         if not present.on():
             st.subheader("Step by step")
         stepper(grafting.graft_steps(ds, cart_spec, graft_spec))
+        if ds.name == "webb example":
+            st.caption(
+                "Webb's text (§3) grafts the cut B ≤ 3 under the leaf A ≤ 2 too, though its "
+                "binomial test gives (5/6)^9 = 0.194, above 0.05; the library applies the test "
+                "as the paper states it, so that step is rejected until α exceeds 0.194. Every "
+                "Laplace value on the way is the paper's: 0.833, 0.909 (and 0.625 for B ≤ 5 "
+                "among the root's cuts), 0.714, 0.917."
+            )
     else:
         st.caption(
             "The step-by-step view draws the regions, so it needs two features: choose "

@@ -173,3 +173,11 @@ def test_painted_points_are_grafted_and_named():
     assert at.slider(key="graft_step").max >= 2
     table = at.dataframe[0].value
     assert table["nodes"].iloc[0] >= 3 and "Step 1 of" in _line(at)
+
+
+def test_webbs_first_graft_passes_once_alpha_exceeds_its_p_value():
+    at = open_link({**WEBB, "graft_alpha": "0.2"}, "grafting")
+    assert_clean(at)
+    line = _line(at)
+    assert "Step 1 of 5" in line and "1 graft made" in line and line.endswith("**graft**")
+    assert any("(5/6)^9 = 0.194" in c.value for c in at.caption)
