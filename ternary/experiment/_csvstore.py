@@ -27,10 +27,21 @@ Three faults are guarded against:
 Files written before the check cell existed are read as well: their rows are
 validated by type and range, a last line without its newline is dropped as cut,
 and the next write adds the check cell to every row.
+
+A results file can come from a colleague or a download, so it is read within the
+bounds of the database reader (`ternary.experiment._dbread`): at most `MAX_ROWS` rows
+of `MAX_COLUMNS` columns, no line longer than `MAX_LINE_BYTES`, and, since a CSV holds
+its numbers as text too, at most `MAX_CSV_BYTES` in all, checked before the file is
+read. Damaged rows cost little: a row whose cell count is not the header's is found by
+the csv module, one line at a time, and dropped; the rest are parsed by pandas at once.
+Should that parse still fail, the rows are halved until the failing ones are found
+(about log₂ n parses for each), and the good rows parsed at once again. An older file
+of 2.7 MB with one row of extra cells took 188 s and 2 GB, one pandas parse per row.
 """
 
 from __future__ import annotations
 
+import csv
 import io
 import json
 import os
@@ -60,6 +71,17 @@ _NAMES = ("dataset", "combo")
 # reading takes one off the same names, so every name comes back as it was
 _FORMULA_NAME = re.compile(r"'*[=+\-@\t\r]")
 _REQUIRED = ("dataset", "combo", "fold")
+# The database reader's bounds (`ternary.experiment._dbread` reads them from here): the
+# paper's run holds 3,485 rows of 22 columns; these leave room for far larger suites.
+MAX_ROWS = 200_000
+MAX_COLUMNS = 200
+MAX_CELL_BYTES = 65_536  # one text cell: names are short
+MAX_TEXT_BYTES = 32 * 1024 * 1024  # every text cell together
+#: A CSV row holds its numbers as text too: a run's row of 22 columns is 300 to 400 bytes,
+#: so the text bound plus 320 bytes a row for `MAX_ROWS` rows (a 96 MiB file).
+MAX_CSV_BYTES = MAX_TEXT_BYTES + 320 * MAX_ROWS
+#: A row: two names of at most `MAX_CELL_BYTES` and `MAX_COLUMNS` numbers of 32 bytes.
+MAX_LINE_BYTES = 2 * MAX_CELL_BYTES + 32 * MAX_COLUMNS
 # (low, high, may be missing) for every metric column; a value outside is damage
 _RANGES = {
     "decided_accuracy": (0.0, 1.0, True),
@@ -183,11 +205,15 @@ class _CsvStore:
     # ------------------------------------------------------------------------- read
     def _read(self) -> None:
         try:
-            raw = self.path.read_bytes() if self.path.exists() else b""
+            size = self.path.stat().st_size if self.path.exists() else 0
+            if size > MAX_CSV_BYTES:
+                raise self._too_big(f"is {size:,} bytes")
+            raw = self.path.read_bytes() if size else b""
         except OSError as exc:
             raise _fail(self.path, "read", exc) from exc
         if not raw:
             return
+        self._check_bounds(raw)
         text = raw.decode("utf-8", errors="replace")
         lines = text.split("\n")
         if len(lines) == 1 and (_REQUIRED[0] + ",").startswith(lines[0][: len(_REQUIRED[0]) + 1]):
@@ -233,29 +259,54 @@ class _CsvStore:
             return body, "its check cell does not match its cells (cut short or changed)"
         return body, None
 
+    def _too_big(self, what: str) -> ResultsFileError:
+        return ResultsFileError(
+            f"{str(self.path)!r} {what}; a results file holds at most {MAX_ROWS:,} rows of "
+            f"{MAX_COLUMNS} columns, {MAX_LINE_BYTES:,} bytes a row and {MAX_CSV_BYTES:,} "
+            "bytes in all, as a results database does. Use the file run_suite wrote, or split "
+            "it by dataset."
+        )
+
+    def _check_bounds(self, raw: bytes) -> None:
+        """Rows, columns and line length within the database reader's bounds, in bytes."""
+        n_rows = raw.count(b"\n") + (not raw.endswith(b"\n")) - 1  # the header is no row
+        if n_rows > MAX_ROWS:
+            raise self._too_big(f"holds {n_rows:,} rows")
+        n_columns = raw[: raw.find(b"\n")].count(b",") + 1 if b"\n" in raw else 0
+        if n_columns > MAX_COLUMNS + 1:  # the check cell is no column
+            raise self._too_big(f"has {n_columns:,} columns")
+        lengths = [len(line) for line in raw.split(b"\n")]
+        longest = max(range(len(lengths)), key=lengths.__getitem__)
+        if lengths[longest] > MAX_LINE_BYTES:
+            raise self._too_big(f"has a line of {lengths[longest]:,} bytes (line {longest + 1})")
+
     def _parse(self, candidates: list[tuple[int, str]]) -> None:
-        """Parse the rows that passed the check, keeping those whose values are possible."""
-        if not candidates:
+        """Parse the rows that passed the check, keeping those whose values are possible.
+
+        Rows whose cell count is not the header's are dropped first; the rest are parsed
+        at once, and only if that fails are they halved to find the rows that do not parse
+        (`_parsed`), never parsed one by one.
+        """
+        width = len(self.columns)
+        numbers, bodies = [], []
+        for number, body in candidates:
+            cells = _cell_count(body)
+            if cells == width:
+                numbers.append(number)
+                bodies.append(body)
+            else:
+                self.dropped.append(
+                    (number, f"its cells do not parse ({cells} cells, the header names {width})")
+                )
+        parsed = self._parsed(numbers, bodies)
+        if not parsed:
             return
-        numbers = [n for n, _ in candidates]
-        bodies = [b for _, b in candidates]
-        try:
+        if len(parsed) == 1:
+            numbers, bodies, frame = parsed[0]
+        else:  # parsed again at once, so a dropped row leaves no trace in the column types
+            numbers = [n for part in parsed for n in part[0]]
+            bodies = [b for part in parsed for b in part[1]]
             frame = self._frame_of(bodies)
-        except (ValueError, pd.errors.ParserError):
-            # a row of an unchecked file has the wrong number of cells: find it row by row
-            frames = []
-            for number, body in zip(numbers, bodies, strict=True):
-                try:
-                    frames.append(self._frame_of([body]))
-                except (ValueError, pd.errors.ParserError) as exc:
-                    self.dropped.append((number, f"its cells do not parse ({exc})"))
-                    frames.append(None)
-            kept = [k for k, f in enumerate(frames) if f is not None]
-            numbers = [numbers[k] for k in kept]
-            bodies = [bodies[k] for k in kept]
-            if not kept:
-                return
-            frame = pd.concat([frames[k] for k in kept], ignore_index=True)
         reasons = _impossible(frame)
         seen = set()
         keep = np.zeros(len(frame), dtype=bool)
@@ -279,6 +330,25 @@ class _CsvStore:
             self.frame = self._frame_of(self.bodies)
         if len(self.frame):
             self.frame["fold"] = self.frame["fold"].astype(int)
+
+    def _parsed(self, numbers: list[int], bodies: list[str]) -> list[tuple]:
+        """``(numbers, bodies, frame)`` for the parts that parse; the others are dropped.
+
+        One pandas parse when every row parses; otherwise the rows are halved until the
+        failing ones stand alone (about log₂ n parses for each failing row).
+        """
+        if not bodies:
+            return []
+        try:
+            return [(numbers, bodies, self._frame_of(bodies))]
+        except (ValueError, pd.errors.ParserError) as exc:
+            if len(bodies) == 1:
+                self.dropped.append((numbers[0], f"its cells do not parse ({exc})"))
+                return []
+        half = len(bodies) // 2
+        return self._parsed(numbers[:half], bodies[:half]) + self._parsed(
+            numbers[half:], bodies[half:]
+        )
 
     def _frame_of(self, bodies: list[str]) -> pd.DataFrame:
         frame = pd.read_csv(
@@ -420,6 +490,14 @@ class _CsvStore:
             if isinstance(exc, OSError):
                 raise _fail(self.path, "write", exc) from exc
             raise
+
+
+def _cell_count(body: str) -> int:
+    """The number of cells in one row as the csv module reads it (-1: it does not parse)."""
+    try:
+        return len(next(csv.reader((body,)), []))
+    except csv.Error:
+        return -1
 
 
 def _quoted_name(name):

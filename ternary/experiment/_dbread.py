@@ -3,10 +3,23 @@
 A results database is a file a colleague or a download can carry, so nothing in it is
 trusted before it is read:
 
-* **Read-only.** It is opened with SQLite's read-only URI (``mode=ro``); in a folder
-  this process cannot write to, where SQLite cannot create the ``-shm`` file a WAL
-  database needs, with ``immutable=1`` (the rows still in an uncheckpointed ``-wal``
-  file are then not seen, and the caller is told so).
+* **Read-only, and the folder left as found.** It is opened with SQLite's read-only URI
+  (``mode=ro``). A WAL database (run_suite writes one) needs a ``-shm`` file, and
+  ``mode=ro`` creates it and an empty ``-wal`` beside the file, which a read-only
+  connection cannot remove as it closes: every ``ternary report`` left two files. So
+  when a WAL database has neither file beside it, it is read with ``immutable=1``,
+  which creates none (`read_unchanged`). Removing the files afterwards instead would be
+  wrong: a writer that opened the database meanwhile would be using them, and deleting
+  a ``-wal`` deletes its committed rows. ``immutable=1`` is only right while the file
+  does not change, and no file beside it means no connection holds the database open at
+  the start; a writer could still come and checkpoint into it during the read, so its
+  identity, size and modification time are compared after the read, and a read that
+  saw a change (or failed) is made again with ``mode=ro``, under SQLite's locks. With a
+  ``-wal`` or ``-shm`` already there (a run is writing, or was killed), ``mode=ro``
+  reads under the locks and creates nothing new. In a folder this process cannot
+  write to, where SQLite cannot create the ``-shm`` file, ``immutable=1`` too (the
+  rows still in an uncheckpointed ``-wal`` file are then not seen, and the caller is
+  told so).
 * **Plain tables only.** ``results`` and ``protocol`` must be ordinary tables: a
   view (an endless recursive view never returns), a virtual table, a generated
   column (computed on every read) or any trigger is refused with a
@@ -34,13 +47,15 @@ import numpy as np
 import pandas as pd
 
 from ternary.experiment._combos import _METRICS
-from ternary.experiment._csvstore import ResultsFileError, ResultsFileWarning
+from ternary.experiment._csvstore import (  # the bounds a CSV results file shares
+    MAX_CELL_BYTES,
+    MAX_COLUMNS,
+    MAX_ROWS,
+    MAX_TEXT_BYTES,
+    ResultsFileError,
+    ResultsFileWarning,
+)
 
-# the paper's run holds 3,485 rows of 22 columns; these leave room for far larger suites
-MAX_ROWS = 200_000
-MAX_COLUMNS = 200
-MAX_CELL_BYTES = 65_536  # one text or blob cell: names are short
-MAX_TEXT_BYTES = 32 * 1024 * 1024  # every text and blob cell together
 MAX_PROTOCOL_ROWS = 1_000
 _NUMERIC = (*_METRICS, "fold", "cv", "seed", "bayes_error")
 _WAIT_SECONDS = 60.0
@@ -114,6 +129,61 @@ def connect_read_only(path) -> tuple[sqlite3.Connection, str | None]:
             "Copy the database with its -wal file to a folder you can write to for all rows."
         )
     return conn, note
+
+
+def _untouched_wal(path: Path) -> bool:
+    """A WAL database with no ``-wal`` or ``-shm`` beside it: nobody holds it open now."""
+    try:
+        with open(path, "rb") as handle:
+            header = handle.read(20)
+    except OSError:
+        return False
+    # bytes 18 and 19 of the header are the write and read versions: 2 in WAL mode
+    wal = header[:16] == b"SQLite format 3\0" and header[18:20] == b"\x02\x02"
+    return wal and not any(path.with_name(path.name + end).exists() for end in ("-wal", "-shm"))
+
+
+def _fingerprint(path: Path) -> tuple[int, int, int] | None:
+    try:
+        stat = os.stat(path)
+    except OSError:
+        return None
+    return stat.st_ino, stat.st_size, stat.st_mtime_ns
+
+
+def read_unchanged(path, read):
+    """``read(conn, note)`` on a read-only connection, leaving no file beside ``path``.
+
+    An untouched WAL database is read with ``immutable=1`` (no ``-shm``, no ``-wal``),
+    then checked unchanged; a changed or failed read is made again with `connect_read_only`
+    (module docstring). Errors of SQLite become `ResultsFileError`.
+    """
+    path = Path(path)
+    if _untouched_wal(path):
+        before = _fingerprint(path)
+        try:
+            conn = _bounded(
+                sqlite3.connect(f"{path.resolve().as_uri()}?mode=ro&immutable=1", uri=True)
+            )
+            try:
+                result = read(conn, None)
+            finally:
+                conn.close()
+        except (sqlite3.DatabaseError, UnicodeDecodeError, ResultsFileError) as exc:
+            if _fingerprint(path) == before:  # damage, not a writer: say so
+                if isinstance(exc, ResultsFileError):
+                    raise
+                raise ResultsFileError(f"Cannot read {str(path)!r}: {exc}.") from exc
+        else:
+            if _fingerprint(path) == before:
+                return result
+    conn, note = connect_read_only(path)
+    try:
+        return read(conn, note)
+    except (sqlite3.DatabaseError, UnicodeDecodeError) as exc:
+        raise ResultsFileError(f"Cannot read {str(path)!r}: {exc}.") from exc
+    finally:
+        conn.close()
 
 
 def check_database(conn: sqlite3.Connection, path, *, writing: bool = False) -> None:
@@ -303,12 +373,11 @@ def read_protocol_rows(conn: sqlite3.Connection, path) -> dict[str, Any]:
 
 
 def inspect(path, *, writing: bool = False) -> tuple[pd.DataFrame, dict[str, Any], str | None]:
-    """Check a database read-only, then read its rows and protocol (and any note)."""
-    conn, note = connect_read_only(path)
-    try:
+    """Check a database read-only, then read its rows and protocol (and any note); no
+    file is left beside it (`read_unchanged`)."""
+
+    def read(conn, note):
         check_database(conn, path, writing=writing)
         return read_rows(conn, path), read_protocol_rows(conn, path), note
-    except (sqlite3.DatabaseError, UnicodeDecodeError) as exc:
-        raise ResultsFileError(f"Cannot read {str(path)!r}: {exc}.") from exc
-    finally:
-        conn.close()
+
+    return read_unchanged(path, read)

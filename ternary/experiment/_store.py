@@ -50,6 +50,7 @@ from ternary.experiment._dbread import (
     inspect,
     read_protocol_rows,
     read_rows,
+    read_unchanged,
 )
 
 __all__ = ["ResultsDatabase", "open_store", "read_results", "write_results"]
@@ -371,14 +372,12 @@ def read_protocol(path) -> dict[str, Any]:
     """The protocol stored in a results database ({} for a CSV file)."""
     if not is_database(path):
         return {}
-    conn, _ = connect_read_only(path)
-    try:
+
+    def read(conn, _note):
         check_database(conn, path)
         return read_protocol_rows(conn, path)
-    except sqlite3.DatabaseError as exc:
-        raise ResultsFileError(f"Cannot read {str(path)!r}: {exc}.") from exc
-    finally:
-        conn.close()
+
+    return read_unchanged(path, read)  # no -shm or -wal left beside a WAL database
 
 
 def write_results(frame: pd.DataFrame, path, protocol: dict[str, Any] | None = None) -> int:

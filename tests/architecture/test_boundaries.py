@@ -94,6 +94,11 @@ WHITE_BOX = {
     },
     "tests/experiment/test_experiment.py": {"ternary.experiment._tasks"},
     "tests/experiment/test_report.py": {"ternary.experiment._report"},
+    "tests/experiment/test_results_bounds.py": {
+        "ternary.experiment._csvstore",
+        "ternary.experiment._dbread",
+        "ternary.experiment._store",
+    },
     "tests/experiment/test_store_csv.py": {
         "ternary.experiment._csvstore",
         "ternary.experiment._cv",
