@@ -419,7 +419,8 @@ def restore_upload(s, params) -> list[str]:
     if missing not in ("impute", "drop"):
         missing = "impute"
     ds, error = (None, None)
-    if uploads.is_key(upload):
+    # asked of the store on every link, never only of the cache: an evicted upload is gone
+    if uploads.is_key(upload) and uploads.default_store().has(upload):
         ds, error = _load_kept(upload, name, target, missing)
     if ds is not None:
         s["upload_source"] = {"file": name or ds.name, "target": target, "missing": missing}

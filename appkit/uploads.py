@@ -98,6 +98,17 @@ class UploadStore:
             shutil.rmtree(tmp, ignore_errors=True)
         return key
 
+    def has(self, key: str) -> bool:
+        """Whether an upload is kept under ``key`` (well formed, stored, not expired)."""
+        if not is_key(key):
+            return False
+        try:
+            meta = json.loads((self._folder(key) / _META).read_text())
+            fresh = time.time() - float(meta["stored"]) <= self.max_age_seconds
+        except (OSError, ValueError, KeyError, TypeError):
+            return False
+        return fresh and (self._folder(key) / _DATA).is_file()
+
     def get(self, key: str) -> Stored | None:
         """The upload stored under ``key``, or None (a malformed, unknown or evicted key)."""
         if not is_key(key):

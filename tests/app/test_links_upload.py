@@ -95,3 +95,19 @@ def test_a_hostile_key_reads_nothing_and_names_no_path():
     assert at.session_state["dataset"] == DEFAULTS["dataset"]
     said = " ".join(w.value for w in at.warning).replace("\\", "")
     assert "'x.csv'" in said and "root:" not in said
+
+
+@needs_upload
+def test_an_evicted_upload_is_gone_even_while_the_server_holds_it_in_memory():
+    at = open_app("data")
+    at.file_uploader(key="upload").set_value(("people.csv", GOOD_CSV, "text/csv")).run()
+    link = _link_of(at)
+    assert_clean(open_link(link, "data"))  # loaded once: the server's cache holds it
+    store = uploads.default_store()
+    import shutil
+
+    shutil.rmtree(store.root / link["upload"])
+    gone = open_link(link, "data")
+    said = " ".join(w.value for w in gone.warning).replace("\\", "")
+    assert "'people.csv'" in said and "no longer keeps" in said
+    assert gone.session_state["dataset"] == DEFAULTS["dataset"]

@@ -24,6 +24,7 @@ def test_an_upload_comes_back_under_the_sha256_of_its_bytes(tmp_path):
     assert key == hashlib.sha256(data).hexdigest() and len(key) == 64
     got = store.get(key)
     assert got is not None and got.data == data and got.name == "people.csv"
+    assert store.has(key) and not store.has(hashlib.sha256(b"other").hexdigest())
     assert store.put(data, "again.csv") == key  # the same bytes, one copy
     assert store.get(key).name == "again.csv" and store.total_bytes() == len(data)
 
@@ -90,7 +91,7 @@ def test_an_upload_older_than_the_age_bound_is_gone(tmp_path, monkeypatch):
     clock[0] += 86_400 - 1
     assert store.get(key) is not None
     clock[0] += 2
-    assert store.get(key) is None
+    assert store.get(key) is None and not store.has(key)
     store.put(b"new rows", "new.csv")  # storing evicts the expired folder
     assert not (store.root / key).exists()
 
