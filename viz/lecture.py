@@ -150,11 +150,18 @@ def setting_point_figure(
         go.Scatter(
             x=[rate],
             y=[acc],
-            mode="markers",
+            mode="markers+text",  # named beside the star: the legend holds the other points
+            text=[setting_label],
+            textposition="top center"
+            if acc < y_range[1] - 0.25 * (y_range[1] - y_range[0])
+            else "bottom center",
+            textfont=dict(size=13, color="#111111"),
+            cliponaxis=False,
             marker=dict(
                 symbol="star", size=22, color="#111111", line=dict(color="#ffffff", width=1)
             ),
             name=setting_label,
+            showlegend=False,
             hovertemplate=f"{setting_label}<br>flagged %{{x:.1%}}<br>decided accuracy "
             "%{y:.3f}<extra></extra>",
         )

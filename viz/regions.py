@@ -417,6 +417,8 @@ def _changed_trace(proba, reference_proba, xs, ys, *, axes):
     )
 
 
+#: the legend's text size in px outside presentation mode
+_LEGEND_PX = 13
 #: a trace's axes in the two-panel figure, by panel (plotly's ``add_trace(row=1, col=c)``)
 _AXES = {1: dict(xaxis="x", yaxis="y"), 2: dict(xaxis="x2", yaxis="y2")}
 
@@ -451,7 +453,15 @@ def _skeleton(two: bool) -> dict:
         title=title_below_toolbar({}),
         # at the figure's bottom edge (not under the plot area, which `constrain` may shrink,
         # leaving the x-axis title on the legend in a narrow panel)
-        legend=dict(orientation="h", yref="container", yanchor="bottom", y=0, xanchor="left", x=0),
+        legend=dict(
+            orientation="h",
+            yref="container",
+            yanchor="bottom",
+            y=0,
+            xanchor="left",
+            x=0,
+            font=dict(size=_LEGEND_PX),  # 13 px: plotly's 12 read small (issue 37)
+        ),
         margin=dict(l=60, r=20, t=70, b=110),
     )
     return fig.__reduce__()[1][0]  # to_dict() with the subplot grid (what copy.copy uses)

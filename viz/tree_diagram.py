@@ -30,9 +30,10 @@ _HIGHLIGHT = "#C0392B"
 _PATH = "#111111"
 _MAX_LEGEND_CLASSES = 10
 #: text sizes in points (Graphviz's unit): the browser draws a point as 4/3 px, so the
-#: app's diagram at its natural size has 12 px node text and 11.3 px edge labels
+#: app's diagram at its natural size has 14 px node text and 13.3 px edge labels (12 and
+#: 11.3 px read small on a projector, issue 37)
 _FONT = "Helvetica"
-_NODE_PT, _EDGE_PT = 9, 8.5
+_NODE_PT, _EDGE_PT = 10.5, 10
 _NODESEP = {"TB": 0.25, "LR": 0.12}
 _RANKSEP = {"TB": 0.5, "LR": 0.3}
 #: the deepest tree drawn top to bottom by ``orientation="auto"``

@@ -83,7 +83,8 @@ def _present(page) -> None:
     _rerun(
         page,
         toggle.click,
-        "() => parseFloat(getComputedStyle(document.querySelector('h1')).fontSize) >= 59",
+        # presentation mode's 20 px root (its title is smaller, to leave room for the figure)
+        "() => parseFloat(getComputedStyle(document.documentElement).fontSize) >= 20",
     )
 
 

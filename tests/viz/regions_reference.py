@@ -116,7 +116,15 @@ def _layout(fig, xs, ys, feature_names, *, title, height, two_panels):
         title=title_below_toolbar(dict(text=title)),
         height=int(height),
         template="plotly_white",
-        legend=dict(orientation="h", yref="container", yanchor="bottom", y=0, xanchor="left", x=0),
+        legend=dict(
+            orientation="h",
+            yref="container",
+            yanchor="bottom",
+            y=0,
+            xanchor="left",
+            x=0,
+            font=dict(size=13),
+        ),
         margin=dict(l=60, r=20, t=70, b=110),
     )
 
