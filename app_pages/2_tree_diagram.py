@@ -3,6 +3,7 @@
 import streamlit as st
 
 from appkit import (
+    context,
     cost,
     datasets,
     export,
@@ -181,6 +182,7 @@ with page_guard("drawing the tree"):
         clf, X_rows, y_rows, tree_key = member_tree(clf, sp, spec)
     nodes = tree.internal_nodes(clf)
     path, path_note = clicked_path(ds, key, clf, names)
+    context.fit_alert(clf, X_rows, y_rows)  # issue 37: a single leaf etc. said in one line
 
     # the diagram goes on top but is drawn last, once the inspected node is known; the rules
     # follow it. The diagram has the page's whole width: beside the rules, a depth-4 tree's
@@ -247,6 +249,7 @@ with page_guard("drawing the tree"):
             f"{clf.get_depth()}, fitted on {len(y_rows)} training rows"
             + (" (a bootstrap sample, repeats counted)." if tree_key != spec.key else ".")
         )
+        st.caption(context.majority_note(y_rows, y_rows, f"the {len(y_rows)} training rows"))
         c1, c2 = st.columns(2)
         base = f"tree_{ds.name.replace(' ', '_')}"
         c1.download_button(
