@@ -24,8 +24,9 @@ import streamlit as st
 from ternary import TernaryForestClassifier, TernaryTreeClassifier, make_pipeline
 from ternary import data as tdata
 from ternary.data import DataError, Dataset, Preprocessor
+from ternary.diagnose import majority_rate
 from ternary.experiment import out_of_fold_answers
-from ternary.metrics import decided_accuracy, majority_rate
+from ternary.metrics import decided_accuracy
 from ternary.pipeline import score
 from ternary.review import (
     flag_below_threshold,
@@ -329,7 +330,8 @@ class NewScores:
     n_review: int = 0
     flag_rate: float = float("nan")
     decided_accuracy: float | None = None
-    #: the majority-class rate of the rows the decided accuracy counts
+    #: the majority-class rate (`ternary.diagnose.majority_rate`) of the rows the decided
+    #: accuracy counts: always answering the labelled rows' most common class
     majority: float | None = None
     n_labelled: int = 0
     #: labelled rows whose label is no class of the model: label -> rows
@@ -425,6 +427,7 @@ def score_new_file(pipe, ds: Dataset, data: bytes, filename: str) -> NewScores:
             truth[judged], pred[judged].astype(truth.dtype), verdict[judged]
         )
         result.decided_accuracy = None if np.isnan(accuracy) else accuracy
-        majority = majority_rate(truth[judged & (verdict == 1)])
-        result.majority = None if np.isnan(majority) else majority
+        decided = judged & (verdict == 1)
+        if decided.any():  # the training majority of these rows, on the rows judged
+            result.majority = majority_rate(truth[judged], truth[decided])[1]
     return result

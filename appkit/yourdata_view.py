@@ -17,7 +17,8 @@ from appkit.guard import plain, python_text
 from appkit.model import is_forest, model_params
 from appkit.regions import member_for_story
 from ternary.data import Dataset, to_csv
-from ternary.metrics import decided_accuracy, majority_rate, uncertain_rate
+from ternary.diagnose import majority_rate
+from ternary.metrics import decided_accuracy, uncertain_rate
 from ternary.pipeline import score
 from ternary.review import stored_review_rule, threshold_rule
 
@@ -134,9 +135,11 @@ def _metrics(answers: pd.DataFrame, ds: Dataset) -> None:
     )
     acc = decided_accuracy(y, pred, verdict)
     cols[2].metric("Decided accuracy", _pct(acc), help="Accuracy on the rows decided.")
-    cols[2].caption(f"majority class {_pct(majority_rate(y[verdict == 1]))}")
+    decided = verdict == 1  # the baseline on the same rows: always the most common class
+    on_decided = majority_rate(y, y[decided])[1] if decided.any() else np.nan
+    cols[2].caption(f"majority class {_pct(on_decided)}")
     cols[3].metric("Accuracy, all rows", _pct(float(np.mean(pred == y))))
-    cols[3].caption(f"majority class {_pct(majority_rate(y))}")
+    cols[3].caption(f"majority class {_pct(majority_rate(y)[1])}")
 
 
 def _cases_table(ds: Dataset, table: pd.DataFrame, answers: pd.DataFrame, pipe) -> None:

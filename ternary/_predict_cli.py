@@ -214,7 +214,8 @@ def run(
     import pandas as pd
 
     from ternary.data._rows import _recognise_label
-    from ternary.metrics import decided_accuracy, majority_rate, uncertain_rate
+    from ternary.diagnose import majority_rate
+    from ternary.metrics import decided_accuracy, uncertain_rate
     from ternary.pipeline import score
 
     _refuse_overwriting(out_path, model_path, data_path)
@@ -245,10 +246,11 @@ def run(
             labels, outputs["prediction"].to_numpy()[has].astype(str), verdict[has]
         )
         decided = verdict[has] == 1
+        baseline = majority_rate(labels, labels[decided])[1] if decided.any() else float("nan")
         print(
             f"Label column {label!r} recognised and left out of the model's input: decided "
             f"accuracy {100 * accuracy:.1f} % (majority class "
-            f"{_pct(majority_rate(labels[decided]))}) on the {int(decided.sum()):,} decided "
+            f"{_pct(baseline)}) on the {int(decided.sum()):,} decided "
             f"rows with a label; {100 * uncertain_rate(verdict):.1f} % of "
             f"{len(verdict):,} rows flagged boundary-uncertain.",
             file=sys.stderr,

@@ -18,7 +18,6 @@ __all__ = [
     "decided_accuracy",
     "decided_f1",
     "efficiency",
-    "majority_rate",
     "scale_for_share",
     "ub_ratio",
     "uncertain_rate",
@@ -64,34 +63,6 @@ def decided_accuracy(y_true: ArrayLike, y_pred: ArrayLike, verdict: ArrayLike) -
     if not decided.any():
         return float("nan")
     return float(np.mean(y_true[decided] == y_pred[decided]))
-
-
-def majority_rate(y_true: ArrayLike) -> float:
-    """The share of the most frequent label among ``y_true``; NaN for no rows.
-
-    The accuracy of answering every row with one class, the best such class for these
-    rows: the baseline an accuracy on the same rows must beat (credit-g: 0.70).
-
-    Parameters
-    ----------
-    y_true : array-like of shape (n_samples,)
-        The true labels of the rows an accuracy counts.
-
-    Returns
-    -------
-    float
-        The majority-class rate.
-
-    Examples
-    --------
-    >>> majority_rate(["good", "bad", "good", "good"])
-    0.75
-    """
-    y_true = np.asarray(y_true)
-    if y_true.size == 0:
-        return float("nan")
-    _, counts = np.unique(y_true.astype(str), return_counts=True)
-    return float(counts.max() / y_true.size)
 
 
 def uncertain_rate(verdict: ArrayLike) -> float:

@@ -53,7 +53,8 @@ def _headers(page) -> list[str]:
 
 
 def _why_rows(page) -> list[list[str]]:
-    table = page.locator('[data-testid="stTable"]').first
+    table = page.locator('[data-testid="stTable"]').filter(has_text="The table's answer").first
+    table.wait_for()
     head = [c.strip() for c in table.locator("thead th").all_inner_texts()]
     rows = []
     for r in range(table.locator("tbody tr").count()):
@@ -84,6 +85,8 @@ def test_why_answers_first_and_the_upload_survives_a_reload(
             )
             _cases_ready(page)
 
+            # the majority class beside the accuracy: credit-g is 70.0 % good
+            assert "majority class 70.0 %" in page.inner_text("body")
             # the answers first, then the probabilities (then the file's columns)
             headers = _headers(page)
             assert headers[:6] == ANSWERS and headers[6:8] == ["P(bad)", "P(good)"]

@@ -258,3 +258,21 @@ def test_a_rows_why_model_is_the_fold_model_that_gave_its_answer(ds):
         assert np.allclose(explained.proba, table.loc[shown, ["P(high)", "P(low)", "P(mid)"]])
         differ += score(pipe, row)["P(high)"].iloc[0] != table["P(high)"][shown]
     assert differ > 0  # the full model answers otherwise somewhere: the two are not one
+
+
+@pytest.mark.skipif(not hasattr(AppTest, "file_uploader"), reason="AppTest cannot upload files")
+def test_every_accuracy_on_the_page_has_the_majority_class_beside_it():
+    """Issue 38 item 6: the majority-class rate of the same rows beside each accuracy."""
+    at = open_app("data")
+    data = patients_csv()
+    at.file_uploader(key="upload").set_value(("pat.csv", data, "text/csv")).run()
+    assert_clean(at)
+    y = np.asarray(at.session_state["user_dataset"].y)
+    captions = [c.value for c in at.caption if c.value.startswith("majority class")]
+    values, counts = np.unique(y, return_counts=True)
+    overall = f"majority class {100 * counts.max() / len(y):.1f} %"
+    assert len(captions) == 2 and captions[1] == overall
+    at.file_uploader(key="score_upload").set_value(("more.csv", data, "text/csv")).run()
+    assert_clean(at)
+    captions = [c.value for c in at.caption if c.value.startswith("majority class")]
+    assert len(captions) == 3  # the new rows' decided accuracy too
