@@ -126,18 +126,18 @@ def selective_section(ds, key, request) -> None:
             else ""
         )
     )
-    c1, c2 = st.columns([3, 2])
-    with c1:
-        event = st.plotly_chart(
-            present.figure(view.figure),
-            width="stretch",
-            key="risk_chart",
-            on_select="rerun",
-            selection_mode="points",
-        )
-        use_curve_point(ds, spec, coverage.selected_curve_point(event))
-    c2.dataframe(view.table, hide_index=True, width="stretch")
-    c2.caption(
+    # the table under the figure, at the page's width: in a column beside it (2/5 of the
+    # page) its last column was cut off at 1400 px (issue 37)
+    event = st.plotly_chart(
+        present.figure(view.figure),
+        width="stretch",
+        key="risk_chart",
+        on_select="rerun",
+        selection_mode="points",
+    )
+    use_curve_point(ds, spec, coverage.selected_curve_point(event))
+    st.dataframe(view.table, hide_index=True, width="stretch")
+    st.caption(
         "AURC: the mean error rate on the kept rows over all coverages (lower is better). "
         "E-AURC: AURC minus the best a perfect ranking could reach at the same error rate, "
         "so only the ranking counts (Geifman et al. 2019)."

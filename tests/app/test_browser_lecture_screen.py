@@ -208,3 +208,32 @@ def test_painted_points_reach_the_tree_diagram(app_url):
             assert "paint=" in page.url  # the link still carries them
         finally:
             browser.close()
+
+
+#: the page's last table (the AURC table, under the risk-coverage figure): how wide its
+#: grid is drawn, and how wide its box (wider: a column cut off, or a sideways scroll)
+AURC_TABLE = """() => {
+  const s = [...document.querySelectorAll('[data-testid="stDataFrame"]')].at(-1)
+    .querySelector('.dvn-scroller');
+  return {scroll: s.scrollWidth, client: s.clientWidth};
+}"""
+
+
+def test_the_aurc_table_is_not_cut_at_1400_px(app_url):
+    """The AURC table beside the risk-coverage figure lost its last column (issue 37)."""
+    with sync_playwright() as p:
+        browser = _launch(p)
+        page = browser.new_page(viewport={"width": 1400, "height": 900})
+        page.set_default_timeout(TIMEOUT_MS)
+        try:
+            _open(page, f"{app_url}/accuracy_coverage", ".js-plotly-plot .main-svg")
+            page.wait_for_function(
+                "() => document.querySelectorAll('[data-testid=\"stDataFrame\"] .dvn-scroller')"
+                ".length >= 3"
+            )
+            page.locator('[data-testid="stDataFrame"]').last.scroll_into_view_if_needed()
+            page.wait_for_timeout(500)
+            table = page.evaluate(AURC_TABLE)
+            assert table["scroll"] <= table["client"] + 1, table
+        finally:
+            browser.close()
