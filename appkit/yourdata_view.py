@@ -279,6 +279,7 @@ def _explain(model, rows: pd.DataFrame, who: str, expanded) -> None:
     if is_forest(final):  # the story follows one member tree
         tree, note = member_for_story(final, x)
         st.markdown(plain(note))
+        who = f"that member tree of {who}"
     story = why.row_story(tree, x, feature_names)
     verdict = "flags it boundary-uncertain" if story.flagged else "decides it"
     st.markdown(f"How {who} answers: it {verdict}. " + plain(story.sentence))
