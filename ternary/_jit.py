@@ -9,6 +9,10 @@ then take their numpy or scikit-learn paths, silently). This module imports noth
 from the rest of the package, so every kernel family can import it without an import
 circle; `ternary.compiled.warm_up` imports the families and asks each in turn.
 
+A kernel may call small plain-Python functions of its module marked with `helper`:
+numba compiles them into the kernels that call them (``register_jitable``), and
+uncompiled they stay ordinary functions, so a kernel's plain-Python run calls them too.
+
 Compiling with ``cache=True`` needs a writable cache folder next to the sources (or in
 ``NUMBA_CACHE_DIR``); where there is none, the family is compiled again uncached.
 """
@@ -19,13 +23,16 @@ import threading
 from collections.abc import Callable, Mapping
 from typing import Any
 
-__all__ = ["available", "families", "kernels", "register"]
+__all__ = ["available", "families", "helper", "kernels", "register"]
 
 _LOCK = threading.Lock()
 #: family name -> (signature by function name, function by name)
 _FAMILIES: dict[str, tuple[dict[str, str], dict[str, Any]]] = {}
 #: family name -> compiled functions by name, or None without numba; filled on first use
 _LOADED: dict[str, dict[str, Callable] | None] = {}
+#: functions the kernels call (`helper`), and those numba has been told of
+_HELPERS: list[Callable] = []
+_TOLD: set[Callable] = set()
 
 
 def register(family: str, signatures: Mapping[str, str], functions: Mapping[str, Any]) -> None:
@@ -45,6 +52,26 @@ def register(family: str, signatures: Mapping[str, str], functions: Mapping[str,
             f"kernel family {family!r}: signatures and functions name different kernels"
         )
     _FAMILIES[family] = (dict(signatures), dict(functions))
+
+
+def helper(function: Callable) -> Callable:
+    """Mark ``function`` as one that kernels call; it is returned unchanged.
+
+    When a family compiles, numba learns every marked function (as
+    ``numba.extending.register_jitable``) and compiles it into the kernels that call it.
+
+    Parameters
+    ----------
+    function : callable
+        A plain-Python function in numba's subset, called from a kernel.
+
+    Returns
+    -------
+    callable
+        ``function`` itself.
+    """
+    _HELPERS.append(function)
+    return function
 
 
 def kernels(family: str) -> dict[str, Callable] | None:
@@ -82,6 +109,15 @@ def _compile(signatures: dict[str, str], functions: dict[str, Any]):
     try:
         import numba
     except Exception:  # noqa: BLE001 - numba missing or broken: the numpy paths serve
+        return None
+    try:
+        from numba.extending import register_jitable
+
+        for function in _HELPERS:
+            if function not in _TOLD:
+                register_jitable(function)
+                _TOLD.add(function)
+    except Exception:  # noqa: BLE001 - numba broken: the numpy paths serve
         return None
     for cache in (True, False):
         try:

@@ -61,38 +61,125 @@ def _presort_rows(XT, rows, order):
             order[f, i] = rows[idx[i]]
 
 
-def _split_sorted(XT, y, w, rows, order, n_classes, gini, min_samples_leaf, min_weight_leaf, out):
-    """Best ``(feature, θ)`` over the presorted rows, feature -1 when none; θ in ``out[0]``.
-
-    ``best_split``'s scan (`ternary.tree._split`) with the sort taken from ``order``:
-    class totals summed over ``rows`` (ascending; zero weights add 0.0), candidates and
-    moves over ``order[f]`` (the positive-weight rows sorted by feature ``f``).
-    """
-    n_features, m = order.shape
+@_jit.helper
+def _class_totals(y, w, rows, n_classes):
+    """The node's weighted class counts and weight, summed over ``rows`` in their order."""
     total = np.zeros(n_classes)
     w_node = 0.0
     for i in range(rows.shape[0]):
         r = rows[i]
         total[y[r]] += w[r]
         w_node += w[r]
-    out[0] = 0.0
-    node_impurity = 0.0
+    return total, w_node
+
+
+@_jit.helper
+def _impurity(counts, weight, gini):
+    """scikit-learn's Gini or entropy of weighted class ``counts``, in its order of operations."""
+    impurity = 0.0
     if gini:
         sq = 0.0
-        for k in range(n_classes):
-            sq += total[k] * total[k]
-        node_impurity = 1.0 - sq / (w_node * w_node)
-    else:
-        for k in range(n_classes):
-            c = total[k]
-            if c > 0.0:
-                c /= w_node
-                node_impurity -= c * math.log(c)
-    if w_node < 2.0 * min_weight_leaf or node_impurity <= _EPSILON:
+        for k in range(counts.shape[0]):
+            sq += counts[k] * counts[k]
+        return 1.0 - sq / (weight * weight)
+    for k in range(counts.shape[0]):
+        c = counts[k]
+        if c > 0.0:
+            c /= weight
+            impurity -= c * math.log(c)
+    return impurity
+
+
+@_jit.helper
+def _next_candidate(v, p):
+    """From position ``p``, past the run of values equal to ``v[p]`` (within 1e-7).
+
+    Returns ``(p_prev, p)``: the last position of the run and the first one after it
+    (``v.shape[0]`` when the run ends the feature).
+    """
+    m = v.shape[0]
+    while p + 1 < m and v[p + 1] <= v[p] + FEATURE_THRESHOLD:
+        p += 1
+    return p, p + 1
+
+
+@_jit.helper
+def _move_left(y, w, order_f, total, w_node, left, w_left, pos, p):
+    """The left sums of the rows before ``p``, moved from those before ``pos``.
+
+    Forward from ``pos``, or back from the node's end (as scikit-learn's ``reverse_reset``
+    does), whichever is shorter; ``left`` is updated in place and ``w_left`` returned.
+    """
+    m = order_f.shape[0]
+    if p - pos <= m - p:
+        for q in range(pos, p):
+            r = order_f[q]
+            left[y[r]] += w[r]
+            w_left += w[r]
+        return w_left
+    for k in range(left.shape[0]):
+        left[k] = total[k]
+    w_left = w_node
+    for q in range(m - 1, p - 1, -1):
+        r = order_f[q]
+        left[y[r]] -= w[r]
+        w_left -= w[r]
+    return w_left
+
+
+@_jit.helper
+def _scan_feature(
+    v, y, w, order_f, total, w_node, left, right, gini, min_leaf, min_weight, best, out
+):
+    """The best proxy along one feature's sorted values ``v``, if better than ``best``.
+
+    Candidates lie between runs of equal values; the first strictly better proxy
+    ``−w_R·imp_R − w_L·imp_L`` wins and its midpoint threshold goes to ``out[0]``.
+    ``left`` and ``right`` are scratch space for the two sides' class sums. Returns the
+    best proxy seen: ``best`` itself when no candidate beats it.
+    """
+    m = v.shape[0]
+    for k in range(total.shape[0]):
+        left[k] = 0.0
+    w_left = 0.0
+    pos = 0
+    p = 0
+    while p < m:
+        p_prev, p = _next_candidate(v, p)
+        if p >= m:
+            break
+        if p < min_leaf or m - p < min_leaf:
+            continue
+        w_left = _move_left(y, w, order_f, total, w_node, left, w_left, pos, p)
+        pos = p
+        w_right = w_node - w_left
+        if w_left < min_weight or w_right < min_weight:
+            continue
+        for k in range(total.shape[0]):
+            right[k] = total[k] - left[k]
+        proxy = -w_right * _impurity(right, w_right, gini) - w_left * _impurity(left, w_left, gini)
+        if proxy > best:
+            best = proxy
+            out[0] = v[p_prev] / 2.0 + v[p] / 2.0
+    return best
+
+
+def _split_sorted(XT, y, w, rows, order, n_classes, gini, min_samples_leaf, min_weight_leaf, out):
+    """Best ``(feature, θ)`` over the presorted rows, feature -1 when none; θ in ``out[0]``.
+
+    ``best_split``'s scan (`ternary.tree._split`) with the sort taken from ``order``:
+    class totals summed over ``rows`` (ascending; zero weights add 0.0), candidates and
+    moves over ``order[f]`` (the positive-weight rows sorted by feature ``f``), one
+    feature at a time (`_scan_feature`).
+    """
+    n_features, m = order.shape
+    total, w_node = _class_totals(y, w, rows, n_classes)
+    out[0] = 0.0
+    if w_node < 2.0 * min_weight_leaf or _impurity(total, w_node, gini) <= _EPSILON:
         return -1
+    v = np.empty(m)
     left = np.empty(n_classes)
     right = np.empty(n_classes)
-    v = np.empty(m)
     best = -np.inf
     best_feature = -1
     for f in range(n_features):
@@ -100,65 +187,24 @@ def _split_sorted(XT, y, w, rows, order, n_classes, gini, min_samples_leaf, min_
             v[i] = XT[f, order[f, i]]  # float32 held as float64, exactly
         if v[m - 1] <= v[0] + FEATURE_THRESHOLD:
             continue  # constant
-        for k in range(n_classes):
-            left[k] = 0.0
-        w_left = 0.0
-        pos = 0
-        p = 0
-        while p < m:
-            while p + 1 < m and v[p + 1] <= v[p] + FEATURE_THRESHOLD:
-                p += 1
-            p_prev = p
-            p += 1
-            if p >= m:
-                break
-            if p < min_samples_leaf or m - p < min_samples_leaf:
-                continue
-            if p - pos <= m - p:
-                for q in range(pos, p):
-                    r = order[f, q]
-                    left[y[r]] += w[r]
-                    w_left += w[r]
-            else:  # from the node's end back, as scikit-learn's reverse_reset does
-                for k in range(n_classes):
-                    left[k] = total[k]
-                w_left = w_node
-                for q in range(m - 1, p - 1, -1):
-                    r = order[f, q]
-                    left[y[r]] -= w[r]
-                    w_left -= w[r]
-            pos = p
-            w_right = w_node - w_left
-            if w_left < min_weight_leaf or w_right < min_weight_leaf:
-                continue
-            for k in range(n_classes):
-                right[k] = total[k] - left[k]
-            # scikit-learn's children impurities, in its order of operations
-            imp_left = 0.0
-            imp_right = 0.0
-            if gini:
-                sq_left = 0.0
-                sq_right = 0.0
-                for k in range(n_classes):
-                    sq_left += left[k] * left[k]
-                    sq_right += right[k] * right[k]
-                imp_left = 1.0 - sq_left / (w_left * w_left)
-                imp_right = 1.0 - sq_right / (w_right * w_right)
-            else:
-                for k in range(n_classes):
-                    c = left[k]
-                    if c > 0.0:
-                        c /= w_left
-                        imp_left -= c * math.log(c)
-                    c = right[k]
-                    if c > 0.0:
-                        c /= w_right
-                        imp_right -= c * math.log(c)
-            proxy = -w_right * imp_right - w_left * imp_left
-            if proxy > best:
-                best = proxy
-                best_feature = f
-                out[0] = v[p_prev] / 2.0 + v[p] / 2.0
+        proxy = _scan_feature(
+            v,
+            y,
+            w,
+            order[f],
+            total,
+            w_node,
+            left,
+            right,
+            gini,
+            min_samples_leaf,
+            min_weight_leaf,
+            best,
+            out,
+        )
+        if proxy > best:
+            best = proxy
+            best_feature = f
     return best_feature
 
 
