@@ -87,6 +87,11 @@ class UploadStore:
         if len(data) > self.max_bytes:
             return key
         folder = self._folder(key)
+        if self._same_bytes(folder, len(data)):  # kept already: a new name and age only
+            meta = folder / f".{_META}.tmp"
+            meta.write_text(json.dumps({"name": str(name), "stored": time.time()}))
+            os.replace(meta, folder / _META)
+            return key
         tmp = Path(tempfile.mkdtemp(dir=self.root, prefix=".tmp-"))
         try:
             (tmp / _DATA).write_bytes(data)
@@ -97,6 +102,14 @@ class UploadStore:
         finally:
             shutil.rmtree(tmp, ignore_errors=True)
         return key
+
+    @staticmethod
+    def _same_bytes(folder: Path, size: int) -> bool:
+        """Whether ``folder`` holds a whole copy (its name is the bytes' hash)."""
+        try:
+            return (folder / _DATA).stat().st_size == size and (folder / _META).is_file()
+        except OSError:
+            return False
 
     def has(self, key: str) -> bool:
         """Whether an upload is kept under ``key`` (well formed, stored, not expired)."""

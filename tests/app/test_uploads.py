@@ -25,8 +25,10 @@ def test_an_upload_comes_back_under_the_sha256_of_its_bytes(tmp_path):
     got = store.get(key)
     assert got is not None and got.data == data and got.name == "people.csv"
     assert store.has(key) and not store.has(hashlib.sha256(b"other").hexdigest())
-    assert store.put(data, "again.csv") == key  # the same bytes, one copy
+    written = (store.root / key / "data").stat().st_mtime_ns
+    assert store.put(data, "again.csv") == key  # the same bytes, one copy, not rewritten
     assert store.get(key).name == "again.csv" and store.total_bytes() == len(data)
+    assert (store.root / key / "data").stat().st_mtime_ns == written
 
 
 @pytest.mark.parametrize(
