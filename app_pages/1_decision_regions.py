@@ -98,8 +98,11 @@ with page_guard("drawing the decision regions"):
     top, cards_row, main = st.container(), st.container(), st.container()
     # presenting, what the figures do not need goes under them, off the first screen
     after = st.container() if presenting else main
+    # the lecture view when presenting; while painting, the canvas and the regions beside it
+    # on the first screen instead (the canvas under the lecture view was off the screen)
+    lecture_on = presenting and not links.painting()
     # the painted points, when drawing, and the column beside the canvas for the regions
-    with after if presenting else top:
+    with after if lecture_on else top:
         ds, key, beside = paint.paint_section(ds, key)
     name_dataset(ds)
     features = model.feature_pickers(ds)
@@ -180,7 +183,7 @@ with page_guard("drawing the decision regions"):
         context.fit_notes(res.model, res.split, f"the {m['n_test']} rows measured")  # issue 37
         if res.note:  # more than two features: the picture's model is a two-feature one
             st.info(plain(res.note), icon="ℹ️")
-    if presenting:  # the lecture view, under the cards (a canvas is drawn below it)
+    if lecture_on:  # the lecture view, under the cards (the paint switch is drawn below it)
         with main:
             regions_view(res, key, spec=spec)
     else:

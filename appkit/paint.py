@@ -446,7 +446,12 @@ def paint_section(ds: Dataset, key: tuple):
     points = list(s.get("paint_points") or [])
     canvas, beside = st.columns([1, 2], gap="medium")
     with canvas:
-        _controls(points)
+        # presenting, the canvas first and its controls under it: above it, at projector
+        # size, they pushed the canvas off a 1400 x 900 screen
+        controls = st.container()
+        if not present.on():
+            with controls:
+                _controls(points)
         chart_key = f"paint_canvas_{int(s.get('paint_canvas_n', 0))}"
         figure = canvas_figure(points, CLASSES, bounds=BOUNDS, height=CANVAS_PX)
         st.plotly_chart(
@@ -458,6 +463,8 @@ def paint_section(ds: Dataset, key: tuple):
         )
         if s.get("paint_message"):
             st.info(s["paint_message"], icon="ℹ️")
+        if present.on():
+            _controls(points)
     if float(s.get("test_size", 0.3)) > 0:
         # the figure beside draws its regions around the points the cards measure
         canvas.caption(

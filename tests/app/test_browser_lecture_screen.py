@@ -237,3 +237,28 @@ def test_the_aurc_table_is_not_cut_at_1400_px(app_url):
             assert table["scroll"] <= table["client"] + 1, table
         finally:
             browser.close()
+
+
+#: the canvas (its figure's title names the painted points) and the regions beside it
+PAINT_FIGURES = """() => [...document.querySelectorAll('.js-plotly-plot')].map(p => {
+  const r = p.getBoundingClientRect(), h = window.innerHeight;
+  const seen = Math.max(0, Math.min(r.bottom, h) - Math.max(r.top, 0)) / r.height;
+  return {canvas: (p.layout.title.text || '').includes('painted points'), seen};
+})"""
+
+
+def test_presenting_while_painting_shows_canvas_and_regions_on_the_first_screen(app_url):
+    with sync_playwright() as p:
+        browser = _launch(p)
+        page = browser.new_page(viewport={"width": 1400, "height": 900})
+        page.set_default_timeout(TIMEOUT_MS)
+        try:
+            url = f"{app_url}/decision_regions?paint={paint.encode(POINTS)}&present=1"
+            _open(page, url, ".js-plotly-plot .main-svg")
+            page.wait_for_function("() => document.querySelectorAll('.js-plotly-plot').length >= 2")
+            _wait_idle(page)
+            figures = page.evaluate(PAINT_FIGURES)
+            assert sorted(f["canvas"] for f in figures) == [False, True], figures
+            assert all(f["seen"] >= 0.9 for f in figures), figures
+        finally:
+            browser.close()
