@@ -3,28 +3,32 @@
 The query reproduces the library's predict, predict_verdict and predict_proba on every row of
 a table, with no Python at scoring time. How each part is written:
 
-* **Comparisons.** The library compares ``float64(float32(x))`` with float64 thresholds and
-  zone edges. A database holds the double ``x``; rounding to float32 is monotone, so every
-  test ``float32(x) ≤ t`` is written as ``x <= b`` or ``x < b`` with an exact double ``b``
-  (`ternary.codegen.f32_le`), and agrees with the library on every double, thresholds,
-  zone edges and their neighbours included. An open zone's upper test ``float32(x) < θ+δ``
-  is ``float32(x) ≤ b`` with ``b`` the double below θ+δ (`ternary.codegen.TreePlan.top`).
-* **Blend weights.** Inside a zone the weight ``(θ+δ−x)/(2δ)`` uses the float32 value of
-  ``x``. The query computes it exactly in double arithmetic: Veltkamp's split
+* **Float32 values.** The library casts each input to float32 and compares and blends
+  ``float64(float32(x))`` with float64 thresholds and zone edges. The query computes that
+  value exactly in double arithmetic, once per row and feature: Veltkamp's split
   ``c − (c − x)`` with ``c = x·(2**29+1)`` rounds a double to 24 significant bits, ties to
   even, as float32 does; below float32's normal range it rounds to a multiple of 2**-149
-  instead (``(x·2**149 + 1.5·2**52) − 1.5·2**52``). Then the weights, their products along
-  each path (root down), the sum over the leaves (in preorder) and the normalisation follow
-  the library's own kernels operation by operation, so the probabilities agree to the last
-  bit in practice (tests hold them within 1e-6) and ties between classes break the same way.
-* **Size and shape.** The query is a chain of common table expressions (``WITH``), not
-  nested sub-selects or nested ``CASE`` s: SQLite's parser overflows at a nesting depth of
-  about 20. First one stage per tree level moves every row one level down (a flat ``CASE`` on
-  the node it has reached); then one stage per level computes the blend weights, each node's
-  weight its parent's times one factor (a leaf's weight is the product along its path), and
-  only for rows that met a zone. So the text grows linearly with the number of nodes, never
-  with copies of subtrees. Each stage is ``MATERIALIZED``: otherwise SQLite's flattener
-  copies a parent's expression into both children and the work doubles at every level.
+  instead (``(x·2**149 + 1.5·2**52) − 1.5·2**52``). Every test and weight then reads that
+  value, so ``θ−δ`` and ``θ+δ`` are computed from θ and δ as the library computes them, and
+  each number is written in a form both engines read bit for bit (`ternary.codegen.sql_number`).
+* **The tree as a table, walked recursively.** Each split is one row of ``__nodes`` (tree,
+  node, feature, θ, δ, children, kind), each leaf one row of ``__leaves``; a recursive
+  common table expression moves every (row, tree) pair one node down per step, joining
+  the node it has reached. So the text grows with the node count alone (about 70 bytes per
+  split and 20 to 90 per leaf), whatever the tree's shape: a chain of 19,999 nodes gives
+  1.4 MB, where one column per leaf per level gave 11.4 MB at 1,801 nodes. The engine's
+  work grows with the rows times the length of their paths.
+* **Blend weights.** A row that meets a zone on CART's path is blended: from there the walk
+  carries one row per branch with its node and weight, each child's weight its parent's
+  times the left factor or one minus it, exactly as the library's kernels compute them
+  (the dense kernel's ``clip((θ+δ−x)·(0.5/δ))`` for trees of up to `blend_kernel_limit`
+  leaves, from the root; the per-row walk's ramp inside the zone and 1 or 0 outside for
+  larger ones, from the first zone met, above which every weight is exactly 1). A branch
+  of weight 0 is not followed: its leaves would add 0. The leaves' terms are then added in
+  preorder, one term per step of a second recursion, not by ``SUM`` (whose order is the
+  engine's), and divided by their total as the library does; so the probabilities agree
+  to the last bit in practice (tests hold them within 1e-6) and ties between classes break
+  the same way.
 * **Reading the inputs.** Every feature the model tests is first read as a double, whatever
   the column's type: a table loaded by the sqlite3 shell's ``.import --csv`` holds TEXT, and
   comparing TEXT with a number compares strings. Numbers (integers included) are cast to
@@ -46,8 +50,9 @@ a table, with no Python at scoring time. How each part is written:
 * **Labels** are written as SQL literals that read back equal: booleans (as 1 and 0),
   64-bit integers, finite floats and text. Other labels (dates, uint64 values of 2**63 or
   more, bytes) are refused (`ternary.codegen.export_label`).
-* **Forests** average their trees' probabilities in tree order and decide a row when at
-  least ``min_decided_fraction`` of the trees decide it, as `TernaryForestClassifier` does.
+* **Forests** are walked in one pass, each row once per tree; they average their trees'
+  probabilities, added in tree order (a recursion again), and decide a row when at least
+  ``min_decided_fraction`` of the trees decide it, as `TernaryForestClassifier` does.
 """
 
 from __future__ import annotations
@@ -63,7 +68,6 @@ from ternary.codegen import (
     TreePlan,
     check_export_size,
     export_label,
-    f32_le,
     feature_names,
     forest_min_decided,
     members,
@@ -74,8 +78,8 @@ from ternary.codegen import (
 __all__ = ["MAX_SQL_COLUMNS", "MAX_SQL_NODES", "export_sql"]
 
 #: The most columns one ``SELECT`` of the query may carry. SQLite's default limit is 2,000
-#: per result set; the blend keeps one column per leaf seen so far plus a few per node of
-#: the current level, so this bounds the leaves of a tree (or all of a forest's trees).
+#: per result set; reading the inputs takes two columns per feature the model tests, so
+#: this bounds those features (the tree itself is rows of a table, not columns).
 MAX_SQL_COLUMNS = 1_900
 #: The most nodes (over all trees) the exporter writes: about 1 MB of SQL (the cap
 #: `export_python` shares, `ternary.codegen.MAX_EXPORT_NODES`).
@@ -174,38 +178,25 @@ def _read_stages(q: _Query, key: str | None, used: list[int]) -> None:
 
 
 class _Query:
-    """Builds the nested SELECTs, innermost first."""
+    """The query's common table expressions in order, then its final ``SELECT``."""
 
     def __init__(self, names: list[str]):
         self.names = names
-        self.stages: list[list[tuple[str, str]]] = []  # each: [(expression, alias), ...]
+        self.stages: list[list[tuple[str, str]]] = []  # the read stages: [(expression, alias)]
+        self.ctes: list[tuple[str, str]] = []  # then (name with columns, body)
 
     def x(self, feature: int) -> str:
         return f"__x{feature}"
 
-    def le(self, feature: int, t: float) -> str:
-        """``float32(x) ≤ t`` on the raw double."""
-        b, inclusive = f32_le(t)
-        return f"{self.x(feature)} {'<=' if inclusive else '<'} {sql_number(b)}"
-
-    def gt(self, feature: int, t: float) -> str:
-        b, inclusive = f32_le(t)
-        return f"{self.x(feature)} {'>' if inclusive else '>='} {sql_number(b)}"
-
-    def zone(self, feature: int, lo: float, hi: float) -> str:
-        return f"({self.gt(feature, lo)} AND {self.le(feature, hi)})"
-
-    def render(self, source: str) -> str:
-        """A chain of common table expressions: no nesting, which SQLite's parser caps."""
+    def render(self, source: str, final: str) -> str:
+        """``WITH RECURSIVE`` and every stage in order: no nesting, which SQLite's parser caps."""
         parts = []
         for i, stage in enumerate(self.stages):
             cols = ",\n    ".join(f"{expr} AS {alias}" for expr, alias in stage)
             origin = source if i == 0 else f"__s{i - 1}"
-            parts.append(f"SELECT\n    {cols}\n  FROM {origin}")
-        ctes = ",\n".join(
-            f"__s{i} AS MATERIALIZED (\n  {body}\n)" for i, body in enumerate(parts[:-1])
-        )
-        return (f"WITH\n{ctes}\n" if ctes else "") + parts[-1].replace("\n  ", "\n") + ";\n"
+            parts.append(f"__s{i} AS MATERIALIZED (\n  SELECT\n    {cols}\n  FROM {origin}\n)")
+        parts += [f"{name} AS {body}" for name, body in self.ctes]
+        return "WITH RECURSIVE\n" + ",\n".join(parts) + "\n" + final + ";\n"
 
 
 def _clip(expr: str) -> str:
@@ -221,185 +212,244 @@ def _rounded(col: str) -> str:
     return f"CASE WHEN abs({col}) < {sql_number(F32_SUBNORMAL)} THEN {tiny} ELSE {big} END"
 
 
-def _step(q: _Query, plan: TreePlan, node: int) -> str:
-    """The child a row at ``node`` moves to; -1 where a binary routing meets a zone."""
-    f = plan.feature[node]
-    left, right = plan.left[node], plan.right[node]
-    if not plan.zoned(node):
-        return f"CASE WHEN {q.le(f, plan.threshold[node])} THEN {left} ELSE {right} END"
-    middle = plan.middle[node] if plan.routing == "hard_middle" else -1
-    return (
-        f"CASE WHEN {q.le(f, plan.lo[node])} THEN {left} "
-        f"WHEN {q.le(f, plan.top(node))} THEN {middle} ELSE {right} END"
+def _value(v: float) -> str:
+    """A double for a ``VALUES`` row: `sql_number` without its outer parentheses."""
+    text = sql_number(v)
+    return text[1:-1] if text.startswith("(") else text
+
+
+#: What a split does, one code per node in ``__nodes.k`` (see `_kind`).
+_HARD, _MIDDLE, _WALK, _DENSE, _DENSE_HARD = range(5)
+
+
+def _kind(plan: TreePlan, node: int) -> int:
+    """The node's code: how the route and the blend treat it.
+
+    ``_HARD``: CART's ``x ≤ θ`` everywhere (no zone, or a hard-middle split without a middle
+    child); ``_MIDDLE``: a hard-middle zone, whose rows take the middle child. The others are
+    zones of binary routings, where a row meeting one on CART's path is blended: ``_WALK`` in
+    a tree the library blends with its per-row walk (ramp inside the zone, 1 or 0 outside),
+    ``_DENSE`` with its dense kernel (``clip((θ+δ−x)·(0.5/δ))`` everywhere), ``_DENSE_HARD``
+    where the dense kernel's ``0.5/δ`` overflows and the split's weight stays hard.
+    """
+    if not plan.delta[node] > 0.0:
+        return _HARD
+    if plan.routing == "hard_middle":
+        return _MIDDLE if plan.middle[node] != -1 else _HARD
+    if not plan.dense:
+        return _WALK
+    return _DENSE if plan.soft(node) else _DENSE_HARD
+
+
+def _tables(plans: list[TreePlan], columns: list[np.ndarray], k: int) -> tuple[str, str]:
+    """The ``VALUES`` of ``__nodes`` (the splits) and ``__leaves``, named by preorder rank.
+
+    A split is numbered by its rank ``i`` in the tree's preorder, a leaf by ``−i − 1``, so
+    a walk ends where its node is negative and the leaves' preorder is their descending
+    ids. A split's row holds the tree ``t``, its id ``n``, the feature ``f``, θ, δ, the
+    left, right and middle child (0: none; the root is nobody's child) and the `_kind`. A
+    leaf's holds ``u`` (1: reached through a middle branch, so boundary-uncertain) and its
+    distribution in the model's class order (a forest member's missing classes as 0, which
+    leaves every sum unchanged). A first row that matches nothing fixes the column types
+    and keeps the lists non-empty.
+    """
+    nodes = ["(-1,-1,0,0e0,0e0,-1,-1,-1,0)"]
+    leaves = ["(-1,0,0," + ",".join(["0e0"] * k) + ")"]
+    for t, (plan, cols) in enumerate(zip(plans, columns, strict=True)):
+        rank = {n: (-i - 1 if plan.is_leaf(n) else i) for i, n in enumerate(plan.preorder)}
+        flagged = plan.through_middle()
+        for node in plan.preorder:
+            if plan.is_leaf(node):
+                values = ["0e0"] * k
+                for j, c in enumerate(cols):
+                    values[int(c)] = _value(plan.value[node, j])
+                leaves.append(f"({t},{rank[node]},{int(node in flagged)},{','.join(values)})")
+                continue
+            middle = rank[plan.middle[node]] if plan.middle[node] != -1 else 0
+            nodes.append(
+                f"({t},{rank[node]},{plan.feature[node]},{_value(plan.threshold[node])},"
+                f"{_value(plan.delta[node])},{rank[plan.left[node]]},{rank[plan.right[node]]},"
+                f"{middle},"
+                f"{_kind(plan, node)})"
+            )
+    return ",\n  ".join(nodes), ",\n  ".join(leaves)
+
+
+def _trees_in(column: str, trees: list[int], count: int) -> str:
+    """SQL true for the rows whose tree (``column``) is one of ``trees``."""
+    if not trees:
+        return "0 = 1"
+    if len(trees) == count:
+        return "1 = 1"
+    return f"{column} IN ({', '.join(map(str, trees))})"
+
+
+#: Up to this many tested features the walks carry each row's values, and a ``CASE`` picks
+#: the node's; with more they join ``__vals`` (a row per row and feature) at every step.
+#: Carrying one feature's value instead of joining halved DuckDB's time on a deep chain.
+_CARRY = 16
+
+
+def _reading(used: list[int]) -> tuple[str, str, list[str]]:
+    """How a walk step reads its node's feature: expression, join, carried columns."""
+    if len(used) > _CARRY:
+        return "x.__v", " JOIN __vals AS x ON x.__i = w.__i AND x.__f = d.f", []
+    carried = [f"__r{f}" for f in used]
+    if len(used) <= 1:  # no feature: no split, so no step ever reads one
+        return (f"w.{carried[0]}" if carried else "0e0"), "", carried
+    arms = " ".join(f"WHEN {f} THEN w.__r{f}" for f in used)
+    return f"(CASE d.f {arms} END)", "", carried
+
+
+def _walk_ctes(q: _Query, plans: list[TreePlan], used: list[int], k: int) -> None:
+    """The walks over the node table: CART's path where needed, then the blend.
+
+    A tree the library blends with its per-row walk (more than `blend_kernel_limit`
+    leaves) is walked once, from the root: a row follows CART's path (every weight on it
+    exactly 1, every other 0) until it meets a zone, and from there one row per branch
+    carries its node and weight. The other trees are routed first (``__route``: CART's
+    path, or the middle child in a hard-middle zone), noting ``__m`` (a zone met on the
+    way: boundary-uncertain); under the dense kernel, whose factors are not exactly 0 or 1
+    just outside a zone, a row that met one is then blended from the root, and every
+    other row starts the blend at its leaf. ``__blend`` holds per branch the node, the
+    weight ``__w`` (the factors' product, root down), ``__m`` and ``__e`` (a zone above
+    held the row, for deferred routing). A branch of weight 0 is not followed, as the
+    library's walk does not: its leaves would add 0 to every sum.
+    """
+    n = len(plans)
+    walked = [t for t, p in enumerate(plans) if _walks(p)]
+    routed = [t for t in range(n) if t not in walked]
+    deferred = _trees_in("w.__t", [t for t, p in enumerate(plans) if p.routing == "deferred"], n)
+    closed = _trees_in("w.__t", [t for t, p in enumerate(plans) if p.zone_edges != "open"], n)
+    v, join, carried = _reading(used)
+    pass_on = "".join(f", w.{c}" for c in carried)
+    from_base = "".join(f", b.{c}" for c in carried)
+    names = "".join(f", {c}" for c in carried)
+    th, de = "d.th", "d.de"
+    hi = f"({th} + {de})"
+    zone = f"({v} > {th} - {de} AND ({v} < {hi} OR ({v} = {hi} AND {closed})))"
+    hard = f"CASE WHEN {v} <= {th} THEN 1e0 ELSE 0e0 END"
+    factor = (
+        f"CASE WHEN d.k IN ({_HARD}, {_DENSE_HARD}) OR (w.__e = 1 AND {deferred}) THEN {hard} "
+        f"WHEN d.k = {_DENSE} THEN {_clip(f'(({hi} - {v}) * ({sql_number(0.5)} / {de}))')} "
+        f"WHEN {zone} THEN {_clip(f'(({hi} - {v}) / (2e0 * {de}))')} "
+        f"WHEN {v} <= {th} - {de} THEN 1e0 ELSE 0e0 END"
+    )
+    # the first row of a step takes the left branch if its weight is not 0, else the
+    # right; a second row, only where both weights are positive, takes the right
+    left = f"s.b = 0 AND {factor} > 0e0"
+    step = "JOIN __nodes AS d ON d.t = w.__t AND d.n = w.__n" + join
+    start = "FROM __base AS b CROSS JOIN __trees AS tr WHERE b.__ok = 1 AND "
+    q.ctes.append(
+        (
+            f"__route(__i, __t, __n, __m{names})",
+            f"(\n  SELECT b.__i, tr.t, tr.root, 0{from_base} {start}"
+            f"{_trees_in('tr.t', routed, n)}"
+            "\n  UNION ALL\n  SELECT w.__i, w.__t, "
+            f"CASE WHEN d.k = {_MIDDLE} AND {zone} THEN d.m WHEN {v} <= {th} THEN d.l "
+            "ELSE d.r END, "
+            f"CASE WHEN w.__m = 1 OR (d.k >= {_WALK} AND {zone}) THEN 1 ELSE 0 END{pass_on}"
+            f"\n  FROM __route AS w {step}\n)",
+        )
+    )
+    q.ctes.append(
+        (
+            f"__blend(__i, __t, __n, __w, __m, __e{names})",
+            f"(\n  SELECT b.__i, tr.t, tr.root, 1e0, 0, 0{from_base} {start}"
+            f"{_trees_in('tr.t', walked, n)}"
+            "\n  UNION ALL\n  SELECT w.__i, w.__t, CASE WHEN w.__m = 1 THEN 0 ELSE w.__n END, "
+            f"1e0, w.__m, 0{pass_on}\n  FROM __route AS w WHERE w.__n < 0"
+            "\n  UNION ALL\n"
+            f"  SELECT w.__i, w.__t, CASE WHEN {left} THEN d.l ELSE d.r END, "
+            f"CASE WHEN s.b = 1 THEN w.__w * (1e0 - ({factor})) WHEN {factor} > 0e0 "
+            f"THEN w.__w * ({factor}) ELSE w.__w END, "
+            f"CASE WHEN w.__m = 1 OR (d.k >= {_WALK} AND {zone}) THEN 1 ELSE 0 END, "
+            f"CASE WHEN w.__e = 1 OR {zone} THEN 1 ELSE 0 END{pass_on}"
+            f"\n  FROM __blend AS w {step} CROSS JOIN __sides AS s"
+            f"\n  WHERE w.__w > 0e0 AND (s.b = 0 OR ({factor} > 0e0 AND {factor} < 1e0))\n)",
+        )
+    )
+    # the leaves' terms w·v, numbered in preorder for the fold
+    terms = ", ".join(f"w.__w * l.v{j} AS a{j}" for j in range(k))
+    q.ctes.append(
+        (
+            "__terms",
+            "MATERIALIZED (\n  SELECT w.__i, w.__t, w.__m, l.u, "
+            "ROW_NUMBER() OVER (PARTITION BY w.__i, w.__t ORDER BY w.__n DESC) AS __j, "
+            f"COUNT(*) OVER (PARTITION BY w.__i, w.__t) AS __c, {terms}\n"
+            # CROSS JOIN: SQLite reads the branches once and looks up their leaves, not
+            # the other way round (which indexes every branch row first)
+            "  FROM __blend AS w CROSS JOIN __leaves AS l"
+            " WHERE w.__n < 0 AND l.t = w.__t AND l.n = w.__n AND w.__w > 0e0\n)",
+        )
+    )
+    _fold(q, "__sums", "__terms", ["__i", "__t"], ["__m", "u"], [f"a{j}" for j in range(k)])
+
+
+def _walks(plan: TreePlan) -> bool:
+    """A binary-routing tree the library blends with its per-row walk: walked in one pass."""
+    return plan.routing != "hard_middle" and not plan.dense
+
+
+def _fold(q: _Query, name: str, source: str, keys: list[str], kept: list[str], cols: list[str]):
+    """A recursive CTE adding ``cols`` of ``source`` in ``__j`` order, one term per step.
+
+    SQL's ``SUM`` adds in an order of the engine's choosing (and SQLite 3.43 and later
+    compensates rounding), so the sums are written out as the library's kernels add them:
+    ``((t1 + t2) + t3) + …``. The row with ``__j = __c`` holds the totals, and the
+    ``kept`` columns of the first term.
+    """
+    on = " AND ".join(f"p.{c} = f.{c}" for c in keys)
+    start = ", ".join(keys + kept + ["__j", "__c"] + cols)
+    step = ", ".join(
+        [f"f.{c}" for c in keys + kept] + ["p.__j", "f.__c"] + [f"f.{c} + p.{c}" for c in cols]
+    )
+    q.ctes.append(
+        (
+            f"{name}({start})",
+            f"(\n  SELECT {start} FROM {source} WHERE __j = 1\n  UNION ALL\n  SELECT {step}"
+            f"\n  FROM {name} AS f JOIN {source} AS p ON {on} AND p.__j = f.__j + 1"
+            "\n  WHERE f.__j < f.__c\n)",
+        )
     )
 
 
-def _factor(q: _Query, plan: TreePlan, node: int, entered: str | None) -> str:
-    """The left weight of ``node`` as the library's blend computes it (see `TreePlan.dense`)."""
-    f = plan.feature[node]
-    hard = f"CASE WHEN {q.le(f, plan.threshold[node])} THEN 1e0 ELSE 0e0 END"
-    r = f"__r{f}"
-    hi = sql_number(plan.hi[node])
-    if plan.dense:
-        if not plan.soft(node):
-            return hard
-        soft = _clip(f"(({hi} - {r})*{sql_number(plan.inv_two_delta[node])})")
-    else:
-        if not plan.delta[node] > 0.0:
-            return hard
-        ramp = _clip(f"(({hi} - {r})/{sql_number(2.0 * plan.delta[node])})")
-        soft = (
-            f"CASE WHEN {q.zone(f, plan.lo[node], plan.top(node))} THEN {ramp} "
-            f"WHEN {q.le(f, plan.lo[node])} THEN 1e0 ELSE 0e0 END"
-        )
-    if entered is None:
-        return soft
-    return f"CASE WHEN {entered} = 1 THEN {hard} ELSE {soft} END"
+def _tree_ctes(q: _Query, clf, plans: list[TreePlan], k: int) -> None:
+    """Each tree's probabilities and verdict, then the forest's mean and vote, in tree order.
 
-
-def _level_stages(q: _Query, plans: list[TreePlan], carry: list[str]) -> None:
-    """Stages per tree level: first every row steps down, then the blend's weights.
-
-    ``__n{t}`` is the node a row has reached in tree ``t`` (the leaf at the end; -1 once a
-    binary routing meets a zone on CART's path). The routing goes first, so the blend's
-    factors are computed only for the rows that end at -1 (the others get 0 and take their
-    leaf's distribution). A blend stage carries the weights ``__w{t}_{leaf}`` of the leaves
-    found so far and, for the nodes of its own level, the weight ``__w``, the left factor
-    ``__f`` and (deferred) the zone test ``__z`` and the "entered a zone above" flag
-    ``__e``; the level below reads those and drops them.
+    A blended pair (``__m``) takes its sums over their total (classes in order, as the
+    library's normalisation adds them); a decided one its leaf's distribution as stored
+    (its one term is 1·v). A row is boundary-uncertain in a tree when it met a zone on
+    CART's path or, routed ``"hard_middle"``, ended in a leaf reached through a middle
+    branch. The forest adds its trees' probabilities in tree order (`_fold` again) and
+    divides by their count.
     """
-    levels = max(max(p.depth[n] for n in p.preorder) for p in plans)
-    positions = [f"__n{t}" for t in range(len(plans))]
-    for level in range(levels):
-        stage = [(c, c) for c in carry if c not in positions]
-        for t, plan in enumerate(plans):
-            steps = [
-                f"WHEN {n} THEN {_step(q, plan, n)}"
-                for n in plan.preorder
-                if plan.depth[n] == level and not plan.is_leaf(n)
-            ]
-            position = f"CASE __n{t} {' '.join(steps)} ELSE __n{t} END" if steps else f"__n{t}"
-            stage.append((position, f"__n{t}"))
-        q.stages.append(stage)
-    if not any(needs_blend(p) for p in plans):
-        return
-    parents = [_parents(p) for p in plans]
-    leaf_cols: list[str] = []
-    for level in range(levels + 1):
-        stage = [(c, c) for c in carry + leaf_cols]
-        for t, plan in enumerate(plans):
-            if not needs_blend(plan):
-                continue
-            deferred = plan.routing == "deferred"
-            for node in plan.preorder:
-                if plan.depth[node] == level:
-                    stage += _node_columns(q, plan, t, node, parents[t].get(node), deferred)
-                    if plan.is_leaf(node):
-                        leaf_cols.append(f"__w{t}_{node}")
-        _check_columns(len(stage))
-        q.stages.append(stage)
-
-
-def _node_columns(q, plan, t, node, parent, deferred) -> list[tuple[str, str]]:
-    """The columns one node adds in its level's stage."""
-    cols = []
-    entered = None  # "a zone above this node held the row" (deferred), from the parent
-    if parent is not None:
-        f = f"__f{t}_{parent}"
-        factor = f if node == plan.left[parent] else f"(1e0 - {f})"
-        cols.append((factor if parent == 0 else f"__w{t}_{parent} * {factor}", f"__w{t}_{node}"))
-        if deferred:
-            entered = (
-                f"__z{t}_{parent}"
-                if parent == 0
-                else f"CASE WHEN __e{t}_{parent} = 1 OR __z{t}_{parent} = 1 THEN 1 ELSE 0 END"
-            )
-    if plan.is_leaf(node):
-        return cols
-    # rows the routing decided are never blended: skip their arithmetic
-    factor = _factor(q, plan, node, entered)
-    cols.append((f"CASE WHEN __n{t} = -1 THEN {factor} ELSE 0e0 END", f"__f{t}_{node}"))
-    if deferred:
-        if entered is not None:
-            cols.append((entered, f"__e{t}_{node}"))
-        zone = q.zone(plan.feature[node], plan.lo[node], plan.top(node))
-        zone = zone if plan.delta[node] > 0.0 else "0 = 1"
-        cols.append((f"CASE WHEN {zone} THEN 1 ELSE 0 END", f"__z{t}_{node}"))
-    return cols
-
-
-def needs_blend(plan: TreePlan) -> bool:
-    """A binary-routing tree with at least one zone: some rows are blended."""
-    return plan.routing != "hard_middle" and any(plan.zoned(n) for n in plan.preorder)
-
-
-def _parents(plan: TreePlan) -> dict[int, int]:
-    parent = {}
-    for node in plan.preorder:
-        for child in plan.children(node):
-            parent[child] = node
-    return parent
-
-
-def _check_columns(n: int) -> None:
-    if n > MAX_SQL_COLUMNS:
-        raise ValueError(
-            f"The SQL export would need {n} columns in one SELECT; SQLite allows 2,000 by "
-            f"default and this exporter writes at most {MAX_SQL_COLUMNS}. The blend keeps one "
-            "column per leaf: export a smaller model (a lower max_depth, fewer trees, or a "
-            "larger min_samples_leaf)."
+    total = " + ".join(f"s.a{j}" for j in range(k))
+    proba = ", ".join(
+        f"CASE WHEN s.__m = 1 THEN s.a{j} / ({total}) ELSE s.a{j} END AS p{j}" for j in range(k)
+    )
+    q.ctes.append(
+        (
+            "__tree_out",
+            f"MATERIALIZED (\n  SELECT s.__i, s.__t + 1 AS __j, {len(plans)} AS __c, "
+            f"{proba}, CASE WHEN s.__m = 1 OR s.u = 1 THEN 0 ELSE 1 END AS votes\n"
+            "  FROM __sums AS s WHERE s.__j = s.__c\n)",
         )
-
-
-def _sum_stages(q: _Query, plans: list[TreePlan], carry: list[str]) -> None:
-    """Each tree's blended class sums, leaves in preorder, in chunks of `_SUM_CHUNK` terms."""
-    terms: dict[str, list[str]] = {}
-    for t, plan in enumerate(plans):
-        if not needs_blend(plan):
-            continue
-        for k in range(plan.value.shape[1]):
-            terms[f"__a{t}_{k}"] = [
-                f"__w{t}_{leaf} * {sql_number(plan.value[leaf, k])}"
-                for leaf in plan.leaves()
-                if plan.value[leaf, k] != 0.0
-            ]
-    longest = max((len(v) for v in terms.values()), default=0)
-    for start in range(0, longest or 1, _SUM_CHUNK):
-        # the leaf weights later chunks still read
-        later = {term.split(" * ")[0] for v in terms.values() for term in v[start + _SUM_CHUNK :]}
-        stage = [(c, c) for c in carry] + [(c, c) for c in sorted(later)]
-        for alias, parts in terms.items():
-            chunk = ([alias] if start > 0 else []) + parts[start : start + _SUM_CHUNK]
-            stage.append((" + ".join(chunk) if chunk else "0e0", alias))
-        _check_columns(len(stage))
-        q.stages.append(stage)
-
-
-def _tree_outputs(q: _Query, plan: TreePlan, t: int, columns: np.ndarray) -> list[tuple]:
-    """Columns ``__p{t}_{k}`` (forest class order) and ``__v{t}`` of one tree."""
-    leaf = f"__n{t}"
-    out = []
-    leaves = plan.leaves()
-    k_tree = plan.value.shape[1]
-    for k in range(k_tree):
-        arms = " ".join(f"WHEN {n} THEN {sql_number(plan.value[n, k])}" for n in leaves)
-        if not needs_blend(plan):
-            expr = f"CASE {leaf} {arms} END"
-        else:
-            total = " + ".join(f"__a{t}_{j}" for j in range(k_tree))
-            expr = f"CASE {leaf} {arms} ELSE __a{t}_{k} / ({total}) END"
-        out.append((expr, f"__p{t}_{int(columns[k])}"))
-    if plan.routing == "hard_middle":
-        flagged = sorted(n for n in plan.through_middle() if plan.is_leaf(n))
-        verdict = (
-            f"CASE WHEN {leaf} IN ({', '.join(map(str, flagged))}) THEN 0 ELSE 1 END"
-            if flagged
-            else "1"
+    )
+    _fold(q, "__forest", "__tree_out", ["__i"], [], [f"p{j}" for j in range(k)] + ["votes"])
+    n = len(plans)
+    mean = ", ".join(
+        (f"f.p{j}" if n == 1 else f"f.p{j} / {sql_number(n)}") + f" AS __F{j}" for j in range(k)
+    )
+    need = forest_min_decided(clf) if n > 1 else 1
+    q.ctes.append(
+        (
+            "__scored",
+            f"MATERIALIZED (\n  SELECT f.__i, {mean}, "
+            f"CASE WHEN f.votes >= {need} THEN 1 ELSE 0 END AS __V\n"
+            "  FROM __forest AS f WHERE f.__j = f.__c\n)",
         )
-    else:
-        verdict = f"CASE WHEN {leaf} >= 0 THEN 1 ELSE 0 END"
-    out.append((verdict, f"__v{t}"))
-    return out
+    )
 
 
 def export_sql(
@@ -416,8 +466,9 @@ def export_sql(
     ``proba_0 … proba_{k−1}`` in the order of ``classes_``: the values of ``predict``,
     ``predict_verdict`` and ``predict_proba``, for every routing, grafted trees and
     `TernaryForestClassifier` included. It runs unchanged on SQLite (3.35 or newer, for
-    ``MATERIALIZED``) and DuckDB; it uses only ``WITH``, ``CASE``, arithmetic, comparisons
-    and ``abs``.
+    ``MATERIALIZED``) and DuckDB; it uses ``WITH RECURSIVE``, ``VALUES``, joins,
+    ``ROW_NUMBER`` and ``COUNT`` windows, ``CASE``, arithmetic, comparisons and ``abs``. Its
+    length grows with the model's node count, whatever the trees' shape.
 
     How it stays exact: the library compares and blends the float32 value of each input;
     the query turns every comparison into one on the stored double against an exact
@@ -444,15 +495,15 @@ def export_sql(
     Returns
     -------
     str
-        One ``SELECT`` statement (a ``WITH`` chain of sub-selects, about two per tree level),
-        ending in ``;``.
+        One ``SELECT`` statement (a ``WITH RECURSIVE`` chain: the inputs read, the trees
+        as tables, their walks and sums), ending in ``;``. Rows come in the table's order.
 
     Raises
     ------
     ValueError
         When the model is too large for one query: more than `MAX_SQL_NODES` nodes in all,
-        or a ``SELECT`` that would need more than `MAX_SQL_COLUMNS` columns (the blend keeps
-        one column per leaf); when ``key`` clashes with an output column; or when a class
+        or a ``SELECT`` that would need more than `MAX_SQL_COLUMNS` columns (two per feature
+        the model tests); when ``key`` clashes with an output column; or when a class
         label cannot be written exactly (dates, integers beyond 64 bits: refit with string
         labels).
 
@@ -480,81 +531,80 @@ def export_sql(
     check_export_size(trees, "export_sql")
     for label in np.asarray(clf.classes_):
         export_label(label, "export_sql")
-    query = _build(clf, trees, names, key)
-    return query.render(_table_ref(table))
+    query, final = _build(clf, trees, names, key)
+    return query.render(_table_ref(table), final)
 
 
-def _build(clf, trees, names, key) -> _Query:
-    """The stages: base columns, one per tree level, the blend sums, trees, forest, output."""
-    classes = np.asarray(clf.classes_)
-    plans = [tree_plan(t) for t in trees]
-    q = _Query(names)
-    used = sorted({p.feature[n] for p in plans for n in p.preorder if not p.is_leaf(n)})
-    blended = sorted(
-        {
-            p.feature[n]
-            for p in plans
-            for n in p.preorder
-            if needs_blend(p) and not p.is_leaf(n) and p.delta[n] > 0.0
-        }
-    )
-    _read_stages(q, key, used)
+def _base_ctes(q: _Query, plans: list[TreePlan], used: list[int], key: str | None, k: int):
+    """``__base`` (row number, key, each tested feature's float32 value ``__r{f}``,
+    ``__ok``), ``__vals`` (the same values, one row per row and feature, where the walks
+    do not carry them) and the constant tables the walks join."""
     limit = sql_number(F32_OVERFLOW)
     ok = " AND ".join(f"abs({q.x(f)}) < {limit}" for f in used) or "1 = 1"
-    base = [("__key", "__key")] if key is not None else []
-    base += [(q.x(f), q.x(f)) for f in used]
-    base += [(_rounded(q.x(f)), f"__r{f}") for f in blended]
-    base.append((f"CASE WHEN {ok} THEN 1 ELSE 0 END", "__ok"))
-    base += [("0", f"__n{t}") for t in range(len(plans))]
-    q.stages.append(base)
-    carry = [alias for _, alias in base if not alias.startswith("__r")]
-    _level_stages(q, plans, carry + [f"__r{f}" for f in blended])
-    if any(needs_blend(p) for p in plans):
-        _sum_stages(q, plans, carry)
-    per_tree = []
-    for t, (plan, member) in enumerate(zip(plans, trees, strict=True)):
-        cols = np.searchsorted(classes, np.asarray(member.classes_))
-        per_tree += _tree_outputs(q, plan, t, cols)
-    q.stages.append([(c, c) for c in carry] + per_tree)
-    _forest_stage(q, clf, trees, carry)
-    q.stages.append(_final_stage(key, classes))
-    return q
+    base = ["ROW_NUMBER() OVER () AS __i"] + (["__key"] if key is not None else [])
+    base += [f"{_rounded(q.x(f))} AS __r{f}" for f in used]
+    base.append(f"CASE WHEN {ok} THEN 1 ELSE 0 END AS __ok")
+    last = f"__s{len(q.stages) - 1}"
+    q.ctes.append(("__base", f"MATERIALIZED (\n  SELECT {', '.join(base)}\n  FROM {last}\n)"))
+    if len(used) > _CARRY:  # too many for the walks to carry (`_reading`)
+        # SQLite allows 500 terms in a compound SELECT: chunks of 400, then their union
+        chunks = [used[i : i + 400] for i in range(0, len(used), 400)]
+        for c, chunk in enumerate(chunks):
+            parts = [f"SELECT __i, {f} AS __f, __r{f} AS __v FROM __base" for f in chunk]
+            q.ctes.append((f"__vals{c}", "(\n  " + "\n  UNION ALL ".join(parts) + "\n)"))
+        union = "\n  UNION ALL ".join(f"SELECT * FROM __vals{c}" for c in range(len(chunks)))
+        q.ctes.append(("__vals", f"MATERIALIZED (\n  {union}\n)"))
+    columns = [np.searchsorted(np.asarray(q.classes), p.classes) for p in plans]
+    nodes, leaves = _tables(plans, columns, k)
+    trees = ", ".join(f"({t}, {0 if p.preorder[1:] else -1})" for t, p in enumerate(plans))
+    q.ctes.append(("__trees(t, root)", f"(VALUES {trees})"))
+    q.ctes.append(("__sides(b)", "(VALUES (0), (1))"))
+    q.ctes.append(("__nodes(t, n, f, th, de, l, r, m, k)", f"MATERIALIZED (VALUES\n  {nodes}\n)"))
+    values = ", ".join(f"v{j}" for j in range(k))
+    q.ctes.append((f"__leaves(t, n, u, {values})", f"MATERIALIZED (VALUES\n  {leaves}\n)"))
 
 
-def _forest_stage(q, clf, trees, carry):
-    """Mean probabilities ``__F{k}`` (tree order) and the verdict ``__V``."""
+def _check_columns(n: int) -> None:
+    if n > MAX_SQL_COLUMNS:
+        raise ValueError(
+            f"The SQL export would need {n} columns in one SELECT; SQLite allows 2,000 by "
+            f"default and this exporter writes at most {MAX_SQL_COLUMNS}. The query keeps one "
+            "column per feature the model tests: export a model that tests fewer features "
+            "(select features first, or a lower max_depth)."
+        )
+
+
+def _build(clf, trees, names, key) -> tuple[_Query, str]:
+    """The read stages, the tables and walks, the sums, then the output ``SELECT``."""
     classes = np.asarray(clf.classes_)
-    stage = [(c, c) for c in carry if c in ("__key", "__ok")]
-    n = len(trees)
-    for k in range(classes.size):
-        parts = [
-            f"__p{t}_{k}"
-            for t, member in enumerate(trees)
-            if classes[k] in set(np.asarray(member.classes_).tolist())
-        ]
-        total = " + ".join(parts) if parts else "0e0"
-        stage.append((total if n == 1 else f"({total}) / {sql_number(n)}", f"__F{k}"))
-    votes = " + ".join(f"__v{t}" for t in range(n))
-    if n == 1:
-        stage.append(("__v0", "__V"))
-    else:
-        need = forest_min_decided(clf)
-        stage.append((f"CASE WHEN {votes} >= {need} THEN 1 ELSE 0 END", "__V"))
-    q.stages.append(stage)
+    k = classes.size
+    plans = [tree_plan(t) for t in trees]
+    q = _Query(names)
+    q.classes = classes
+    used = sorted({p.feature[n] for p in plans for n in p.preorder if not p.is_leaf(n)})
+    _check_columns(max(2 * len(used), k) + 3)  # the first read stage; the output
+    _read_stages(q, key, used)
+    _base_ctes(q, plans, used, key, k)
+    _walk_ctes(q, plans, used, k)
+    _tree_ctes(q, clf, plans, k)
+    return q, _final(key, classes)
 
 
-def _final_stage(key, classes):
-    """Output columns; numpy's argmax keeps the first of equal probabilities."""
+def _final(key, classes) -> str:
+    """The output ``SELECT``; numpy's argmax keeps the first of equal probabilities."""
     k = classes.size
     arms = []
     for i in range(k - 1):
-        wins = " AND ".join(f"__F{i} >= __F{j}" for j in range(i + 1, k))
+        wins = " AND ".join(f"s.__F{i} >= s.__F{j}" for j in range(i + 1, k))
         arms.append(f"WHEN {wins} THEN {_label(classes[i])}")
     predicted = (
         f"CASE {' '.join(arms)} ELSE {_label(classes[-1])} END" if arms else _label(classes[0])
     )
-    stage = [("__key", quote(key))] if key is not None else []
-    stage.append((f"CASE WHEN __ok = 1 THEN {predicted} END", "prediction"))
-    stage.append(("CASE WHEN __ok = 1 THEN __V END", "verdict"))
-    stage += [(f"CASE WHEN __ok = 1 THEN __F{i} END", f"proba_{i}") for i in range(k)]
-    return stage
+    cols = [f"b.__key AS {quote(key)}"] if key is not None else []
+    cols.append(f"CASE WHEN b.__ok = 1 THEN {predicted} END AS prediction")
+    cols.append("CASE WHEN b.__ok = 1 THEN s.__V END AS verdict")
+    cols += [f"CASE WHEN b.__ok = 1 THEN s.__F{i} END AS proba_{i}" for i in range(k)]
+    return (
+        "SELECT\n  " + ",\n  ".join(cols) + "\nFROM __base AS b LEFT JOIN __scored AS s"
+        " ON s.__i = b.__i\nORDER BY b.__i"
+    )

@@ -78,7 +78,7 @@ MAX_COLUMNS = 200
 MAX_CELL_BYTES = 65_536  # one text cell: names are short
 MAX_TEXT_BYTES = 32 * 1024 * 1024  # every text cell together
 #: A CSV row holds its numbers as text too: a run's row of 22 columns is 300 to 400 bytes,
-#: so the text bound plus 320 bytes a row for `MAX_ROWS` rows (a 96 MiB file).
+#: so the text bound plus 320 bytes a row for `MAX_ROWS` rows (97,554,432 bytes, 93 MiB).
 MAX_CSV_BYTES = MAX_TEXT_BYTES + 320 * MAX_ROWS
 #: A row: two names of at most `MAX_CELL_BYTES` and `MAX_COLUMNS` numbers of 32 bytes.
 MAX_LINE_BYTES = 2 * MAX_CELL_BYTES + 32 * MAX_COLUMNS
