@@ -287,7 +287,8 @@ def download_order(table: pd.DataFrame) -> pd.DataFrame:
     up, and a scored file reads as ``ternary predict`` writes it, byte for byte."""
     lead = list(table.attrs.get("lead_columns", []))
     columns = list(table.attrs.get("file_columns", []))
-    rest = [c for c in table.columns if c not in set(lead) | set(columns)]
+    skip = set(lead) | set(columns) | set(table.attrs.get("display_only", []))
+    rest = [c for c in table.columns if c not in skip]
     return table[lead + columns + rest]
 
 
@@ -385,6 +386,35 @@ def with_rule(pipe, rule: ReviewRule):
     return with_review_rule(pipe, rule.threshold, rule.share)
 
 
+def _scored_table(outputs: pd.DataFrame, rows: pd.DataFrame) -> pd.DataFrame:
+    """The scored rows as the page shows them: ``data row`` (1 = the first row under the
+    header), the answers, ``flagged by`` after ``review``, then the file's columns.
+
+    ``attrs`` say what only the page shows (``data row``, ``flagged by``) and what only
+    the download holds (``review_rule``), so `download_order` gives ``ternary predict``'s
+    columns."""
+    front = pd.DataFrame({"data row": np.arange(1, len(rows) + 1)}, index=outputs.index)
+    parts = {c: outputs[c] for c in outputs.columns}
+    if "review" in outputs.columns:
+        zone = outputs["verdict"].to_numpy() == 0
+        review = outputs["review"].to_numpy() == 1
+        rule = outputs["review_rule"].to_numpy(dtype=object)
+        by = np.where(review & zone, "both", np.where(review, rule, ""))
+        by = np.where(zone & ~review, "boundary zone", by)
+        at = list(parts).index("review") + 1
+        items = list(parts.items())
+        parts = dict([*items[:at], ("flagged by", pd.Series(by, index=outputs.index)), *items[at:]])
+    answers = pd.concat([front, pd.DataFrame(parts)], axis=1)
+    names = _unclash(list(answers.columns), set(rows.columns))
+    table = pd.concat([answers.rename(columns=names), rows], axis=1)
+    table.attrs["file_columns"] = list(rows.columns)
+    table.attrs["display_only"] = [names["data row"]] + (
+        [names["flagged by"]] if "flagged by" in names else []
+    )
+    table.attrs["download_only"] = [names["review_rule"]] if "review_rule" in names else []
+    return table
+
+
 def score_new_file(pipe, ds: Dataset, data: bytes, filename: str) -> NewScores:
     """Score an uploaded file with ``pipe`` (never refitted); errors become a message.
 
@@ -412,9 +442,7 @@ def score_new_file(pipe, ds: Dataset, data: bytes, filename: str) -> NewScores:
     n_review = int(outputs["review"].sum()) if "review" in outputs.columns else 0
     verdict = outputs["verdict"].to_numpy()
     pred = outputs["prediction"].to_numpy()
-    outputs = outputs.rename(columns=_unclash(list(outputs.columns), set(rows.columns)))
-    table = pd.concat([outputs, rows], axis=1)
-    table.attrs["file_columns"] = list(rows.columns)
+    table = _scored_table(outputs, rows)
     result = NewScores(table, notes, n_rows=len(rows), n_review=n_review)
     result.flag_rate = float(np.mean(verdict == 0)) if len(rows) else float("nan")
     if ds.target and ds.target in rows.columns:

@@ -324,7 +324,8 @@ def score_section(ds: Dataset, pipe) -> None:
         majority = np.nan if result.majority is None else result.majority
         cols[0].caption(f"majority class {_pct(majority)}")
         cols[1].metric("Flag rate (new rows)", _pct(result.flag_rate))
-    st.dataframe(_bare(result.table.head(200)), hide_index=True, width="stretch", height=260)
+    shown = result.table.head(200).drop(columns=result.table.attrs.get("download_only", []))
+    st.dataframe(_bare(shown), hide_index=True, width="stretch", height=260)
     stem = str(upload.name).rsplit(".", 1)[0]
     st.download_button(
         "Download the scored rows (CSV)",

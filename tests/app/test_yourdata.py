@@ -106,11 +106,14 @@ def test_new_file_is_scored_by_the_full_model_never_refitted(ds):
     assert result.error is None and result.n_rows == 60
     assert np.array_equal(pipe[-1].tree_.threshold, before)
     rows = pd.read_csv(pd.io.common.BytesIO(new), keep_default_na=False)
-    assert list(result.table.columns[:3]) == ["prediction", "verdict", "confidence"]
+    # the answers first: the data row (1 = the first under the header), then the outputs
+    assert list(result.table.columns[:4]) == ["data row", "prediction", "verdict", "confidence"]
+    assert result.table["data row"].tolist() == list(range(1, 61))
     assert list(result.table.columns[-5:]) == list(rows.columns)
     download = yourdata.download_order(result.table)  # as ternary predict writes it
     assert list(download.columns[:5]) == list(rows.columns)
     assert list(download.columns[5:8]) == ["prediction", "verdict", "confidence"]
+    assert "data row" not in download.columns
     notes = " ".join(result.notes)
     assert "1 value(s) never seen" in notes and "gap" in notes
     assert result.decided_accuracy is None  # no label column
@@ -200,7 +203,23 @@ def test_new_rows_get_review_columns_from_the_stored_threshold(ds):
     rule = yourdata.review_rule_of(yourdata.out_of_fold(ds, PARAMS), 0.1)
     new = patients_csv(60, label=False, seed=5)
     result = yourdata.score_new_file(yourdata.with_rule(pipe, rule), ds, new, "new.csv")
-    assert list(result.table.columns[:5]) == [
+    assert list(result.table.columns[:7]) == [
+        "data row",
+        "prediction",
+        "verdict",
+        "confidence",
+        "review",
+        "flagged by",
+        "review_rule",
+    ]
+    t = result.table
+    zone, review = t["verdict"] == 0, t["review"] == 1
+    assert set(t.loc[review & zone, "flagged by"]) <= {"both"}
+    assert set(t.loc[review & ~zone, "flagged by"]) <= {rule.name}
+    assert set(t.loc[zone & ~review, "flagged by"]) <= {"boundary zone"}
+    assert set(t.loc[~zone & ~review, "flagged by"]) == {""}
+    download = yourdata.download_order(t)  # ternary predict's columns: review_rule kept
+    assert list(download.columns[5:10]) == [
         "prediction",
         "verdict",
         "confidence",
