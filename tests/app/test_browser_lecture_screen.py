@@ -5,7 +5,7 @@ view's three parts (the regions, the setting's accuracy-coverage point, the tree
 each at least 90 % on the first screen, together filling most of it; on Tree diagram
 and Accuracy vs. coverage the page's main figure is. At 1400x900 a δ-scale move on the
 lecture view's own slider redraws all three parts. Points painted on Decision regions
-(brought by a link) are what Tree diagram then fits and names. One server for all
+(brought by a link) are what Tree diagram and Grafting then fit and name. One server for all
 (tests/app/conftest.py); each test opens one tab and resizes it (nothing on the server
 depends on the window). ``LECTURE_SHOTS`` names a folder to keep a screenshot of each
 size (docs/images/ holds the README's).
@@ -186,7 +186,7 @@ POINTS = [(0, round(0.1 + 0.02 * k, 3), round(0.2 + 0.01 * k, 3)) for k in range
 ]
 
 
-def test_painted_points_reach_the_tree_diagram(app_url):
+def test_painted_points_reach_the_tree_diagram_and_grafting(app_url):
     with sync_playwright() as p:
         browser = _launch(p)
         page = browser.new_page(viewport={"width": 1400, "height": 900})
@@ -205,7 +205,15 @@ def test_painted_points_reach_the_tree_diagram(app_url):
             _assert_no_errors(page)
             body = page.inner_text('[data-testid="stMain"]')
             assert "Dataset: painted points (16 points" in body, body[:400]
-            assert "paint=" in page.url  # the link still carries them
+            # the link still carries them (written at the end of the page's run)
+            page.wait_for_function("() => location.search.includes('paint=')")
+            # and Grafting, whose page takes the same shared dataset (links.page_dataset)
+            nav = page.locator('[data-testid="stSidebarNav"] a').filter(has_text="Grafting")
+            nav.click()
+            page.get_by_text("Dataset: painted points (16 points").wait_for()
+            _wait_idle(page)
+            _assert_no_errors(page)
+            page.wait_for_function("() => location.search.includes('paint=')")
         finally:
             browser.close()
 
