@@ -11,7 +11,7 @@ from __future__ import annotations
 import numpy as np
 
 from ternary.tree._structure import LEAF, UNDEFINED, TernaryTree
-from ternary.tree.kernels import MAX_DENSE_LEAVES, blend_into, predict_binary
+from ternary.tree.kernels import MAX_DENSE_LEAVES, blend_into, predict_binary, predict_middle
 
 __all__ = ["blend_dense", "blend_uncertain", "compiled_router", "traverse", "walk"]
 
@@ -60,9 +60,15 @@ def traverse(tree: TernaryTree, X: np.ndarray, routing: str, *, proba: bool = Tr
         uncertainty zone at some node it reached).
     """
     if X.dtype == np.float32:
-        if proba and routing != "hard_middle":
-            # numba, when installed: one compiled pass that routes and blends
-            fast = predict_binary(tree, X, routing)
+        # numba, when installed: one compiled pass that routes (and blends, or takes the
+        # middle branches), nothing computed over the whole tree per call
+        if routing == "hard_middle":
+            middle = predict_middle(tree, X)
+            if middle is not None:
+                leaf, verdict = middle
+                return (tree.value[leaf] if proba else None), verdict
+        else:
+            fast = predict_binary(tree, X, routing, proba=proba)
             if fast is not None:
                 return fast
         router = compiled_router(tree, X.shape[1], routing)

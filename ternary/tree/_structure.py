@@ -229,23 +229,57 @@ class TernaryTree:
         """The number of leaves."""
         return int(self.is_leaf.sum())
 
+    def _derived(self, name: str, compute):
+        """A structure-derived array, computed on first use and kept until the children
+        arrays are replaced (assigning new arrays, as every builder and loader does)."""
+        key = (self.children_left, self.children_right, self.children_middle)
+        cache = self.__dict__.get("_structure_cache")
+        if cache is None or any(a is not b for a, b in zip(cache[0], key, strict=True)):
+            cache = (key, {})
+            self.__dict__["_structure_cache"] = cache
+        if name not in cache[1]:
+            cache[1][name] = compute()
+        return cache[1][name]
+
+    def _preorder(self) -> np.ndarray:
+        order, stack = [], [0] if self.node_count else []
+        while stack:
+            node = stack.pop()
+            order.append(node)
+            stack.extend(reversed(self.children(node)))
+        return np.array(order, dtype=np.intp)
+
+    def _preorder_array(self) -> np.ndarray:
+        """`preorder` as an array of intp, computed once per tree structure (shared: never
+        write to it).
+
+        Returns
+        -------
+        ndarray of intp
+            The reachable node ids, each parent before its children.
+        """
+        return self._derived("preorder", self._preorder)
+
     def preorder(self) -> list[int]:
         """Node ids reachable from the root, parents before children.
 
         Ids need not be in preorder themselves (grafting appends new split
-        nodes above existing leaves), so walks go through this list.
+        nodes above existing leaves), so walks go through this list. Computed once per
+        tree structure (see `_preorder_array`).
 
         Returns
         -------
         list of int
             The reachable node ids, each parent before its children.
         """
-        order, stack = [], [0] if self.node_count else []
-        while stack:
-            node = stack.pop()
-            order.append(node)
-            stack.extend(reversed(self.children(node)))
-        return order
+        return self._preorder_array().tolist()
+
+    def _node_depth(self) -> np.ndarray:
+        depth = np.zeros(self.node_count, dtype=np.intp)
+        for node in self._preorder_array().tolist():
+            for child in self.children(node):
+                depth[child] = depth[node] + 1
+        return depth
 
     def node_depth(self) -> np.ndarray:
         """Depth of every node (root 0).
@@ -255,16 +289,14 @@ class TernaryTree:
         ndarray of shape (node_count,)
             The depth of each node, in splits from the root.
         """
-        depth = np.zeros(self.node_count, dtype=np.intp)
-        for node in self.preorder():
-            for child in self.children(node):
-                depth[child] = depth[node] + 1
-        return depth
+        return self._derived("depth", self._node_depth).copy()
 
     @property
     def max_depth(self) -> int:
         """The depth of the deepest node (a lone leaf has depth 0)."""
-        return int(self.node_depth().max()) if self.node_count else 0
+        if not self.node_count:
+            return 0
+        return self._derived("max_depth", lambda: int(self.node_depth().max()))
 
     def children(self, node: int) -> list[int]:
         """Existing children of ``node``: left, right, then middle.
@@ -296,16 +328,9 @@ class TernaryTree:
                 parent[child] = node
         return parent
 
-    def reached_through_middle(self) -> np.ndarray:
-        """True for nodes whose path from the root takes a middle branch.
-
-        Returns
-        -------
-        ndarray of shape (node_count,), bool
-            The mask over the nodes.
-        """
+    def _through_middle(self) -> np.ndarray:
         mask = np.zeros(self.node_count, dtype=bool)
-        for node in self.preorder():
+        for node in self._preorder_array().tolist():
             m = self.children_middle[node]
             if m != LEAF:
                 mask[m] = True
@@ -313,6 +338,18 @@ class TernaryTree:
                 for child in self.children(node):
                     mask[child] = True
         return mask
+
+    def reached_through_middle(self) -> np.ndarray:
+        """True for nodes whose path from the root takes a middle branch.
+
+        Computed once per tree structure.
+
+        Returns
+        -------
+        ndarray of shape (node_count,), bool
+            The mask over the nodes.
+        """
+        return self._derived("middle", self._through_middle).copy()
 
     @classmethod
     def from_sklearn(cls, tree, columns: np.ndarray, n_classes: int) -> TernaryTree:
@@ -333,6 +370,12 @@ class TernaryTree:
             weighted_n_node_samples=tree.weighted_n_node_samples,
             impurity=tree.impurity,
         )
+
+    def __getstate__(self):
+        # the structure cache is rebuilt on first use after loading, never saved
+        state = self.__dict__.copy()
+        state.pop("_structure_cache", None)
+        return state
 
     def copy(self) -> TernaryTree:
         """An independent copy, bit for bit (no renormalisation of ``value``).

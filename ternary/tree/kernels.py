@@ -28,7 +28,13 @@ import numpy as np
 
 from ternary import _jit
 
-__all__ = ["blend_into", "bootstrap_best", "kernel_available", "predict_binary"]
+__all__ = [
+    "blend_into",
+    "bootstrap_best",
+    "kernel_available",
+    "predict_binary",
+    "predict_middle",
+]
 
 
 def _blend_rows(X, rows, left, right, feature, threshold, delta, value, deferred, open_, out):
@@ -284,6 +290,37 @@ def _route_rows(X, left, right, feature, threshold, delta, value, open_, out, ve
     return count
 
 
+def _route_middle(X, left, right, middle, feature, threshold, delta, open_, leaf, verdict):
+    """The hard-middle path of every row: its leaf, and whether it took a middle branch.
+
+    At a split with δ > 0 and a middle child, ``x ≤ θ−δ`` goes left, the zone
+    ``θ−δ < x ≤ θ+δ`` (``< θ+δ`` with ``open_``) to the middle child and the rest right;
+    a split without a zone or without a middle child routes like CART, ``x ≤ θ``. A row
+    is decided (``verdict`` 1) unless its path takes a middle branch, which is
+    `ternary.tree.TernaryTree.reached_through_middle` of its leaf (the path is unique).
+    """
+    for r in range(X.shape[0]):
+        node = 0
+        decided = 1
+        while left[node] != -1:
+            x = np.float64(X[r, feature[node]])
+            t = threshold[node]
+            d = delta[node]
+            if d > 0.0 and middle[node] != -1:
+                hi = t + d
+                if x <= t - d:
+                    node = left[node]
+                elif x < hi or (x == hi and not open_):
+                    node = middle[node]
+                    decided = 0
+                else:
+                    node = right[node]
+            else:
+                node = left[node] if x <= t else right[node]
+        leaf[r] = node
+        verdict[r] = decided
+
+
 #: Up to this many leaves the block kernel (work ∝ rows × nodes) beats the per-row walk
 #: (work ∝ the branches each row reaches); a depth-6 tree has 64.
 MAX_DENSE_LEAVES = 64
@@ -306,6 +343,8 @@ _SIGNATURES = {
         f"void(float32[:, :], intp[::1], intp[::1], {_ARRAYS}, boolean, boolean, float64[:, ::1])"
     ),
     "route": f"intp(float32[:, :], {_ARRAYS}, boolean, float64[:, ::1], int8[::1], intp[::1])",
+    "middle": "void(float32[:, :], intp[::1], intp[::1], intp[::1], intp[::1], float64[::1], "
+    "float64[::1], boolean, intp[::1], int8[::1])",
     "bootstrap": "void(intp[:, ::1], intp[::1], intp[::1], float64[::1], intp, intp, boolean, "
     "intp[::1], intp[::1], float64[:, ::1], float64[:, ::1])",
 }
@@ -313,6 +352,7 @@ _FUNCTIONS = {
     "walk": _blend_rows,
     "dense": _blend_rows_dense,
     "route": _route_rows,
+    "middle": _route_middle,
     "bootstrap": _bootstrap_best,
 }
 
@@ -353,7 +393,7 @@ def blend_into(tree, X: np.ndarray, rows: np.ndarray, routing: str, out: np.ndar
     rows = np.ascontiguousarray(rows, dtype=np.intp)
     try:
         if tree.n_leaves <= MAX_DENSE_LEAVES:
-            preorder = np.asarray(tree.preorder(), dtype=np.intp)
+            preorder = tree._preorder_array()
             kernels["dense"](X, rows, preorder, *arrays)
         else:
             kernels["walk"](X, rows, *arrays)
@@ -362,13 +402,14 @@ def blend_into(tree, X: np.ndarray, rows: np.ndarray, routing: str, out: np.ndar
     return True
 
 
-def predict_binary(tree, X: np.ndarray, routing: str):
+def predict_binary(tree, X: np.ndarray, routing: str, *, proba: bool = True):
     """``(proba, verdict)`` of a binary-routing tree from the compiled kernels, or None.
 
     One compiled pass routes every row along CART's path and notes whether it met a
     zone; decided rows take their leaf's distribution, and only the others are blended.
-    None when numba is unavailable (the caller then uses scikit-learn's compiled walk
-    and the numpy blend).
+    With ``proba=False`` the blend is skipped and ``proba`` is None: the verdict is the
+    route pass's own. None when numba is unavailable (the caller then uses
+    scikit-learn's compiled walk and the numpy blend).
     """
     kernels = _kernels()
     if kernels is None:
@@ -383,9 +424,40 @@ def predict_binary(tree, X: np.ndarray, routing: str):
         )
     except TypeError:  # input types the signatures do not cover: the numpy path answers
         return None
+    if not proba:
+        return None, verdict
     if count and not blend_into(tree, X, uncertain[:count], routing, out):
         return None
     return out, verdict
+
+
+def predict_middle(tree, X: np.ndarray):
+    """``(leaf, verdict)`` of every row of a hard-middle tree from one compiled pass, or None.
+
+    None when numba is unavailable or ``X`` is not float32 (the caller then uses
+    scikit-learn's compiled walk).
+    """
+    kernels = _kernels()
+    if kernels is None:
+        return None
+    n = X.shape[0]
+    leaf = np.empty(n, dtype=np.intp)
+    verdict = np.empty(n, dtype=np.int8)
+    names = ("children_left", "children_right", "children_middle", "feature")
+    structure = tuple(np.ascontiguousarray(getattr(tree, name)) for name in names)
+    try:
+        kernels["middle"](
+            X,
+            *structure,
+            np.ascontiguousarray(tree.threshold),
+            np.ascontiguousarray(tree.delta),
+            bool(tree.open_edges),
+            leaf,
+            verdict,
+        )
+    except TypeError:  # input types the signatures do not cover: the numpy path answers
+        return None
+    return leaf, verdict
 
 
 def bootstrap_best(
