@@ -228,10 +228,10 @@ def place_labels(xs, ys, texts, x_range, y_range, taken=None, scale=1.0, obstacl
                 best, best_cost, best_box = position, cost, box
             if cost == 0:
                 break
-        if best_box is not None and sum(_overlap(best_box, t) for t in taken) > 0.2 * (
-            (best_box[2] - best_box[0]) * (best_box[3] - best_box[1])
-        ):
-            continue  # no room: this label would cover another one
+        if best_box is not None and sum(_overlap(best_box, t) for t in taken) > 0:
+            # no room: this label would touch another one (a fifth of it overlapping was
+            # let through, and two labels ran into each other when presenting, issue 37)
+            continue
         out[i] = best
         taken.append(best_box)
     return out
