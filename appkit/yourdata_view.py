@@ -73,29 +73,37 @@ def cases_section(ds: Dataset, key: tuple):
         st.warning(plain(exc), icon="⚠️")
         return None
     _metrics(cases, ds)
-    rule = yourdata.review_rule_of(cases, _review_budget())
-    st.markdown(rule_text(rule, len(cases)))
+    share = _review_budget()
+    table_rule = yourdata.review_rule_of(cases, share)
+    rule = yourdata.model_rule(ds, ckey, share)
+    st.markdown(rule_text(rule, table_rule, len(cases)))
     ruled = yourdata.with_rule(pipe, rule)
-    table = yourdata.cases_table(ds, cases, rule)
+    table = yourdata.cases_table(ds, cases, table_rule)
     _cases_table(ds, table, cases, ruled)
     return ruled
 
 
-def rule_text(rule: yourdata.ReviewRule, n_rows: int) -> str:
-    """What the page says about the review rule: the threshold and the share to expect."""
+def rule_text(rule: yourdata.ReviewRule, table_rule: yourdata.ReviewRule, n_rows: int) -> str:
+    """What the page says about the review rule: the model's threshold, the share of rows
+    to expect below it, and the cases table's threshold on the out-of-fold scale."""
+    budget = f"{100 * rule.share:.6g} %"
+    table = (
+        "The cases table applies the budget to the out-of-fold answers on their own scale: "
+        f"confidence below {table_rule.threshold:.4g}, {_pct(table_rule.expected)} of the rows."
+    )
     if np.isinf(rule.threshold):
         which = "no row" if rule.threshold < 0 else "every row"
         return (
-            f"**Review rule:** {which} is flagged at a budget of {100 * rule.share:.6g} %. "
-            "The model download and `ternary predict` flag the same way."
+            f"**Review rule:** at a budget of {budget} the model flags {which}; the model "
+            f"download and `ternary predict` flag the same way. {table}"
         )
     return (
-        f"**Review rule:** a row is flagged for review when its confidence is below "
-        f"**{rule.threshold:.4g}**. The threshold is learned from the out-of-fold "
-        f"confidences of the {n_rows:,} rows at your budget of {100 * rule.share:.6g} %: "
-        f"{_pct(rule.expected)} of them fall below it, the share to expect among new rows "
-        "like these. Each row's flag depends on that row alone: the scored new rows below, "
-        "the model download and `ternary predict` use the same threshold."
+        f"**Review rule:** the model flags a row for review when its confidence is below "
+        f"**{rule.threshold:.4g}**, learned at your budget of {budget}: "
+        f"{_pct(rule.expected)} of the {n_rows:,} training rows fall below it (rows tied at "
+        "the cut are never split), the share to expect among new rows like them. Each "
+        "row's flag depends on that row alone: the scored new rows below, the model "
+        f"download and `ternary predict` use this threshold. {table}"
     )
 
 
@@ -114,9 +122,10 @@ def _review_budget() -> float:
         int(round(100 * yourdata.REVIEW_SHARE)),
         step=1,
         key="review_pct",
-        help="The share of rows you can check by hand. It becomes a confidence threshold, "
-        "learned from these rows' out-of-fold answers: rows below it get review = 1 (here, "
-        "in the scored new rows and in the model download); a boundary zone is not needed.",
+        help="The share of rows you can check by hand. It becomes a confidence threshold "
+        "learned from these rows: rows below it get review = 1 (here on the out-of-fold "
+        "answers' scale; in the scored new rows and the model download on the model's); "
+        "a boundary zone is not needed.",
     )
     st.info(yourdata.REVIEW_TEXT, icon="ℹ️")
     return _review_share()

@@ -7,8 +7,8 @@ columns ignored). OUT gets every input column, in order, then ``prediction``,
 ``verdict`` (1 decided, 0 boundary-uncertain), ``confidence`` and one ``P(<class>)``
 column per class. A model that carries a review threshold (the app's download:
 `ternary.review.with_review_rule`) adds, after ``confidence``, ``review`` (1 = review this
-row: its confidence is below the threshold, learned from the training rows' out-of-fold
-answers) and ``review_rule`` (the rule's name on those rows), by default: a row's flag
+row: its confidence is below the threshold, learned from the model's confidences on its
+training rows) and ``review_rule`` (the rule's name on those rows), by default: a row's flag
 depends on that row alone. ``--review-share S`` (a share such as ``0.1`` or ``10%``) is an
 explicit per-file quota instead: the least confident rows of this file the budget allows
 (`ternary.review.flag_least_confident`), named ``least confident 10 % of this file

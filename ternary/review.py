@@ -10,11 +10,14 @@ flagging as many rows, 4/7/39). So the rows to review are named from the ranking
   flags the ``review_count`` least confident rows of one file, named by `review_rule`
   (`quota_rule` when the share is a quota of the file being scored);
 * a **review rule per row**: `review_threshold` turns a budget into a confidence threshold,
-  learned from the training rows' out-of-fold confidences (the answers of models that did
-  not see them, so as confident as a new row's), and `with_review_rule` stores it in the
-  model (``review_threshold_``, ``review_share_``). `flag_below_threshold` then flags a row
-  by its own confidence alone: the same row gets the same flag whatever else is in its
-  file, and the share flagged is the budget where new rows are like the training rows;
+  learned from the model's confidences on the training rows, and `with_review_rule` stores
+  it in the model (``review_threshold_``, ``review_share_``). `flag_below_threshold` then
+  flags a row by its own confidence alone: the same row gets the same flag whatever else
+  is in its file. A confidence is a function of the row, so the share of new rows below
+  the threshold is about the share of training rows below it where new rows are like
+  them. (Learned on the model's own scale: a tree's confidence takes few values, and a
+  threshold learned from other models, such as the folds' of a cross-validation, can fall
+  anywhere among them: on credit-g it flagged 0 to 45 % of new rows at a 10 % budget.);
 * a **risk target**: `~ternary.selective.RiskControlledClassifier` learns on part of the
   labelled rows and picks a confidence threshold on the rest, with a guarantee on the
   accepted rows' error rate; `flag_below_threshold` flags the rows below it.
@@ -203,8 +206,8 @@ def quota_rule(share: float) -> str:
 def review_threshold(confidence, share: float) -> float:
     """The confidence threshold that flags ``share`` of the rows ``confidence`` scores.
 
-    Learned once from the training rows' out-of-fold confidences, it turns a review budget
-    into a rule for one row: a row is flagged when its confidence is below the threshold
+    Learned once from the model's confidences on the training rows, it turns a review
+    budget into a rule for one row: a row is flagged when its confidence is below the threshold
     (`flag_below_threshold`), whatever else is in its file. With ``k = review_count(n,
     share)``, the threshold lies halfway between the k-th and the (k+1)-th lowest
     confidence, so exactly the ``k`` least confident rows are below it; where those two are
@@ -277,7 +280,7 @@ def with_review_rule(model, threshold: float, share: float):
     model : fitted estimator or pipeline
         Shared steps are not copied (the copy is shallow).
     threshold : float
-        From `review_threshold` on the training rows' out-of-fold confidences.
+        From `review_threshold` on the model's confidences on the training rows.
     share : float in [0, 1]
         The budget it was learned at.
 

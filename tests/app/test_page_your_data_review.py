@@ -13,6 +13,7 @@ import pandas as pd
 import pytest
 from streamlit.testing.v1 import AppTest
 
+from ternary.review import review_threshold
 from tests.app.helpers import GOOD_CSV, assert_clean, open_app
 
 pytestmark = pytest.mark.skipif(
@@ -54,18 +55,23 @@ def test_the_budget_flags_the_least_confident_rows_beside_the_verdict(downloads)
     assert review.sum() == len(shown)
     assert cases.loc[review, "confidence"].max() < cases.loc[~review, "confidence"].min()
     rule = next(m.value for m in at.markdown if "Review rule:" in m.value)
-    threshold = _stored_threshold(downloads)
-    assert f"below **{threshold:.4g}**" in rule
+    # the model's threshold, learned on its own confidence over the training rows
+    stored = _stored_threshold(downloads)
+    assert f"below **{stored:.4g}**" in rule
+    full = at.session_state["user_dataset"]
+    # the cases table's threshold, on the out-of-fold scale
+    threshold = review_threshold(cases["confidence"].to_numpy(), 0.1)
     assert cases.loc[review, "confidence"].max() < threshold
     assert cases.loc[~review, "confidence"].min() >= threshold
-    name = f"confidence below {threshold:.4g} (10 % of training rows)"
+    name = f"confidence below {threshold:.4g} (out of fold, 10 %)"
     expected = np.where(
         review & (cases["verdict"] == 0),
         "both",
         np.where(review, name, np.where(cases["verdict"] == 0, "boundary zone", "")),
     )
     assert cases["flagged by"].tolist() == expected.tolist()
-    assert f"{100 * review.mean():.1f} % of them fall below it" in rule
+    assert f"confidence below {threshold:.4g}, {100 * review.mean():.1f} % of the rows" in rule
+    assert full.n_samples == 80 and "of the 80 training rows fall below it" in rule
 
     at.slider(key="review_pct").set_value(25).run()
     assert_clean(at)
@@ -75,7 +81,7 @@ def test_the_budget_flags_the_least_confident_rows_beside_the_verdict(downloads)
     assert int(cases["review"].sum()) == n25
     flagged_by = set(cases.loc[cases["review"] == 1, "flagged by"])
     assert {"both"} != flagged_by and all(
-        b == "both" or b.endswith("(25 % of training rows)") for b in flagged_by
+        b == "both" or b.endswith("(out of fold, 25 %)") for b in flagged_by
     )
     shell = [c.value for c in at.code if "ternary predict" in c.value]
     # the model carries the threshold: the command needs no quota

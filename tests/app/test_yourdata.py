@@ -176,7 +176,7 @@ def test_review_columns_name_the_rule_that_flagged_each_row():
     assert rule.threshold == pytest.approx(0.35) and rule.expected == 0.5
     review, by = yourdata.review_columns(confidence, verdict, rule)  # 0.1, 0.2, 0.3
     assert review.tolist() == [0, 1, 0, 1, 0, 1]
-    name = "confidence below 0.35 (50 % of training rows)"
+    name = "confidence below 0.35 (out of fold, 50 %)"
     assert by.tolist() == ["", "both", "", name, "boundary zone", "both"]
 
 
@@ -200,7 +200,7 @@ def test_the_budget_sets_the_review_column_and_the_verdict_stays(ds):
 
 def test_new_rows_get_review_columns_from_the_stored_threshold(ds):
     pipe = yourdata.full_pipeline.__wrapped__(ds, yourdata.cases_key(("k",), PARAMS))
-    rule = yourdata.review_rule_of(yourdata.out_of_fold(ds, PARAMS), 0.1)
+    rule = yourdata.model_rule(ds, yourdata.cases_key(("k",), PARAMS), 0.1)
     new = patients_csv(60, label=False, seed=5)
     result = yourdata.score_new_file(yourdata.with_rule(pipe, rule), ds, new, "new.csv")
     assert list(result.table.columns[:7]) == [
@@ -295,3 +295,18 @@ def test_every_accuracy_on_the_page_has_the_majority_class_beside_it():
     assert_clean(at)
     captions = [c.value for c in at.caption if c.value.startswith("majority class")]
     assert len(captions) == 3  # the new rows' decided accuracy too
+
+
+def test_the_models_rule_is_learned_on_its_own_confidence_over_the_training_rows(ds):
+    """The stored threshold is on the full model's scale: the fold models' threshold fell
+    anywhere among a tree's few confidence values (credit-g: 0-45 % of new rows flagged
+    at a 10 % budget), so the share stated on the page would be wrong."""
+    from ternary.review import review_threshold
+
+    key = yourdata.cases_key(("k",), PARAMS)
+    pipe = yourdata.full_pipeline(ds, key)
+    own = pipe.predict_confidence(yourdata.features_frame(ds))
+    rule = yourdata.model_rule(ds, key, 0.1)
+    assert rule.threshold == review_threshold(own, 0.1) and not rule.out_of_fold
+    assert rule.expected == np.mean(own < rule.threshold) <= 0.1
+    assert rule.name == f"confidence below {rule.threshold:.4g} (10 % of training rows)"
