@@ -158,6 +158,12 @@ with page_guard("drawing the tree"):
             help="'the two plotted features' gives the tree behind the Decision regions "
             "picture; 'all features' the tree a practitioner would use.",
         )
+        st.toggle(
+            "Class bars in the nodes",
+            key="class_bars",
+            help="Under each node's text, a bar split by its training rows' classes, in the "
+            "classes' colours (as dtreeviz draws them): how pure each node is at a glance.",
+        )
     features = None
     if st.session_state["tree_features"] != "all features" and ds.n_features > 2:
         features = model.feature_pickers(ds)
@@ -234,7 +240,16 @@ with page_guard("drawing the tree"):
         drawn_depth = diagram_depth(clf.get_depth())
         for legend in ("none", "only"):
             shown = tree.tree_dot(
-                clf, tree_key, node, tuple(names), path, legend, scale, True, drawn_depth
+                clf,
+                tree_key,
+                node,
+                tuple(names),
+                path,
+                legend,
+                scale,
+                True,
+                drawn_depth,
+                class_bars=bool(s.get("class_bars")),
             )
             if legend == "none" and s.get("present"):
                 # the window's height left under the title; the drawing fitted into it

@@ -63,6 +63,7 @@ def tree_dot(
     max_depth: int | None = None,
     orientation: str = "auto",
     compact: bool = False,
+    class_bars: bool = False,
 ) -> str:
     """The DOT source of ``_model``, ``highlight`` outlined, one row's ``path`` drawn thick.
 
@@ -75,7 +76,8 @@ def tree_dot(
     download keeps them whole, and on screen a shallow tree too wide for `FIT_WIDTH_PX` is
     drawn left to right (`viz.tree_dot`'s ``max_width_px``) instead of being cut or shrunk.
     Nodes deeper than ``max_depth`` are collapsed to "(…)". ``orientation`` as
-    `viz.tree_dot`'s, and ``compact`` (three-line labels) too: the lecture view's.
+    `viz.tree_dot`'s, and ``compact`` (three-line labels) too: the lecture view's;
+    ``class_bars``: a bar of class shares under each node's text (the tree page's switch).
     """
     if feature_names is None:
         feature_names = tuple(str(c) for c in _model.feature_names_in_)
@@ -93,6 +95,7 @@ def tree_dot(
         max_depth=max_depth,
         orientation=orientation,
         compact=compact,
+        class_bars=class_bars,
     )
 
 

@@ -76,8 +76,38 @@ def _rankdir(orientation, depth, tb_width=None, max_width_px=None) -> str:
     return orientation
 
 
-def _html_label(items) -> str:
-    """HTML-like label: bold feature/class, red δ, grey italic blend range."""
+#: the class bar's width in px (points at 96 dpi: Graphviz lays HTML cells out in points)
+_BAR_PT, _BAR_HEIGHT_PT = 60, 7
+
+
+def _class_bar(shares) -> str:
+    """A row of cells, one per class with a share, as wide as that share of `_BAR_PT`, in
+    the class's colour (dtreeviz draws such bars): how the node's training rows split."""
+    shares = np.asarray(shares, dtype=float)
+    total = float(shares.sum())
+    if total <= 0:
+        return ""
+    cells, used = [], 0
+    present = [k for k in range(len(shares)) if shares[k] > 0]
+    for i, k in enumerate(present):
+        width = _BAR_PT - used if i == len(present) - 1 else round(_BAR_PT * shares[k] / total)
+        width = max(1, int(width))
+        used += width
+        cells.append(
+            f'<TD BGCOLOR="{class_color(k)}" WIDTH="{width}" HEIGHT="{_BAR_HEIGHT_PT}" '
+            'FIXEDSIZE="TRUE"></TD>'
+        )
+    return (
+        '<TABLE BORDER="0" CELLBORDER="0" CELLSPACING="0" CELLPADDING="0" '
+        f'WIDTH="{_BAR_PT}" HEIGHT="{_BAR_HEIGHT_PT}" FIXEDSIZE="TRUE"><TR>'
+        + "".join(cells)
+        + "</TR></TABLE>"
+    )
+
+
+def _html_label(items, shares=None) -> str:
+    """HTML-like label: bold feature/class, red δ, grey italic blend range; with
+    ``shares`` (the node's class shares), a class bar under the text."""
     parts = []
     for role, text in items:
         t = escape(text)
@@ -88,7 +118,13 @@ def _html_label(items) -> str:
         elif role == "blend":
             t = f'<FONT COLOR="#6b6b6b"><I>{t}</I></FONT>'
         parts.append(t)
-    return "<" + "<BR/>".join(parts) + ">"
+    if shares is None:
+        return "<" + "<BR/>".join(parts) + ">"
+    return (
+        '<<TABLE BORDER="0" CELLBORDER="0" CELLSPACING="0" CELLPADDING="0">'
+        f"<TR><TD>{'<BR/>'.join(parts)}</TD></TR>"
+        f"<TR><TD>{_class_bar(shares)}</TD></TR></TABLE>>"
+    )
 
 
 def _legend(tree, leaf_classes, highlight) -> str:
@@ -153,10 +189,12 @@ def _legend(tree, leaf_classes, highlight) -> str:
     return table
 
 
-def _node_line(tree, node, through_middle, highlight_node, path=None, compact=False):
+def _node_line(
+    tree, node, through_middle, highlight_node, path=None, compact=False, class_bars=False
+):
     """The DOT line of one node, and its class when it is a leaf (else None)."""
     items = (compact_label_items if compact else node_label_items)(tree, node)
-    attrs = {"label": _html_label(items)}
+    attrs = {"label": _html_label(items, tree.value[node] if class_bars else None)}
     fill, border, pen = _SPLIT_FILL, "#444444", 1.0
     leaf_class = None
     if tree.is_leaf[node]:
@@ -241,6 +279,7 @@ def tree_dot(
     text_scale=1.0,
     max_width_px=None,
     compact=False,
+    class_bars=False,
 ) -> str:
     """The tree as Graphviz DOT text.
 
@@ -271,6 +310,8 @@ def tree_dot(
         a shallow tree wider than this top to bottom is drawn left to right
     compact : bool, node labels in three lines at most (`viz.labels.compact_label_items`),
         for a diagram fitted to a small box
+    class_bars : bool, under each node's text a bar split by its training rows' class
+        shares, in the classes' colours (as dtreeviz draws them)
 
     Returns
     -------
@@ -313,7 +354,9 @@ def tree_dot(
     ]
     leaf_classes = set()
     for node in drawn:
-        line, leaf_class = _node_line(tree, node, through_middle, highlight_node, path, compact)
+        line, leaf_class = _node_line(
+            tree, node, through_middle, highlight_node, path, compact, class_bars
+        )
         lines.append(line)
         if leaf_class is not None:
             leaf_classes.add(leaf_class)
