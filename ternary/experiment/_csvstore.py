@@ -493,9 +493,13 @@ class _CsvStore:
 
 
 def _cell_count(body: str) -> int:
-    """The number of cells in one row as the csv module reads it (-1: it does not parse)."""
+    """The number of cells in one row as the csv module reads it (-1: it does not parse).
+
+    A CR is read as any other character, as pandas reads it (rows end at LF only, and a
+    name, a file's stem, may hold a CR unquoted); the csv module would refuse it.
+    """
     try:
-        return len(next(csv.reader((body,)), []))
+        return len(next(csv.reader((body.replace("\r", " "),)), []))
     except csv.Error:
         return -1
 
