@@ -56,8 +56,11 @@ def _models(X, y):
                 yield f"{routing}-{edges}-{depth}", TernaryTreeClassifier(**params).fit(X, y)
     paper = TernaryTreeClassifier(confidence="paper", max_depth=8, random_state=0)
     yield "paper-conf", paper.fit(X, y)
-    forest = TernaryForestClassifier(n_estimators=12, max_depth=10, random_state=0, n_jobs=1)
-    yield "forest", forest.fit(X, y)
+    for confidence in ("paper", "laplace"):
+        forest = TernaryForestClassifier(
+            n_estimators=12, max_depth=10, random_state=0, n_jobs=1, confidence=confidence
+        )
+        yield f"forest-{confidence}", forest.fit(X, y)
 
 
 def outputs():
@@ -82,6 +85,14 @@ def outputs():
                     result[f"{prefix}/one"] = np.concatenate(
                         [model.predict_proba(rows[i : i + 1]).ravel() for i in range(5)]
                     )
+                    if key.startswith("forest"):
+                        # on two threads, in blocks of 997 rows: the same sums
+                        sys.modules["ternary._confidence"]._FOREST_BLOCK = 997
+                        model.set_params(n_jobs=2)
+                        result[f"{prefix}/nj2/proba"] = model.predict_proba(rows)
+                        result[f"{prefix}/nj2/verdict"] = model.predict_verdict(rows)
+                        result[f"{prefix}/nj2/confidence"] = model.predict_confidence(rows)
+                        model.set_params(n_jobs=1)
     return result
 
 

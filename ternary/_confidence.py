@@ -20,12 +20,19 @@ fitted beyond the features' standard deviations, so ``fit`` costs one pass over 
 from __future__ import annotations
 
 import copy
+from concurrent.futures import ThreadPoolExecutor
 
 import numpy as np
 
 from ternary.tree import TernaryTree, traverse
 
-__all__ = ["laplace_value", "path_gaps", "smoothed_aggregate", "smoothed_confidence"]
+__all__ = [
+    "laplace_value",
+    "member_sums",
+    "path_gaps",
+    "smoothed_aggregate",
+    "smoothed_confidence",
+]
 
 #: The scaled gap is capped here: beyond a few standard deviations it says nothing more.
 _GAP_CAP = 10.0
@@ -138,7 +145,77 @@ def smoothed_confidence(tree, X, routing, predicted, scale) -> np.ndarray:
     return (np.floor(p * (_STEPS - 1)) + tie) / _STEPS
 
 
-def smoothed_aggregate(members, X, n_classes):
+#: Rows per block of a forest's prediction on threads: every tree walks one block into
+#: that block's rows of the accumulators before the next block starts.
+_FOREST_BLOCK = 16_384
+
+
+def member_sums(members, X, n_classes, *, smoothed=False, n_jobs=1):
+    """The members' blends and verdicts summed per row, row blocks on ``n_jobs`` threads.
+
+    Each thread takes blocks of rows and walks every member over its block, in member
+    order, into that block's rows of the sums (the per-thread accumulators are disjoint
+    row ranges of one array), so each row's sum is added in the order a single thread
+    adds it: the result is the same, bit for bit, for every ``n_jobs``. The compiled
+    kernels release the GIL, so the threads run at once.
+
+    Parameters
+    ----------
+    members : list of (TernaryTree, str, ndarray)
+        Each member's tree, routing and the forest's column of each class it saw.
+    X : ndarray of shape (n_samples, n_features)
+        The rows, float32.
+    n_classes : int
+        The forest's class count.
+    smoothed : bool, default=False
+        True to sum the Laplace-smoothed blends too (from the same walk: the raw and the
+        smoothed leaf values side by side, the blend being linear in them).
+    n_jobs : int, default=1
+        The threads (already resolved: at least 1).
+
+    Returns
+    -------
+    proba : ndarray of shape (n_samples, n_classes)
+        The sum of the members' blends; a class a member never saw gets 0 from it.
+    smooth : ndarray of shape (n_samples, n_classes) or None
+        The sum of the smoothed blends (None unless ``smoothed``).
+    decided : ndarray of shape (n_samples,)
+        How many members decide each row.
+    """
+    prepared = []
+    for tree, routing, columns in members:
+        walked = tree
+        if smoothed:
+            walked = _with_value(tree, np.hstack([tree.value, laplace_value(tree)]))
+        prepared.append((walked, routing, columns, tree.n_classes))
+    n = X.shape[0]
+    proba = np.zeros((n, n_classes))
+    smooth = np.zeros_like(proba) if smoothed else None
+    decided = np.zeros(n)
+
+    def run(start, stop):
+        rows = X[start:stop]
+        for tree, routing, columns, k in prepared:
+            blend, verdict = traverse(tree, rows, routing)
+            if smooth is None:
+                proba[start:stop, columns] += blend
+            else:
+                proba[start:stop, columns] += blend[:, :k]
+                smooth[start:stop, columns] += blend[:, k:]
+            decided[start:stop] += verdict
+
+    blocks = [(a, min(a + _FOREST_BLOCK, n)) for a in range(0, n, _FOREST_BLOCK)]
+    if n_jobs <= 1 or len(blocks) <= 1:
+        for start, stop in blocks:
+            run(start, stop)
+    else:
+        with ThreadPoolExecutor(max_workers=min(n_jobs, len(blocks))) as pool:
+            for done in [pool.submit(run, start, stop) for start, stop in blocks]:
+                done.result()
+    return proba, smooth, decided
+
+
+def smoothed_aggregate(members, X, n_classes, *, n_jobs=1):
     """A forest's mean blend, mean Laplace-smoothed blend and share of deciding trees.
 
     Each member is walked once, its raw and Laplace-smoothed node values side by side as one
@@ -153,6 +230,9 @@ def smoothed_aggregate(members, X, n_classes):
         The rows, float32.
     n_classes : int
         The forest's class count.
+    n_jobs : int, default=1
+        The threads walking row blocks (see `member_sums`); the result is the same for
+        every value.
 
     Returns
     -------
@@ -162,15 +242,6 @@ def smoothed_aggregate(members, X, n_classes):
     share : ndarray of shape (n_samples,)
         The share of members deciding each row.
     """
-    proba = np.zeros((X.shape[0], n_classes))
-    smooth = np.zeros_like(proba)
-    share = np.zeros(X.shape[0])
-    for tree, routing, columns in members:
-        k = tree.n_classes
-        both = _with_value(tree, np.hstack([tree.value, laplace_value(tree)]))
-        blend, verdict = traverse(both, X, routing)
-        proba[:, columns] += blend[:, :k]
-        smooth[:, columns] += blend[:, k:]
-        share += verdict
+    proba, smooth, share = member_sums(members, X, n_classes, smoothed=True, n_jobs=n_jobs)
     n = len(members)
     return proba / n, smooth / n, share / n

@@ -25,7 +25,7 @@ import warnings
 from typing import cast
 
 import numpy as np
-from joblib import Parallel, delayed
+from joblib import Parallel, delayed, effective_n_jobs
 from numpy.typing import ArrayLike
 from sklearn.base import BaseEstimator, ClassifierMixin, clone
 from sklearn.utils.class_weight import compute_sample_weight
@@ -34,7 +34,7 @@ from sklearn.utils.validation import check_is_fitted, check_random_state, valida
 
 from ternary._base import TernaryPredictMixin, labels_of, store_params
 from ternary._classes import TernaryTreeClassifier
-from ternary._confidence import smoothed_aggregate
+from ternary._confidence import member_sums, smoothed_aggregate
 from ternary._params import FOREST_TREE_PARAMS, validate_forest_params
 from ternary._validation import check_sample_weight
 
@@ -168,8 +168,10 @@ q, n_bootstraps, max_delta_fraction, delta_scale, ccp_alpha, zone_edges : as in 
     oob_score : bool, default=False
         Score each training row with the trees that did not see it (needs ``bootstrap``).
     n_jobs : int or None, default=None
-        Trees fitted in parallel through joblib (None: one job; -1: every core). The result
-        is the same for every value: each tree has its own seed.
+        Trees fitted in parallel through joblib (None: one job; -1: every core), and rows
+        predicted on as many threads (blocks of rows, every tree over a block). The result
+        is the same for every value: each tree has its own seed, and each row's sum over
+        the trees is taken in the same order.
     random_state : int, RandomState or None, default=None
         Draws one seed per tree, as scikit-learn's forests do; a tree's seed fixes its
         bootstrap sample, its feature draws and its node bootstrap.
@@ -341,14 +343,16 @@ q, n_bootstraps, max_delta_fraction, delta_scale, ccp_alpha, zone_edges : as in 
         """Mean blended probabilities and the share of trees deciding each row."""
         check_is_fitted(self, "estimators_")
         X = validate_data(self, X, reset=False, dtype=np.float32)
-        proba = np.zeros((X.shape[0], self.n_classes_))
-        decided = np.zeros(X.shape[0])
-        for tree in self.estimators_:
-            p, verdict = tree.predict_proba_verdict(X)
-            proba[:, self._columns(tree)] += p
-            decided += verdict
+        # row blocks on n_jobs threads, each row summed in member order: the same sums
+        proba, _, decided = member_sums(
+            self._members(), X, self.n_classes_, n_jobs=effective_n_jobs(self.n_jobs)
+        )
         n = len(self.estimators_)
         return proba / n, decided / n
+
+    def _members(self):
+        """Each member's tree, routing and forest columns, as `member_sums` takes them."""
+        return [(tree.tree_, tree.routing, self._columns(tree)) for tree in self.estimators_]
 
     def decided_fraction(self, X: ArrayLike) -> np.ndarray:
         """The share of trees that decide each row (0 = every tree flags it).
@@ -479,8 +483,9 @@ q, n_bootstraps, max_delta_fraction, delta_scale, ccp_alpha, zone_edges : as in 
             return proba.max(axis=1) + _TIE_BREAK * share
         check_is_fitted(self, "estimators_")
         rows = validate_data(self, X, reset=False, dtype=np.float32)
-        members = [(tree.tree_, tree.routing, self._columns(tree)) for tree in self.estimators_]
-        proba, smooth, share = smoothed_aggregate(members, rows, self.n_classes_)
+        proba, smooth, share = smoothed_aggregate(
+            self._members(), rows, self.n_classes_, n_jobs=effective_n_jobs(self.n_jobs)
+        )
         predicted = np.argmax(proba, axis=1)
         return smooth[np.arange(rows.shape[0]), predicted] + _TIE_BREAK * share
 
