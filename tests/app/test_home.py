@@ -28,7 +28,7 @@ def test_home_starts_on_two_moons_and_links_every_page():
 
 @pytest.mark.parametrize(
     "page, plotly, graphviz",
-    [("regions", 1, 0), ("tree", 1, 2), ("coverage", 2, 0), ("grafting", 2, 2), ("data", 0, 0)],
+    [("regions", 1, 0), ("tree", 1, 2), ("coverage", 2, 0), ("grafting", 3, 3), ("data", 0, 0)],
 )
 def test_page_renders_with_defaults(page, plotly, graphviz):
     at = open_app(page)

@@ -149,7 +149,7 @@ def test_every_builtin_dataset_draws_on_the_model_pages():
     for name in datasets.BUILTIN_NAMES:
         at.selectbox(key="dataset").set_value(name).run()
         assert_clean(at)
-        for page, plotly in (("regions", 1), ("tree", 1), ("grafting", 2)):
+        for page, plotly in (("regions", 1), ("tree", 1), ("grafting", 3)):
             at.switch_page(PAGES[page]).run()
             assert_clean(at)
             assert len(at.get("plotly_chart")) == plotly, (name, page)
