@@ -394,6 +394,8 @@ def _walks(plan: TreePlan) -> bool:
 def _fold(q: _Query, name: str, source: str, keys: list[str], kept: list[str], cols: list[str]):
     """A recursive CTE adding ``cols`` of ``source`` in ``__j`` order, one term per step.
 
+    Only groups of more than one term are folded (``__c > 1``); a lone term is its sum.
+
     SQL's ``SUM`` adds in an order of the engine's choosing (and SQLite 3.43 and later
     compensates rounding), so the sums are written out as the library's kernels add them:
     ``((t1 + t2) + t3) + …``. The row with ``__j = __c`` holds the totals, and the
@@ -407,7 +409,8 @@ def _fold(q: _Query, name: str, source: str, keys: list[str], kept: list[str], c
     q.ctes.append(
         (
             f"{name}({start})",
-            f"(\n  SELECT {start} FROM {source} WHERE __j = 1\n  UNION ALL\n  SELECT {step}"
+            f"(\n  SELECT {start} FROM {source} WHERE __j = 1 AND __c > 1\n  UNION ALL\n"
+            f"  SELECT {step}"
             f"\n  FROM {name} AS f JOIN {source} AS p ON {on} AND p.__j = f.__j + 1"
             "\n  WHERE f.__j < f.__c\n)",
         )
@@ -425,6 +428,11 @@ def _tree_ctes(q: _Query, clf, plans: list[TreePlan], k: int) -> None:
     divides by their count.
     """
     total = " + ".join(f"s.a{j}" for j in range(k))
+    cols = ", ".join(["__i", "__t", "__m", "u"] + [f"a{j}" for j in range(k)])
+    sums = (
+        f"(SELECT {cols} FROM __terms WHERE __c = 1"
+        f" UNION ALL SELECT {cols} FROM __sums WHERE __j = __c) AS s"
+    )
     proba = ", ".join(
         f"CASE WHEN s.__m = 1 THEN s.a{j} / ({total}) ELSE s.a{j} END AS p{j}" for j in range(k)
     )
@@ -433,11 +441,14 @@ def _tree_ctes(q: _Query, clf, plans: list[TreePlan], k: int) -> None:
             "__tree_out",
             f"MATERIALIZED (\n  SELECT s.__i, s.__t + 1 AS __j, {len(plans)} AS __c, "
             f"{proba}, CASE WHEN s.__m = 1 OR s.u = 1 THEN 0 ELSE 1 END AS votes\n"
-            "  FROM __sums AS s WHERE s.__j = s.__c\n)",
+            f"  FROM {sums}\n)",
         )
     )
-    _fold(q, "__forest", "__tree_out", ["__i"], [], [f"p{j}" for j in range(k)] + ["votes"])
     n = len(plans)
+    forest = "__tree_out AS f"  # one tree: its own answers
+    if n > 1:
+        _fold(q, "__forest", "__tree_out", ["__i"], [], [f"p{j}" for j in range(k)] + ["votes"])
+        forest = "(SELECT * FROM __forest WHERE __j = __c) AS f"
     mean = ", ".join(
         (f"f.p{j}" if n == 1 else f"f.p{j} / {sql_number(n)}") + f" AS __F{j}" for j in range(k)
     )
@@ -447,7 +458,7 @@ def _tree_ctes(q: _Query, clf, plans: list[TreePlan], k: int) -> None:
             "__scored",
             f"MATERIALIZED (\n  SELECT f.__i, {mean}, "
             f"CASE WHEN f.votes >= {need} THEN 1 ELSE 0 END AS __V\n"
-            "  FROM __forest AS f WHERE f.__j = f.__c\n)",
+            f"  FROM {forest}\n)",
         )
     )
 
