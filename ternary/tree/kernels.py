@@ -256,37 +256,58 @@ def _bootstrap_best(
             prev = g
 
 
+#: Rows the route kernels walk in lockstep: their loads are independent, so the processor
+#: overlaps them instead of waiting on each level's load before the next.
+_LOCKSTEP = 8
+
+
 def _route_rows(X, left, right, feature, threshold, delta, value, open_, out, verdict, uncertain):
     """CART's path for every row, noting any zone on it; returns how many met one.
 
     A zone is ``θ−δ < x ≤ θ+δ``, or ``θ−δ < x < θ+δ`` with ``open_``.
     Writes ``verdict`` (1 = no zone on the path), the leaf distribution of decided
     rows into ``out`` (unnormalised, like scikit-learn's), and the ids of the other
-    rows into ``uncertain[:count]``. Off the zone ``x ≤ θ`` is the side the compiled
-    router in `ternary.tree` takes (its ``x ≤ θ−δ`` / ``x > θ+δ`` tests agree there).
-    The zone test is branch-free and the walk goes on to the leaf, which is faster
-    than stopping early: the loop has one unpredictable branch per node, not two.
+    rows into ``uncertain[:count]``, in row order. Off the zone ``x ≤ θ`` is the side the
+    compiled router in `ternary.tree` takes (its ``x ≤ θ−δ`` / ``x > θ+δ`` tests agree
+    there). The zone test is branch-free and the walk goes on to the leaf. Rows go in
+    groups of `_LOCKSTEP`, each level taking one step of every row of the group that
+    has not reached its leaf: a single row's walk waits at each level on the load the
+    previous level chose, while the group's loads overlap.
     """
     count = 0
     n_classes = value.shape[1]
-    for r in range(X.shape[0]):
-        node = 0
-        inside = False
-        while left[node] != -1:
-            x = np.float64(X[r, feature[node]])
-            t = threshold[node]
-            d = delta[node]
-            hi = t + d
-            inside |= (d > 0.0) & (t - d < x) & ((x < hi) | ((x == hi) & (not open_)))
-            node = left[node] if x <= t else right[node]
-        if inside:
-            verdict[r] = 0
-            uncertain[count] = r
-            count += 1
-        else:
-            verdict[r] = 1
-            for k in range(n_classes):
-                out[r, k] = value[node, k]
+    n = X.shape[0]
+    nodes = np.zeros(_LOCKSTEP, dtype=np.intp)
+    inside = np.zeros(_LOCKSTEP, dtype=np.bool_)
+    for start in range(0, n, _LOCKSTEP):
+        m = min(_LOCKSTEP, n - start)
+        for g in range(m):
+            nodes[g] = 0
+            inside[g] = False
+        moving = True
+        while moving:
+            moving = False
+            for g in range(m):
+                node = nodes[g]
+                if left[node] != -1:
+                    x = np.float64(X[start + g, feature[node]])
+                    t = threshold[node]
+                    d = delta[node]
+                    hi = t + d
+                    inside[g] |= (d > 0.0) & (t - d < x) & ((x < hi) | ((x == hi) & (not open_)))
+                    nodes[g] = left[node] if x <= t else right[node]
+                    moving = True
+        for g in range(m):
+            r = start + g
+            if inside[g]:
+                verdict[r] = 0
+                uncertain[count] = r
+                count += 1
+            else:
+                verdict[r] = 1
+                node = nodes[g]
+                for k in range(n_classes):
+                    out[r, k] = value[node, k]
     return count
 
 

@@ -124,7 +124,9 @@ def trees(draw, three_way):
 def _rows(seed, n_features):
     rng = np.random.RandomState(seed)
     edges = sorted({t + s * d for t in _THRESHOLDS for d in _DELTAS for s in (-1, 0, 1)})
-    X = rng.choice(edges + list(rng.uniform(-2.5, 2.5, 8)), size=(40, n_features))
+    X = rng.choice(
+        edges + list(rng.uniform(-2.5, 2.5, 8)), size=(43, n_features)
+    )  # 5 groups of 8 and 3 rows
     return X.astype(np.float32)
 
 
