@@ -101,10 +101,13 @@ with page_guard("drawing the decision regions"):
     # the lecture view when presenting; while painting, the canvas and the regions beside it
     # on the first screen instead (the canvas under the lecture view was off the screen)
     lecture_on = presenting and not links.painting()
+    # named before the canvas, which stops the page while too few points are painted: the
+    # line then keeps its place, and the canvas does not move under a teacher's clicks
+    name_dataset(ds)
     # the painted points, when drawing, and the column beside the canvas for the regions
     with after if lecture_on else top:
         ds, key, beside = paint.paint_section(ds, key)
-    name_dataset(ds)
+    name_dataset(ds)  # the painted points, once they can be fitted
     features = model.feature_pickers(ds)
     model.model_sidebar(forest=True)
     problem = model.forest_problem()
