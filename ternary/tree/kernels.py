@@ -37,8 +37,15 @@ __all__ = [
 ]
 
 
-def _blend_rows(X, rows, left, right, feature, threshold, delta, value, deferred, open_, out):
+def _blend_rows(
+    X, rows, starts, left, right, feature, threshold, delta, value, deferred, open_, out
+):
     """Blend ``out[r] ← Σ_leaves (path weight) · value[leaf]`` for each ``r`` in ``rows``.
+
+    Row ``rows[i]`` starts at node ``starts[i]``: the root, or the first zone on its CART
+    path, found by `_route_rows`. Above that zone every branch weight is CART's 1 or 0, so
+    the walk from the root reaches it with weight exactly 1, not yet past a zone, and
+    adds nothing elsewhere: starting there gives the same sums, bit for bit.
 
     Branch weights as in `ternary.tree.walk`, which served trees of this size before:
     inside the zone ``θ−δ < x ≤ θ+δ`` (``< θ+δ`` with ``open_``),
@@ -55,7 +62,7 @@ def _blend_rows(X, rows, left, right, feature, threshold, delta, value, deferred
         r = rows[i]
         for k in range(n_classes):
             out[r, k] = 0.0
-        stack_node[0] = 0
+        stack_node[0] = starts[i]
         stack_weight[0] = 1.0
         stack_entered[0] = False
         top = 1
@@ -261,13 +268,16 @@ def _bootstrap_best(
 _LOCKSTEP = 8
 
 
-def _route_rows(X, left, right, feature, threshold, delta, value, open_, out, verdict, uncertain):
+def _route_rows(
+    X, left, right, feature, threshold, delta, value, open_, out, verdict, uncertain, first
+):
     """CART's path for every row, noting any zone on it; returns how many met one.
 
     A zone is ``θ−δ < x ≤ θ+δ``, or ``θ−δ < x < θ+δ`` with ``open_``.
     Writes ``verdict`` (1 = no zone on the path), the leaf distribution of decided
     rows into ``out`` (unnormalised, like scikit-learn's), and the ids of the other
-    rows into ``uncertain[:count]``, in row order. Off the zone ``x ≤ θ`` is the side the
+    rows into ``uncertain[:count]``, in row order, with the first zone node on each one's
+    path in ``first[:count]`` (where its blend starts). Off the zone ``x ≤ θ`` is the side the
     compiled router in `ternary.tree` takes (its ``x ≤ θ−δ`` / ``x > θ+δ`` tests agree
     there). The zone test is branch-free and the walk goes on to the leaf. Rows go in
     groups of `_LOCKSTEP`, each level taking one step of every row of the group that
@@ -279,6 +289,7 @@ def _route_rows(X, left, right, feature, threshold, delta, value, open_, out, ve
     n = X.shape[0]
     nodes = np.zeros(_LOCKSTEP, dtype=np.intp)
     inside = np.zeros(_LOCKSTEP, dtype=np.bool_)
+    zone = np.zeros(_LOCKSTEP, dtype=np.intp)
     for start in range(0, n, _LOCKSTEP):
         m = min(_LOCKSTEP, n - start)
         for g in range(m):
@@ -294,7 +305,9 @@ def _route_rows(X, left, right, feature, threshold, delta, value, open_, out, ve
                     t = threshold[node]
                     d = delta[node]
                     hi = t + d
-                    inside[g] |= (d > 0.0) & (t - d < x) & ((x < hi) | ((x == hi) & (not open_)))
+                    here = (d > 0.0) & (t - d < x) & ((x < hi) | ((x == hi) & (not open_)))
+                    zone[g] = node if here and not inside[g] else zone[g]
+                    inside[g] |= here
                     nodes[g] = left[node] if x <= t else right[node]
                     moving = True
         for g in range(m):
@@ -302,6 +315,7 @@ def _route_rows(X, left, right, feature, threshold, delta, value, open_, out, ve
             if inside[g]:
                 verdict[r] = 0
                 uncertain[count] = r
+                first[count] = zone[g]
                 count += 1
             else:
                 verdict[r] = 1
@@ -359,11 +373,13 @@ def _kernels():
 # lets the compiler drop their stride arithmetic from the inner loops.
 _ARRAYS = "intp[::1], intp[::1], intp[::1], float64[::1], float64[::1], float64[:, ::1]"
 _SIGNATURES = {
-    "walk": f"void(float32[:, :], intp[::1], {_ARRAYS}, boolean, boolean, float64[:, ::1])",
+    "walk": f"void(float32[:, :], intp[::1], intp[::1], {_ARRAYS}, boolean, boolean, "
+    "float64[:, ::1])",
     "dense": (
         f"void(float32[:, :], intp[::1], intp[::1], {_ARRAYS}, boolean, boolean, float64[:, ::1])"
     ),
-    "route": f"intp(float32[:, :], {_ARRAYS}, boolean, float64[:, ::1], int8[::1], intp[::1])",
+    "route": f"intp(float32[:, :], {_ARRAYS}, boolean, float64[:, ::1], int8[::1], intp[::1], "
+    "intp[::1])",
     "middle": "void(float32[:, :], intp[::1], intp[::1], intp[::1], intp[::1], float64[::1], "
     "float64[::1], boolean, intp[::1], int8[::1])",
     "bootstrap": "void(intp[:, ::1], intp[::1], intp[::1], float64[::1], intp, intp, boolean, "
@@ -392,7 +408,9 @@ def _tree_arrays(tree):
     return tuple(np.ascontiguousarray(getattr(tree, name)) for name in names)
 
 
-def blend_into(tree, X: np.ndarray, rows: np.ndarray, routing: str, out: np.ndarray) -> bool:
+def blend_into(
+    tree, X: np.ndarray, rows: np.ndarray, routing: str, out: np.ndarray, starts=None
+) -> bool:
     """Write the blended probabilities of ``X[rows]`` into ``out[rows]``.
 
     Parameters
@@ -402,6 +420,9 @@ def blend_into(tree, X: np.ndarray, rows: np.ndarray, routing: str, out: np.ndar
     rows : ndarray of int, the rows to blend
     routing : {"probabilistic", "deferred"}
     out : ndarray of float64, shape (n_samples, n_classes), C-contiguous, written in place
+    starts : ndarray of intp, optional
+        Where each row's blend starts: the first zone on its CART path (`_route_rows`
+        finds it). Default: the root.
 
     Returns
     -------
@@ -417,7 +438,9 @@ def blend_into(tree, X: np.ndarray, rows: np.ndarray, routing: str, out: np.ndar
             preorder = tree._preorder_array()
             kernels["dense"](X, rows, preorder, *arrays)
         else:
-            kernels["walk"](X, rows, *arrays)
+            if starts is None:
+                starts = np.zeros(rows.shape[0], dtype=np.intp)
+            kernels["walk"](X, rows, starts, *arrays)
     except TypeError:  # input types the signatures do not cover: the numpy path answers
         return False
     return True
@@ -439,15 +462,16 @@ def predict_binary(tree, X: np.ndarray, routing: str, *, proba: bool = True):
     out = np.empty((n, tree.n_classes))
     verdict = np.empty(n, dtype=np.int8)
     uncertain = np.empty(n, dtype=np.intp)
+    first = np.empty(n, dtype=np.intp)
     try:
         count = kernels["route"](
-            X, *_tree_arrays(tree), bool(tree.open_edges), out, verdict, uncertain
+            X, *_tree_arrays(tree), bool(tree.open_edges), out, verdict, uncertain, first
         )
     except TypeError:  # input types the signatures do not cover: the numpy path answers
         return None
     if not proba:
         return None, verdict
-    if count and not blend_into(tree, X, uncertain[:count], routing, out):
+    if count and not blend_into(tree, X, uncertain[:count], routing, out, first[:count]):
         return None
     return out, verdict
 

@@ -60,7 +60,7 @@ def test_compiled_blend_equals_the_numpy_blend(method, routing, depth, order):
     other = np.zeros_like(compiled)
     arrays = (tree.children_left, tree.children_right, tree.feature, tree.threshold)
     arrays += (tree.delta, tree.value, routing == "deferred", tree.open_edges, other)
-    _blend._kernels()["walk"](X32, rows, *arrays)
+    _blend._kernels()["walk"](X32, rows, np.zeros(rows.size, dtype=np.intp), *arrays)
     np.testing.assert_allclose(other[rows], reference, rtol=0, atol=1e-12)
 
 
@@ -89,11 +89,36 @@ def test_uncompiled_kernels_agree_with_numpy_on_a_small_tree():
         arrays = (tree.children_left, tree.children_right, tree.feature, tree.threshold)
         arrays += (tree.delta, tree.value, routing == "deferred", tree.open_edges)
         walk = np.zeros((60, tree.n_classes))
-        _blend._blend_rows(X32, rows, *arrays, walk)
+        _blend._blend_rows(X32, rows, np.zeros(60, dtype=np.intp), *arrays, walk)
         dense = np.zeros((60, tree.n_classes))
         _blend._blend_rows_dense(X32, rows, np.array(tree.preorder()), *arrays, dense)
         np.testing.assert_allclose(walk, reference, rtol=0, atol=1e-12)
         np.testing.assert_allclose(dense, reference, rtol=0, atol=1e-12)
+
+
+@pytest.mark.parametrize("routing", ["probabilistic", "deferred"])
+@pytest.mark.parametrize("edges", ["open", "closed"])
+def test_a_blend_started_at_the_first_zone_equals_one_from_the_root(routing, edges):
+    # uncompiled: the route kernel's first zones, then the blend from them and from the root
+    clf, X = _fitted("quality_plateau", routing, 9)
+    tree = clf.tree_
+    tree.zone_edges = edges
+    X32 = X[:300].astype(np.float32)
+    arrays = (tree.children_left, tree.children_right, tree.feature, tree.threshold)
+    arrays += (tree.delta, tree.value)
+    out = np.zeros((300, tree.n_classes))
+    verdict = np.zeros(300, dtype=np.int8)
+    uncertain, first = np.zeros(300, dtype=np.intp), np.zeros(300, dtype=np.intp)
+    count = _blend._route_rows(X32, *arrays, tree.open_edges, out, verdict, uncertain, first)
+    assert count > 30
+    rows, starts = uncertain[:count], first[:count]
+    assert (starts > 0).any() and (tree.delta[starts] > 0).all()
+    flags = (routing == "deferred", tree.open_edges)
+    from_zone, from_root = np.zeros_like(out), np.zeros_like(out)
+    _blend._blend_rows(X32, rows, starts, *arrays, *flags, from_zone)
+    _blend._blend_rows(X32, rows, np.zeros(count, dtype=np.intp), *arrays, *flags, from_root)
+    np.testing.assert_array_equal(from_zone, from_root)
+    np.testing.assert_array_equal(verdict, walk(tree, X32, routing)[1])
 
 
 def test_numpy_fallback_is_used_when_asked():
