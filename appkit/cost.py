@@ -11,24 +11,27 @@ A fit that runs is run by `cancellable`: in a worker thread, while the script
 thread waits and updates a status line every `POLL_SECONDS`. Every Streamlit
 call is a point where a script run that is no longer current stops (a rerun
 requested by a widget, or the session gone with its tab): the update raises
-Streamlit's own stop or rerun exception there, and the worker is then stopped by
-an exception raised in it at its next Python instruction (the fits are Python
-loops over short numeric kernels), so a closed tab costs nothing further.
+Streamlit's own stop or rerun exception there, and the waiting thread then sets the
+worker's stop event. The worker runs its work inside `ternary.stopping.stop_when`
+of that event, so the library's fit loops stop at their next check with
+`ternary.stopping.Stopped`: each node of a hard-middle growth or of a node-by-node δ
+pass, each forest member handed out, each cross-validation fold task (issue 39). A
+closed tab costs at most the work up to the next check: one scikit-learn CART growth
+(the one step that is a single compiled call), never a whole forest or a whole
+cross-validation.
 
-Why a thread stopped through ``PyThreadState_SetAsyncExc`` rather than the two cleaner
-ways (issue 28, measured on the 2-core machine at load average 12, CPU seconds):
-
-* A worker process costs more than it gives. A spawned one pays 3.6 s of CPU (14.6 s wall)
-  to import ternary, scikit-learn and pandas and load the kernels from numba's cache, which
-  is about 200 tree fits (one depth-4 fit of twonorm's 1,000 rows takes 17 ms). A pool pays
-  that once per worker, but again for every stop (a stopped worker is killed and replaced),
-  and a forked one is unsafe in a server that runs threads. The work would also have to leave
-  the page's caches: what a page computes is cached in this process (``st.cache_resource``),
-  and the fitted models would travel back pickled (a 100-tree depth-12 forest: 1.6 MB,
-  31 ms). Nothing of that is needed to stop a fit that runs here.
-* Cooperative checks need the library's fit loops (each node of a growth, each tree of a
-  forest) to call a stop check; `ternary` has no such hook, and this module does not own
-  the loops. With one, `cancellable` would set a flag where it now raises into the worker.
+Why a thread with a stop check rather than a worker process (issue 28, measured on the
+2-core machine at load average 12, CPU seconds): a spawned process pays 3.6 s of CPU
+(14.6 s wall) to import ternary, scikit-learn and pandas and load the kernels from
+numba's cache, which is about 200 tree fits (one depth-4 fit of twonorm's 1,000 rows
+takes 17 ms). A pool pays that once per worker, but again for every stop (a stopped
+worker is killed and replaced), and a forked one is unsafe in a server that runs
+threads. The work would also have to leave the page's caches: what a page computes is
+cached in this process (``st.cache_resource``), and the fitted models would travel back
+pickled (a 100-tree depth-12 forest: 1.6 MB, 31 ms). Issue 28 stopped the thread by
+raising into it through CPython's ``PyThreadState_SetAsyncExc``, which could land in
+any instruction, inside a lock or a cache's bookkeeping; the library's own checks stop
+only between whole steps.
 
 ``add_script_run_ctx`` gives the worker the session's context so the caches it fills and
 the messages it raises are the session's, as when the script thread fits itself.
@@ -36,7 +39,6 @@ the messages it raises are the session's, as when the script thread fits itself.
 
 from __future__ import annotations
 
-import ctypes
 import math
 import threading
 import time
@@ -49,11 +51,11 @@ import streamlit as st
 from appkit.coverage import AUTO_RUN_SECONDS
 from appkit.model import FitSpec
 from ternary.delta import resolve_n_bootstraps
+from ternary.stopping import Stopped, stop_when
 
 __all__ = [
     "AUTO_RUN_SECONDS",
     "POLL_SECONDS",
-    "Cancelled",
     "bounded",
     "cancellable",
     "cases_seconds",
@@ -220,19 +222,6 @@ def _seconds(s: float) -> str:
 
 
 # ----------------------------------------------------------------------------- stopping
-class Cancelled(BaseException):
-    """Raised inside a worker whose script run has gone (a BaseException, so that no
-    ``except Exception`` of the work swallows it)."""
-
-
-def _raise_in(thread: threading.Thread) -> None:
-    """Raise `Cancelled` in ``thread`` at its next Python instruction (CPython's own API)."""
-    if thread.ident is not None and thread.is_alive():
-        ctypes.pythonapi.PyThreadState_SetAsyncExc(
-            ctypes.c_ulong(thread.ident), ctypes.py_object(Cancelled)
-        )
-
-
 def cancellable(
     compute: Callable[[], T],
     *,
@@ -245,7 +234,8 @@ def cancellable(
     The calling thread waits in steps of ``interval`` and calls ``poll(elapsed)``
     after each: by default a status line on the page, which is a Streamlit call and
     so raises Streamlit's stop or rerun exception when the run is no longer current.
-    Any exception there (that one included) stops the worker and propagates; an
+    Any exception there (that one included) sets the worker's stop event and
+    propagates; the worker's fits stop at their next check (`ternary.stopping`). An
     exception of ``compute`` propagates as it is. Quick work (done within the first
     step) draws nothing.
 
@@ -257,11 +247,13 @@ def cancellable(
     interval : float, seconds between polls
     """
     box: dict[str, Any] = {}
+    stop = threading.Event()
 
     def work() -> None:
         try:
-            box["value"] = compute()
-        except Cancelled:
+            with stop_when(stop.is_set):
+                box["value"] = compute()
+        except Stopped:
             box["cancelled"] = True
         except BaseException as exc:  # noqa: BLE001 - handed to the waiting thread
             box["error"] = exc
@@ -290,7 +282,7 @@ def cancellable(
             note = f" of about {_seconds(estimate)}" if estimate > 0 else ""
             status.caption(f"Working… {elapsed:.0f} s{note}. Changing a setting stops it.")
     except BaseException:
-        _raise_in(worker)
+        stop.set()
         raise
     finally:
         if status is not None:

@@ -99,6 +99,7 @@ API_MODULES = {
     "ternary.experiment": "The paper's cross-validation protocol and its tables",
     "ternary.codegen": "Exact float32 boundaries and tree plans for the exporters",
     "ternary.compiled": "The compiled kernels, warmed ahead of use",
+    "ternary.stopping": "Stopping long fits from outside: a stop check the fit loops call",
     "ternary.cli": "The ``ternary`` command",
 }
 

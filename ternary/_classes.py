@@ -28,6 +28,7 @@ from ternary._hard_middle import HardMiddleBuilder
 from ternary._params import DELTA_METHODS, GRAFT_MODES, ROUTINGS, validate_tree_params
 from ternary._validation import check_labels, check_sample_weight
 from ternary.delta import DeltaParams, resolve_n_bootstraps, split_deltas
+from ternary.stopping import check as check_stop
 from ternary.tree import (
     TernaryTree,
     impurity_importances,
@@ -250,6 +251,7 @@ class TernaryTreeClassifier(TernaryPredictMixin, ClassifierMixin, BaseEstimator)
             The fitted estimator itself.
         """
         validate_tree_params(self)
+        check_stop()  # a stop check of `ternary.stopping.stop_when`, if one is set
         X, y, y_enc, weights = self._prepare(X, y, sample_weight, check_input)
         probe = self._set_scale(X, y, sample_weight, weights)
         if self.routing == "hard_middle":
@@ -260,7 +262,9 @@ class TernaryTreeClassifier(TernaryPredictMixin, ClassifierMixin, BaseEstimator)
         elif probe is not None:
             self._scale_probe(probe)
         else:
-            self._zone(X, y_enc, weights, self._grow_cart(X, y_enc, weights))
+            cart = self._grow_cart(X, y_enc, weights)
+            check_stop()  # scikit-learn's growth is one compiled call: checked after it
+            self._zone(X, y_enc, weights, cart)
         self.tree_.zone_edges = self.zone_edges  # every walk of the tree reads it there
         if self.routing != "hard_middle" and self.graft_report_ is None:
             # CART's own partition: its stored impurities give the importances directly,
@@ -342,6 +346,7 @@ class TernaryTreeClassifier(TernaryPredictMixin, ClassifierMixin, BaseEstimator)
         tree.delta[:] = split_deltas(tree, X, y_enc, weights, self.n_classes_, params, rng)
         self.graft_report_ = None
         if self.graft != "none":
+            check_stop()
             tree = self._graft(tree, X, y_enc, weights, params, rng)
         self._delta_base = tree.delta.copy()
         # the same product node_delta forms with the scale inside, bit for bit

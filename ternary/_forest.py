@@ -37,6 +37,7 @@ from ternary._classes import TernaryTreeClassifier
 from ternary._confidence import member_sums, smoothed_aggregate
 from ternary._params import FOREST_TREE_PARAMS, validate_forest_params
 from ternary._validation import check_sample_weight
+from ternary.stopping import Feed
 
 __all__ = ["TernaryForestClassifier"]
 
@@ -279,9 +280,14 @@ q, n_bootstraps, max_delta_fraction, delta_scale, ccp_alpha, zone_edges : as in 
         # one seed per tree, drawn in order, like scikit-learn's forests
         seeds = [int(rng.randint(_MAX_SEED)) for _ in range(self.n_estimators)]
         members = [clone(template).set_params(random_state=seed) for seed in seeds]
-        self.estimators_ = Parallel(n_jobs=self.n_jobs)(
-            delayed(_fit_member)(tree, X, y, weights, self.bootstrap) for tree in members
+        # handed out after a stop check each (`ternary.stopping`): a stop leaves the members
+        # handed out to finish; in this thread (n_jobs=None) each member's fit checks too
+        feed = Feed(members)
+        estimators = Parallel(n_jobs=self.n_jobs)(
+            delayed(_fit_member)(tree, X, y, weights, self.bootstrap) for tree in feed
         )
+        feed.raise_if_stopped()
+        self.estimators_ = estimators
         self._n_samples_fit = X.shape[0]
         # members whose draw held only zero-weight rows grew on every row (`_member_rows`)
         self._whole_sample_members = frozenset(

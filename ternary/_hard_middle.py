@@ -36,6 +36,7 @@ from sklearn.tree import DecisionTreeClassifier
 
 from ternary.delta import REGISTRY, DeltaParams, NodeRows, node_delta
 from ternary.delta.kernels import margin_delta_sorted, node_delta_sorted
+from ternary.stopping import check as check_stop
 from ternary.tree import (
     LEAF,
     UNDEFINED,
@@ -165,6 +166,7 @@ class HardMiddleBuilder:
             not compiled or REGISTRY[self.delta.method].every_split is None
         ) or not self.private_stream
         while stack:
+            check_stop()  # per node, as `ternary.stopping` promises
             node, rows, order, depth = stack.pop()
             seed = rng.randint(_SEED_MAX) if draws else 0
             split = self._split(

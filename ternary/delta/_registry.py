@@ -10,6 +10,7 @@ import numpy as np
 
 from ternary.delta import _class_overlap, _gain_ratio, _margin, _node_bootstrap, _quality_plateau
 from ternary.delta._base import DeltaMethod, DeltaParams, NodeRows
+from ternary.stopping import check as check_stop
 from ternary.tree import LEAF, TernaryTree, iter_node_rows
 
 __all__ = ["DELTA_METHODS", "REGISTRY", "compute_raw_delta", "node_delta", "split_deltas"]
@@ -161,6 +162,7 @@ def split_deltas(
     for node, rows in iter_node_rows(tree, X):
         if tree.children_left[node] == LEAF:
             continue
+        check_stop()  # per split node: node_bootstrap scans B bootstraps here
         f = tree.feature[node]
         node_rows = NodeRows.from_arrays(
             X[rows, f], y_codes[rows], weights[rows], tree.threshold[node], n_classes

@@ -29,6 +29,8 @@ from ternary.experiment._combos import (
 )
 from ternary.experiment._parallel import joblib_runner
 from ternary.experiment._tasks import combo_task, fit_cart, shared_task, shares_cart
+from ternary.stopping import Feed
+from ternary.stopping import check as check_stop
 
 
 def _as_arrays(X, y) -> tuple[np.ndarray, np.ndarray]:
@@ -202,6 +204,7 @@ def _prepare_folds(X, y, folds, params, pending, scale, preprocessor=None):
     """Each needed fold's arrays and CART references, computed once in this process."""
     fold_data, refs = {}, {}
     for i, f in pending:
+        check_stop()  # `ternary.stopping`: before each fold's CART references
         if f not in fold_data:
             train, test = folds[f]
             X_train, X_test = _fold_arrays(X, train, test, scale, preprocessor)
@@ -263,7 +266,9 @@ def _iter_cv_rows(
     pending = [(i, f) for f in range(cv) for i in range(len(combos)) if (i, f) not in skip]
     fold_data, refs = _prepare_folds(X, y, folds, params, pending, scale, preprocessor)
     run = runner if runner is not None else joblib_runner(n_jobs)
-    for batch in run(_call, _task_calls(pending, params, fold_data, refs)):
+    # the tasks after a stop check each (`ternary.stopping`); a stop ends them here
+    feed = Feed(_task_calls(pending, params, fold_data, refs))
+    for batch in run(_call, feed):
         for i, f, scores in batch:
             ref = refs[(f, _cart_key(params[i]))]
             n_flagged = scores.pop("_n_flagged")
@@ -281,6 +286,7 @@ def _iter_cv_rows(
             for name in _REFERENCE_COLUMNS:
                 row[name] = ref[name]
             yield i, f, row
+    feed.raise_if_stopped()
 
 
 def run_cv(

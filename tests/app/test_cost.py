@@ -11,6 +11,7 @@ import pytest
 from appkit import cost
 from appkit.guard import TEXT_LIMIT, WORD_LIMIT, capped, plain
 from appkit.model import FitSpec
+from ternary import stopping
 from tests.app.helpers import open_link
 
 HEAVY_LINK = {
@@ -81,10 +82,11 @@ def test_work_stops_when_its_run_has_gone():
     started, finished = threading.Event(), threading.Event()
     steps = []
 
-    def long_fit():  # a Python loop over short steps, as the fits are
+    def long_fit():  # a loop over short steps that checks for a stop, as the fits do
         started.set()
         try:
             for k in range(3000):
+                stopping.check()
                 steps.append(k)
                 time.sleep(0.01)
         finally:
@@ -105,6 +107,40 @@ def test_work_stops_when_its_run_has_gone():
     done = len(steps)
     time.sleep(0.2)
     assert len(steps) == done < 3000
+
+
+def test_a_forest_fit_stops_at_its_next_member_when_its_run_has_gone(monkeypatch):
+    from sklearn.datasets import make_moons
+
+    from ternary import TernaryForestClassifier, TernaryTreeClassifier
+
+    X, y = make_moons(300, noise=0.3, random_state=0)
+    fit, members = TernaryTreeClassifier.fit, []
+
+    def counted(self, *args, **kwargs):  # the forest's members are such trees
+        members.append(1)
+        return fit(self, *args, **kwargs)
+
+    monkeypatch.setattr(TernaryTreeClassifier, "fit", counted)
+    forest = TernaryForestClassifier(n_estimators=5000, max_depth=6, random_state=0)
+
+    def poll(elapsed):
+        if members:  # the fit has begun: the run goes, as a closed tab's does
+            raise _RunGone
+
+    def working():
+        return any(t.name == "ternary-fit" for t in threading.enumerate())
+
+    with pytest.raises(_RunGone):
+        cost.cancellable(lambda: forest.fit(X, y), poll=poll, interval=0.05)
+    deadline = time.monotonic() + 60
+    while working() and time.monotonic() < deadline:
+        time.sleep(0.05)
+    assert not working()
+    done = len(members)
+    time.sleep(0.2)
+    assert len(members) == done < 5000  # stopped at a member, and for good
+    assert not hasattr(forest, "estimators_")
 
 
 def test_capped_cuts_long_runs_and_long_texts():
