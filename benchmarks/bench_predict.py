@@ -16,6 +16,8 @@ beside the figures.
 * ``trees``: ``predict_proba`` and ``predict`` of ``--predict-rows`` held-out rows at
   depths 4, 8 and unlimited, trees fitted on each of ``--rows``, probabilistic and
   deferred routing, against ``DecisionTreeClassifier`` fitted alike. Target ≤ 1.5×.
+* ``confidence``: ``predict_confidence`` (the Laplace ranking) against scikit-learn's
+  ``predict_proba``, trees fitted on 10,000 rows. Target ≤ 2×.
 * ``forest``: ``predict_proba`` of 100 trees (``max_depth`` 10) on ``--predict-rows`` rows
   against ``RandomForestClassifier`` with the same ``n_jobs``. Target ≤ 1.5×.
 """
@@ -111,6 +113,23 @@ def bench_trees(args):
                 print(f"| {n:,} | {depth} | {routing} | {nodes} | {p:.2f}× | {q:.2f}× |")
 
 
+def bench_confidence(args):
+    X, y = _data(10_000)
+    X_pred, _ = _data(args.predict_rows, seed=9)
+    print(f"\n## predict_confidence (Laplace) on {args.predict_rows:,} rows, fit on 10,000 (CPU)")
+    print("| max_depth | ratio to sklearn predict_proba |")
+    print("|---|---|")
+    for depth in (4, 8, None):
+        ours = TernaryTreeClassifier(max_depth=depth, random_state=0).fit(X, y)
+        ref = DecisionTreeClassifier(max_depth=depth, random_state=0).fit(X, y)
+        _, cpu, _, _ = ratios(
+            lambda r=ref: r.predict_proba(X_pred),
+            lambda o=ours: o.predict_confidence(X_pred),
+            args.repeats,
+        )
+        print(f"| {depth} | {cpu:.2f}× |")
+
+
 def bench_forest(args):
     X, y = _data(20_000)
     X_pred, _ = _data(args.predict_rows, seed=9)
@@ -128,7 +147,7 @@ def main(argv=None):
     parser = argparse.ArgumentParser(
         description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
     )
-    parser.add_argument("--only", default="one,trees,forest")
+    parser.add_argument("--only", default="one,trees,confidence,forest")
     parser.add_argument("--repeats", type=int, default=7)
     parser.add_argument("--rows", default="10000,100000")
     parser.add_argument("--predict-rows", type=int, default=100_000)
@@ -137,7 +156,12 @@ def main(argv=None):
     args.rows = [int(r) for r in args.rows.split(",")]
     warm_up()
     print(f"load average at start: {os.getloadavg()[0]:.1f} on {os.cpu_count()} cores")
-    parts = {"one": bench_one, "trees": bench_trees, "forest": bench_forest}
+    parts = {
+        "one": bench_one,
+        "trees": bench_trees,
+        "confidence": bench_confidence,
+        "forest": bench_forest,
+    }
     for name in args.only.split(","):
         parts[name](args)
     print(f"\nload average at end: {os.getloadavg()[0]:.1f}")

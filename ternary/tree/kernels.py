@@ -32,6 +32,7 @@ __all__ = [
     "blend_into",
     "bootstrap_best",
     "kernel_available",
+    "path_gaps",
     "predict_binary",
     "predict_middle",
 ]
@@ -356,6 +357,35 @@ def _route_middle(X, left, right, middle, feature, threshold, delta, open_, leaf
         verdict[r] = decided
 
 
+def _path_gaps(X, left, right, middle, feature, threshold, delta, scale, three_way, cap, gap):
+    """Each row's smallest ``|x − θ| / scale[feature]`` on its path, capped at ``cap``.
+
+    The path is CART's (``x ≤ θ`` left) or, with ``three_way``, hard-middle's as
+    `ternary._confidence.path_gaps` takes it: at a node with a middle child ``x ≤ θ−δ``
+    left, ``x > θ+δ`` right, the rest to the middle child. The same float64 operations
+    as that numpy walk, so the same gaps bit for bit.
+    """
+    for r in range(X.shape[0]):
+        node = 0
+        g = cap
+        while left[node] != -1:
+            f = feature[node]
+            x = np.float64(X[r, f])
+            t = threshold[node]
+            g = min(g, abs(x - t) / scale[f])
+            if three_way and middle[node] != -1:
+                d = delta[node]
+                if x <= t - d:
+                    node = left[node]
+                elif x > t + d:
+                    node = right[node]
+                else:
+                    node = middle[node]
+            else:
+                node = left[node] if x <= t else right[node]
+        gap[r] = g
+
+
 #: Up to this many leaves the block kernel (work ∝ rows × nodes) beats the per-row walk
 #: (work ∝ the branches each row reaches); a depth-6 tree has 64.
 MAX_DENSE_LEAVES = 64
@@ -380,6 +410,8 @@ _SIGNATURES = {
     ),
     "route": f"intp(float32[:, :], {_ARRAYS}, boolean, float64[:, ::1], int8[::1], intp[::1], "
     "intp[::1])",
+    "gaps": "void(float32[:, :], intp[::1], intp[::1], intp[::1], intp[::1], float64[::1], "
+    "float64[::1], float64[::1], boolean, float64, float64[::1])",
     "middle": "void(float32[:, :], intp[::1], intp[::1], intp[::1], intp[::1], float64[::1], "
     "float64[::1], boolean, intp[::1], int8[::1])",
     "bootstrap": "void(intp[:, ::1], intp[::1], intp[::1], float64[::1], intp, intp, boolean, "
@@ -390,6 +422,7 @@ _FUNCTIONS = {
     "dense": _blend_rows_dense,
     "route": _route_rows,
     "middle": _route_middle,
+    "gaps": _path_gaps,
     "bootstrap": _bootstrap_best,
 }
 
@@ -503,6 +536,34 @@ def predict_middle(tree, X: np.ndarray):
     except TypeError:  # input types the signatures do not cover: the numpy path answers
         return None
     return leaf, verdict
+
+
+def path_gaps(tree, X: np.ndarray, routing: str, scale: np.ndarray, cap: float):
+    """Each row's smallest scaled gap on its path, from the compiled kernel, or None.
+
+    See `_path_gaps`; None when numba is unavailable or ``X`` is not float32 (the caller
+    then walks in numpy).
+    """
+    kernels = _kernels()
+    if kernels is None:
+        return None
+    gap = np.empty(X.shape[0])
+    names = ("children_left", "children_right", "children_middle", "feature")
+    structure = tuple(np.ascontiguousarray(getattr(tree, name)) for name in names)
+    try:
+        kernels["gaps"](
+            X,
+            *structure,
+            np.ascontiguousarray(tree.threshold),
+            np.ascontiguousarray(tree.delta),
+            np.ascontiguousarray(scale, dtype=np.float64),
+            routing == "hard_middle",
+            float(cap),
+            gap,
+        )
+    except TypeError:  # input types the signatures do not cover: the numpy path answers
+        return None
+    return gap
 
 
 def bootstrap_best(

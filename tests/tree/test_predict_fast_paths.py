@@ -17,7 +17,7 @@ from sklearn.datasets import make_classification
 
 from ternary import TernaryTreeClassifier
 from ternary.compiled import without
-from ternary.tree import LEAF, TernaryTree, traverse
+from ternary.tree import LEAF, TernaryTree, kernels, traverse
 from ternary.tree.kernels import kernel_available
 
 _THRESHOLDS = [-1.0, -0.25, 0.0, 0.5, 1.0]
@@ -229,3 +229,44 @@ def test_a_saved_model_loads_validates_and_predicts_the_same(tmp_path):
         np.testing.assert_array_equal(loaded.predict_proba(X), before[0])
         np.testing.assert_array_equal(loaded.predict_verdict(X), before[1])
         assert loaded.get_depth() == before[2]
+
+
+def gap_oracle(tree, x, three_way, scale):
+    """The smallest ``|x − θ| / scale`` on the row's path, capped at 10, by hand."""
+    node, gap = 0, 10.0
+    while tree.children_left[node] != LEAF:
+        f, t, d = tree.feature[node], tree.threshold[node], tree.delta[node]
+        v = float(x[f])
+        gap = min(gap, abs(v - t) / scale[f])
+        if three_way and tree.children_middle[node] != LEAF:
+            if v <= t - d:
+                node = tree.children_left[node]
+            elif v > t + d:
+                node = tree.children_right[node]
+            else:
+                node = tree.children_middle[node]
+        else:
+            node = tree.children_left[node] if v <= t else tree.children_right[node]
+    return gap
+
+
+@pytest.mark.skipif(not kernel_available(), reason="numba is not installed")
+@settings(max_examples=60, deadline=None)
+@given(drawn=trees(three_way=True), seed=st.integers(0, 2**16))
+def test_compiled_path_gaps_equal_the_oracle(drawn, seed):
+    tree, n_features = drawn
+    X = _rows(seed, n_features)
+    scale = np.random.RandomState(seed).uniform(0.1, 3.0, n_features)
+    for routing in ("probabilistic", "hard_middle"):
+        want = [gap_oracle(tree, x, routing == "hard_middle", scale) for x in X]
+        got = kernels.path_gaps(tree, X, routing, scale, 10.0)
+        np.testing.assert_array_equal(got, want)
+
+
+@pytest.mark.parametrize("routing", ["probabilistic", "deferred", "hard_middle"])
+def test_confidence_is_the_same_with_and_without_the_kernels(routing):
+    X, y = make_classification(1500, 6, n_informative=4, n_classes=3, random_state=5)
+    clf = TernaryTreeClassifier(routing=routing, max_depth=7, random_state=0).fit(X, y)
+    compiled = clf.predict_confidence(X)
+    with without():
+        np.testing.assert_array_equal(clf.predict_confidence(X), compiled)
