@@ -64,6 +64,10 @@ def _with_value(tree: TernaryTree, value: np.ndarray) -> TernaryTree:
     """``tree`` with other node values, its other arrays shared (never written)."""
     new = copy.copy(tree)
     new.value = np.ascontiguousarray(value, dtype=np.float64)
+    # the same child arrays, so the same preorder and depths: share them, not recompute
+    cache = tree.__dict__.get("_structure_cache")
+    if cache is not None:
+        new.__dict__["_structure_cache"] = cache
     return new
 
 
