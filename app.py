@@ -50,8 +50,6 @@ h1 { font-size: 2rem !important; padding: 0 0 0.1rem 0 !important; }
 /* a metric card in one line: its label, then its value */
 [data-testid="stMetric"] > div { display: flex; align-items: baseline; column-gap: 0.4rem;
   flex-wrap: wrap; }
-/* below 1200 px the cards' values wrap under their labels: the lecture view starts lower */
-@media (max-width: 1200px) { :root { --above-lecture: 350px; } }
 [data-testid="stMetricLabel"] p { font-size: 0.85rem !important; white-space: nowrap !important; }
 [data-testid="stMetricValue"], [data-testid="stMetricValue"] * {
   font-size: 1.3rem !important; line-height: 1.2 !important; }
@@ -66,6 +64,14 @@ div:has(> .st-key-lecture_coverage) { flex: 9 1 0 !important; min-height: 0; }
   width: 100% !important; height: 100% !important; max-width: none !important; }
 .st-key-lecture_tree [data-testid="stGraphVizChart"],
 .st-key-tree_screen [data-testid="stGraphVizChart"] { overflow: hidden !important; }
+/* last, to win over the rules above: below 1200 px (a 1024 px projector) smaller cards,
+   without their "?", still in one line */
+@media (max-width: 1200px) {
+  [data-testid="stMetricLabel"] p { font-size: 0.65rem !important; }
+  [data-testid="stMetricValue"], [data-testid="stMetricValue"] * { font-size: 1rem !important; }
+  [data-testid="stMetric"] [data-testid="stTooltipIcon"] { display: none; }
+  :root { --above-lecture: 290px; }
+}
 </style>
 """
 
