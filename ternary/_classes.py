@@ -23,7 +23,7 @@ from sklearn.utils.multiclass import check_classification_targets
 from sklearn.utils.validation import check_is_fitted, check_random_state, validate_data
 
 from ternary._base import TernaryPredictMixin, store_params
-from ternary._confidence import smoothed_confidence
+from ternary._confidence import smoothed_confidence, smoothed_outputs
 from ternary._hard_middle import HardMiddleBuilder
 from ternary._params import DELTA_METHODS, GRAFT_MODES, ROUTINGS, validate_tree_params
 from ternary._validation import check_labels, check_sample_weight
@@ -536,15 +536,16 @@ class TernaryTreeClassifier(TernaryPredictMixin, ClassifierMixin, BaseEstimator)
         ndarray of shape (n_samples,)
             The score of each row, in [0, 1).
         """
-        proba = self.predict_proba(X)
-        rows: np.ndarray = validate_data(self, X, reset=False, dtype=np.float32)
-        return self._confidence(proba, rows)
+        return self._selective_outputs(X)[2]
 
     def _selective_outputs(self, X) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         """``(predict_proba, predict_verdict, predict_confidence)`` from one check of ``X``
         and one walk of the tree (what `ternary.experiment` scores each fold with)."""
         check_is_fitted(self, "tree_")
         rows: np.ndarray = validate_data(self, X, reset=False, dtype=np.float32)
+        if getattr(self, "confidence", "paper") != "paper":
+            # raw and smoothed leaves blended side by side in one compiled pass
+            return smoothed_outputs(self.tree_, rows, self.routing, self._feature_scale)
         proba, verdict = traverse(self.tree_, rows, self.routing, proba=True)
         return proba, verdict, self._confidence(proba, rows)
 

@@ -32,6 +32,7 @@ __all__ = [
     "path_gaps",
     "smoothed_aggregate",
     "smoothed_confidence",
+    "smoothed_outputs",
 ]
 
 #: The scaled gap is capped here: beyond a few standard deviations it says nothing more.
@@ -148,9 +149,7 @@ def smoothed_confidence(tree, X, routing, predicted, scale) -> np.ndarray:
     """
     blend = traverse(_with_value(tree, laplace_value(tree)), X, routing)[0]
     p = blend[np.arange(X.shape[0]), predicted]
-    gap = path_gaps(tree, X, routing, scale)
-    tie = np.minimum(gap / (1.0 + gap), 1.0 - 2.0**-20)
-    return (np.floor(p * (_STEPS - 1)) + tie) / _STEPS
+    return _score(p, path_gaps(tree, X, routing, scale))
 
 
 #: Rows per block of a forest's prediction on threads: every tree walks one block into
@@ -221,6 +220,50 @@ def member_sums(members, X, n_classes, *, smoothed=False, n_jobs=1):
             for done in [pool.submit(run, start, stop) for start, stop in blocks]:
                 done.result()
     return proba, smooth, decided
+
+
+def smoothed_outputs(tree, X, routing, scale):
+    """``(proba, verdict, score)``: the blend, the verdicts and the ``"laplace"`` score.
+
+    With numba the raw and the Laplace-smoothed leaf values are routed and blended side
+    by side in one compiled pass (`ternary.tree.kernels.predict_paired`), each normalised
+    alone, so ``proba`` is `ternary.tree.traverse`'s and ``score`` is
+    `smoothed_confidence`'s, bit for bit; without it, two walks give the same.
+
+    Parameters
+    ----------
+    tree : TernaryTree
+        The fitted tree.
+    X : ndarray of shape (n_samples, n_features)
+        The rows, float32.
+    routing : str
+        The tree's routing.
+    scale : ndarray of shape (n_features,)
+        The features' standard deviations.
+
+    Returns
+    -------
+    proba : ndarray of shape (n_samples, n_classes)
+        The blended class probabilities.
+    verdict : ndarray of int8, shape (n_samples,)
+        1 = decided, 0 = boundary-uncertain.
+    score : ndarray of shape (n_samples,)
+        The ``"laplace"`` score of each row (see `smoothed_confidence`).
+    """
+    paired = kernels.predict_paired(tree, X, routing, laplace_value(tree))
+    if paired is None:
+        proba, verdict = traverse(tree, X, routing)
+        predicted = np.argmax(proba, axis=1)
+        return proba, verdict, smoothed_confidence(tree, X, routing, predicted, scale)
+    proba, smooth, verdict = paired
+    p = smooth[np.arange(X.shape[0]), np.argmax(proba, axis=1)]
+    return proba, verdict, _score(p, path_gaps(tree, X, routing, scale))
+
+
+def _score(p, gap):
+    """The probability binned to steps of 2⁻³⁰, plus ``g/(1+g)`` of a step for the gap."""
+    tie = np.minimum(gap / (1.0 + gap), 1.0 - 2.0**-20)
+    return (np.floor(p * (_STEPS - 1)) + tie) / _STEPS
 
 
 def smoothed_aggregate(members, X, n_classes, *, n_jobs=1):

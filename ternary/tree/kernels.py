@@ -35,18 +35,21 @@ __all__ = [
     "path_gaps",
     "predict_binary",
     "predict_middle",
+    "predict_paired",
 ]
 
 
 def _blend_rows(
-    X, rows, starts, left, right, feature, threshold, delta, value, deferred, open_, out
+    X, rows, starts, left, right, feature, threshold, delta, value, deferred, open_, groups, out
 ):
     """Blend ``out[r] ← Σ_leaves (path weight) · value[leaf]`` for each ``r`` in ``rows``.
 
     Row ``rows[i]`` starts at node ``starts[i]``: the root, or the first zone on its CART
     path, found by `_route_rows`. Above that zone every branch weight is CART's 1 or 0, so
     the walk from the root reaches it with weight exactly 1, not yet past a zone, and
-    adds nothing elsewhere: starting there gives the same sums, bit for bit.
+    adds nothing elsewhere: starting there gives the same sums, bit for bit. The value
+    columns form ``groups`` equal groups (two distributions side by side), each
+    normalised by its own sum, so each group's blend is the one it would get alone.
 
     Branch weights as in `ternary.tree.walk`, which served trees of this size before:
     inside the zone ``θ−δ < x ≤ θ+δ`` (``< θ+δ`` with ``open_``),
@@ -105,15 +108,17 @@ def _blend_rows(
                 stack_weight[top] = w * w_left
                 stack_entered[top] = now_entered
                 top += 1
-        total = 0.0
-        for k in range(n_classes):
-            total += out[r, k]
-        for k in range(n_classes):
-            out[r, k] /= total
+        width = n_classes // groups
+        for h in range(groups):
+            total = 0.0
+            for k in range(h * width, (h + 1) * width):
+                total += out[r, k]
+            for k in range(h * width, (h + 1) * width):
+                out[r, k] /= total
 
 
 def _blend_rows_dense(
-    X, rows, preorder, left, right, feature, threshold, delta, value, deferred, open_, out
+    X, rows, preorder, left, right, feature, threshold, delta, value, deferred, open_, groups, out
 ):
     """The same blend for small trees: every node's path weight over a block of rows.
 
@@ -180,13 +185,15 @@ def _blend_rows_dense(
                     now = entered[j] or (lo < x[j] and (x[j] < hi or (x[j] == hi and not open_)))
                     e_l[j] = now
                     e_r[j] = now
+        width = n_classes // groups
         for j in range(m):
-            total = 0.0
-            for k in range(n_classes):
-                total += acc[k, j]
             r = rows[start + j]
-            for k in range(n_classes):
-                out[r, k] = acc[k, j] / total
+            for h in range(groups):
+                total = 0.0
+                for k in range(h * width, (h + 1) * width):
+                    total += acc[k, j]
+                for k in range(h * width, (h + 1) * width):
+                    out[r, k] = acc[k, j] / total
 
 
 def _bootstrap_best(
@@ -403,10 +410,11 @@ def _kernels():
 # lets the compiler drop their stride arithmetic from the inner loops.
 _ARRAYS = "intp[::1], intp[::1], intp[::1], float64[::1], float64[::1], float64[:, ::1]"
 _SIGNATURES = {
-    "walk": f"void(float32[:, :], intp[::1], intp[::1], {_ARRAYS}, boolean, boolean, "
+    "walk": f"void(float32[:, :], intp[::1], intp[::1], {_ARRAYS}, boolean, boolean, intp, "
     "float64[:, ::1])",
     "dense": (
-        f"void(float32[:, :], intp[::1], intp[::1], {_ARRAYS}, boolean, boolean, float64[:, ::1])"
+        f"void(float32[:, :], intp[::1], intp[::1], {_ARRAYS}, boolean, boolean, intp, "
+        "float64[:, ::1])"
     ),
     "route": f"intp(float32[:, :], {_ARRAYS}, boolean, float64[:, ::1], int8[::1], intp[::1], "
     "intp[::1])",
@@ -442,7 +450,7 @@ def _tree_arrays(tree):
 
 
 def blend_into(
-    tree, X: np.ndarray, rows: np.ndarray, routing: str, out: np.ndarray, starts=None
+    tree, X: np.ndarray, rows: np.ndarray, routing: str, out: np.ndarray, starts=None, value=None
 ) -> bool:
     """Write the blended probabilities of ``X[rows]`` into ``out[rows]``.
 
@@ -456,6 +464,9 @@ def blend_into(
     starts : ndarray of intp, optional
         Where each row's blend starts: the first zone on its CART path (`_route_rows`
         finds it). Default: the root.
+    value : ndarray of float64, shape (node_count, g * n_classes), optional
+        Node values to blend instead of ``tree.value``: ``g`` distributions side by side,
+        each blended and normalised as if alone (``out`` has as many columns).
 
     Returns
     -------
@@ -464,7 +475,12 @@ def blend_into(
     kernels = _kernels()
     if kernels is None:
         return False
-    arrays = (*_tree_arrays(tree), routing == "deferred", bool(tree.open_edges), out)
+    arrays = _tree_arrays(tree)
+    groups = 1
+    if value is not None:
+        groups = value.shape[1] // tree.n_classes
+        arrays = (*arrays[:5], value)
+    arrays = (*arrays, routing == "deferred", bool(tree.open_edges), groups, out)
     rows = np.ascontiguousarray(rows, dtype=np.intp)
     try:
         if tree.n_leaves <= MAX_DENSE_LEAVES:
@@ -479,34 +495,66 @@ def blend_into(
     return True
 
 
-def predict_binary(tree, X: np.ndarray, routing: str, *, proba: bool = True):
+def predict_binary(tree, X: np.ndarray, routing: str, *, proba: bool = True, value=None):
     """``(proba, verdict)`` of a binary-routing tree from the compiled kernels, or None.
 
     One compiled pass routes every row along CART's path and notes whether it met a
     zone; decided rows take their leaf's distribution, and only the others are blended.
     With ``proba=False`` the blend is skipped and ``proba`` is None: the verdict is the
-    route pass's own. None when numba is unavailable (the caller then uses
-    scikit-learn's compiled walk and the numpy blend).
+    route pass's own. ``value`` blends other node values (see `blend_into`). None when
+    numba is unavailable (the caller then uses scikit-learn's compiled walk and the
+    numpy blend).
     """
     kernels = _kernels()
     if kernels is None:
         return None
     n = X.shape[0]
-    out = np.empty((n, tree.n_classes))
+    arrays = _tree_arrays(tree)
+    if value is not None:
+        arrays = (*arrays[:5], value)
+    out = np.empty((n, arrays[5].shape[1]))
     verdict = np.empty(n, dtype=np.int8)
     uncertain = np.empty(n, dtype=np.intp)
     first = np.empty(n, dtype=np.intp)
     try:
-        count = kernels["route"](
-            X, *_tree_arrays(tree), bool(tree.open_edges), out, verdict, uncertain, first
-        )
+        count = kernels["route"](X, *arrays, bool(tree.open_edges), out, verdict, uncertain, first)
     except TypeError:  # input types the signatures do not cover: the numpy path answers
         return None
     if not proba:
         return None, verdict
-    if count and not blend_into(tree, X, uncertain[:count], routing, out, first[:count]):
+    rows = uncertain[:count]
+    if count and not blend_into(tree, X, rows, routing, out, first[:count], value):
         return None
     return out, verdict
+
+
+def predict_paired(tree, X: np.ndarray, routing: str, second: np.ndarray):
+    """The blend of ``tree.value`` and of ``second`` node values, from one compiled pass.
+
+    The two distributions are routed and blended side by side, each normalised alone,
+    so each equals the blend `ternary.tree.traverse` gives with those values, bit for bit.
+
+    Returns
+    -------
+    tuple of (ndarray, ndarray, ndarray) or None
+        ``(proba, second_proba, verdict)``; None when numba is unavailable or ``X`` is
+        not float32 (the caller then blends twice).
+    """
+    if X.dtype != np.float32:
+        return None
+    if routing == "hard_middle":
+        middle = predict_middle(tree, X)
+        if middle is None:
+            return None
+        leaf, verdict = middle
+        return tree.value[leaf], np.ascontiguousarray(second, dtype=np.float64)[leaf], verdict
+    both = np.ascontiguousarray(np.hstack([tree.value, second]), dtype=np.float64)
+    fast = predict_binary(tree, X, routing, value=both)
+    if fast is None:
+        return None
+    out, verdict = fast
+    k = tree.n_classes
+    return np.ascontiguousarray(out[:, :k]), np.ascontiguousarray(out[:, k:]), verdict
 
 
 def predict_middle(tree, X: np.ndarray):

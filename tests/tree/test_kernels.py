@@ -59,7 +59,7 @@ def test_compiled_blend_equals_the_numpy_blend(method, routing, depth, order):
     # the two kernels agree with each other too, on any tree size
     other = np.zeros_like(compiled)
     arrays = (tree.children_left, tree.children_right, tree.feature, tree.threshold)
-    arrays += (tree.delta, tree.value, routing == "deferred", tree.open_edges, other)
+    arrays += (tree.delta, tree.value, routing == "deferred", tree.open_edges, 1, other)
     _blend._kernels()["walk"](X32, rows, np.zeros(rows.size, dtype=np.intp), *arrays)
     np.testing.assert_allclose(other[rows], reference, rtol=0, atol=1e-12)
 
@@ -87,7 +87,7 @@ def test_uncompiled_kernels_agree_with_numpy_on_a_small_tree():
         rows = np.arange(60)
         reference = blend_dense(tree, X32, routing)
         arrays = (tree.children_left, tree.children_right, tree.feature, tree.threshold)
-        arrays += (tree.delta, tree.value, routing == "deferred", tree.open_edges)
+        arrays += (tree.delta, tree.value, routing == "deferred", tree.open_edges, 1)
         walk = np.zeros((60, tree.n_classes))
         _blend._blend_rows(X32, rows, np.zeros(60, dtype=np.intp), *arrays, walk)
         dense = np.zeros((60, tree.n_classes))
@@ -113,7 +113,7 @@ def test_a_blend_started_at_the_first_zone_equals_one_from_the_root(routing, edg
     assert count > 30
     rows, starts = uncertain[:count], first[:count]
     assert (starts > 0).any() and (tree.delta[starts] > 0).all()
-    flags = (routing == "deferred", tree.open_edges)
+    flags = (routing == "deferred", tree.open_edges, 1)
     from_zone, from_root = np.zeros_like(out), np.zeros_like(out)
     _blend._blend_rows(X32, rows, starts, *arrays, *flags, from_zone)
     _blend._blend_rows(X32, rows, np.zeros(count, dtype=np.intp), *arrays, *flags, from_root)

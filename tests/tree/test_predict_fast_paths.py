@@ -270,3 +270,30 @@ def test_confidence_is_the_same_with_and_without_the_kernels(routing):
     compiled = clf.predict_confidence(X)
     with without():
         np.testing.assert_array_equal(clf.predict_confidence(X), compiled)
+
+
+@pytest.mark.skipif(not kernel_available(), reason="numba is not installed")
+@settings(max_examples=40, deadline=None)
+@given(drawn=trees(three_way=False), seed=st.integers(0, 2**16))
+@pytest.mark.parametrize("routing", ["probabilistic", "deferred"])
+def test_a_paired_blend_is_each_blend_alone(routing, drawn, seed):
+    tree, n_features = drawn
+    X = _rows(seed, n_features)
+    second = np.random.RandomState(seed).dirichlet(np.ones(tree.n_classes), tree.node_count)
+    proba, other, verdict = kernels.predict_paired(tree, X, routing, second)
+    alone = TernaryTree.__new__(TernaryTree)
+    alone.__dict__.update(tree.__dict__, value=np.ascontiguousarray(second))
+    np.testing.assert_array_equal(proba, traverse(tree, X, routing)[0])
+    np.testing.assert_array_equal(verdict, traverse(tree, X, routing)[1])
+    np.testing.assert_array_equal(other, traverse(alone, X, routing)[0])
+
+
+@pytest.mark.skipif(not kernel_available(), reason="numba is not installed")
+@pytest.mark.parametrize("routing", ["probabilistic", "deferred", "hard_middle"])
+def test_laplace_confidence_walks_the_tree_once(routing, monkeypatch):
+    X, y = make_classification(1500, 6, n_informative=4, n_classes=3, random_state=6)
+    clf = TernaryTreeClassifier(routing=routing, max_depth=7, random_state=0).fit(X, y)
+    expected = clf.predict_confidence(X)
+    # the second walk with the Laplace values went through traverse; the paired pass does not
+    monkeypatch.setattr("ternary._confidence.traverse", _fail)
+    np.testing.assert_array_equal(clf.predict_confidence(X), expected)
