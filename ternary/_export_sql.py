@@ -184,6 +184,7 @@ class _Query:
         self.names = names
         self.stages: list[list[tuple[str, str]]] = []  # the read stages: [(expression, alias)]
         self.ctes: list[tuple[str, str]] = []  # then (name with columns, body)
+        self.classes: np.ndarray = np.empty(0)  # the model's classes, set by `_build`
 
     def x(self, feature: int) -> str:
         return f"__x{feature}"

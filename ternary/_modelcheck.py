@@ -109,7 +109,7 @@ def _settings_problem(attrs: dict) -> str | None:
         if not isinstance(value, str) or value not in allowed:
             return f"{setting} is {value!r}, not one of {', '.join(allowed)}"
     share = attrs.get("min_decided_fraction", 0.5)
-    if not isinstance(share, numbers.Real) or not 0 <= share <= 1:
+    if not isinstance(share, numbers.Real) or not 0 <= float(share) <= 1:
         return f"min_decided_fraction is {share!r}, not a number in [0, 1]"
     return None
 

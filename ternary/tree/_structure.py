@@ -233,7 +233,7 @@ class TernaryTree:
         """A structure-derived array, computed on first use and kept until the children
         arrays are replaced (assigning new arrays, as every builder and loader does)."""
         key = (self.children_left, self.children_right, self.children_middle)
-        cache = self.__dict__.get("_structure_cache")
+        cache: tuple[tuple, dict[str, object]] | None = self.__dict__.get("_structure_cache")
         if cache is None or any(a is not b for a, b in zip(cache[0], key, strict=True)):
             cache = (key, {})
             self.__dict__["_structure_cache"] = cache
