@@ -9,7 +9,7 @@ from pathlib import Path
 import pandas as pd
 import pytest
 
-from appkit import coverage, datasets
+from appkit import context, coverage, datasets
 from appkit.model import CVSpec, FitSpec
 from appkit.state import DEFAULTS
 from ternary import data as tdata
@@ -66,7 +66,7 @@ def test_the_selective_view_is_shared_and_holds_the_curves_it_draws():
     assert coverage.selective_view(ds, spec) is view
     fresh = coverage.selective_curves(ds, spec)
     pd.testing.assert_frame_equal(view.result.curves, fresh.curves)
-    pd.testing.assert_frame_equal(view.table, fresh.table.round(4))
+    pd.testing.assert_frame_equal(view.table, context.rounded(fresh.table))
     drawn = {str(trace.name) for trace in view.figure.data}
     assert any("Chow" in name for name in drawn)
 
