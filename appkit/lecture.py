@@ -25,7 +25,16 @@ import pandas as pd
 import streamlit as st
 
 from appkit import present, specs, tree
-from appkit.model import FitSpec, Split, fit, is_forest, proba_verdict
+from appkit.model import (
+    FitSpec,
+    Split,
+    fit,
+    has_method_slider,
+    is_forest,
+    method_slider,
+    method_symbol,
+    proba_verdict,
+)
 from appkit.regions import PANEL_NAMES, member_index
 from appkit.state import BOUNDS, on_page, shown
 from appkit.vocabulary import DELTA_METHODS, METHOD_LABELS, METHOD_PARAM, ZONE_METHODS
@@ -44,12 +53,6 @@ __all__ = [
 #: band and the page's top padding, the title, the row of controls and the one-line cards
 #: (measured in headless Chromium at 1024, 1400 and 1920 px wide, the widest of the three)
 ABOVE_PX = 300
-#: the sliders of each δ method's own parameter: label and step
-_PARAM_SLIDERS = {
-    "epsilon": ("ε (plateau tolerance)", 0.01),
-    "alpha": ("α (gain-ratio scale)", 0.01),
-    "q": ("q (overlap percentile)", 0.01),
-}
 
 
 def controls() -> None:
@@ -59,7 +62,7 @@ def controls() -> None:
     method = s.get("delta_method")
     param = METHOD_PARAM.get(method)
     wanted = ["delta_method", "delta_scale", "max_depth"]
-    if param in _PARAM_SLIDERS:
+    if has_method_slider(method):
         wanted.insert(1, param)
     drawn = on_page(*wanted) if shown("model") else ()
     if not drawn:
@@ -90,8 +93,7 @@ def _control(name: str) -> None:
     elif name == "max_depth":
         st.slider("Max depth", *BOUNDS["max_depth"], step=1, key="max_depth")
     else:
-        label, step = _PARAM_SLIDERS[name]
-        st.slider(label, *BOUNDS[name], step=step, key=name)
+        method_slider(st.session_state["delta_method"])
 
 
 @st.cache_data(show_spinner=False, max_entries=64)
@@ -193,8 +195,8 @@ def _setting_label(spec: FitSpec) -> str:
     method = params.get("delta_method")
     param = METHOD_PARAM.get(method)
     text = str(method).replace("_", " ")
-    if param in params and param in _PARAM_SLIDERS:
-        text += f", {_PARAM_SLIDERS[param][0].split()[0]} = {params[param]:g}"
+    if param in params and has_method_slider(method):
+        text += f", {method_symbol(method)} = {params[param]:g}"
     if params.get("delta_scale", 1.0) != 1.0:
         text += f", δ × {params['delta_scale']:g}"
     return "★ " + text  # the star's label and name (tests find the star by it)

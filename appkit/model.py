@@ -71,31 +71,50 @@ def forest_problem(state=None) -> str | None:
 
 
 # ----------------------------------------------------------------------------- sidebar
+#: each δ method's own slider (margin and none have none; node bootstrap's B is a select
+#: slider): label, step, help. Keyed by method: the parameter names come from METHOD_PARAM.
+_METHOD_SLIDERS = {
+    "quality_plateau": (
+        "ε (plateau tolerance)",
+        0.01,
+        "Quality plateau: thresholds whose split quality is within ε (relative) of the "
+        "best one form the zone. Larger ε, wider zones.",
+    ),
+    "gain_ratio": (
+        "α (gain-ratio scale)",
+        0.01,
+        "Gain ratio: δ grows with α and with how weak the split's gain is relative to its "
+        "split entropy.",
+    ),
+    "class_overlap": (
+        "q (overlap percentile)",
+        0.01,
+        "Class overlap: each class's q…1−q percentile band of the split feature; the zone "
+        "covers where bands of different classes overlap.",
+    ),
+}
+
+
+def has_method_slider(method: str | None) -> bool:
+    """Whether ``method`` has a continuous slider of its own (`method_slider` draws it)."""
+    return method in _METHOD_SLIDERS
+
+
+def method_symbol(method: str | None) -> str | None:
+    """The symbol of ``method``'s own parameter as its slider shows it (ε, α, q), or None."""
+    return _METHOD_SLIDERS[method][0].split()[0] if has_method_slider(method) else None
+
+
+def method_slider(method: str) -> None:
+    """``method``'s own slider, keyed by its parameter (the sidebar's and the lecture
+    view's are the same widget definition)."""
+    label, step, help_text = _METHOD_SLIDERS[method]
+    name = METHOD_PARAM[method]
+    st.slider(label, *BOUNDS[name], step=step, key=name, help=help_text)
+
+
 def _method_slider(method: str) -> None:
     """The one extra slider of ``method`` (margin and none have none)."""
-    sliders = {
-        "quality_plateau": (
-            "ε (plateau tolerance)",
-            *BOUNDS["epsilon"],
-            0.01,
-            "Quality plateau: thresholds whose split quality is within ε (relative) of the "
-            "best one form the zone. Larger ε, wider zones.",
-        ),
-        "gain_ratio": (
-            "α (gain-ratio scale)",
-            *BOUNDS["alpha"],
-            0.01,
-            "Gain ratio: δ grows with α and with how weak the split's gain is relative to its "
-            "split entropy.",
-        ),
-        "class_overlap": (
-            "q (overlap percentile)",
-            *BOUNDS["q"],
-            0.01,
-            "Class overlap: each class's q…1−q percentile band of the split feature; the zone "
-            "covers where bands of different classes overlap.",
-        ),
-    }
     if method == "node_bootstrap" and shown("n_bootstraps"):
         low, high = BOUNDS["n_bootstraps"]
         # the library's "auto" (its default) first, then every B the slider allows
@@ -107,9 +126,8 @@ def _method_slider(method: str) -> None:
             "spread of those thresholds. More B, steadier δ, slower. 'auto' is the paper's "
             "B: 20 below 2,000 training rows, 15 below 10,000, else 10.",
         )
-    elif method in sliders and shown(METHOD_PARAM[method]):
-        label, low, high, step, help_text = sliders[method]
-        st.slider(label, low, high, step=step, key=METHOD_PARAM[method], help=help_text)
+    elif has_method_slider(method) and shown(METHOD_PARAM[method]):
+        method_slider(method)
 
 
 def forest_controls() -> None:
