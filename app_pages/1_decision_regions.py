@@ -4,7 +4,7 @@ import numpy as np
 import streamlit as st
 
 from appkit import context, cost, lecture, links, model, paint, paper, present, regions, why
-from appkit.guard import page_guard, plain
+from appkit.guard import inert_table, page_guard, plain
 from ternary.data import to_csv
 
 FOREST = st.session_state.get("model") == "forest"
@@ -57,7 +57,7 @@ def why_panel(res, event, data_key) -> None:
     st.markdown(f"**Test row {plain(values.name)}** (true class {plain(truth)}, {verdict}).")
     st.markdown(plain(story.sentence))
     why.path_views(tree, names, story, res.split, values.to_numpy(), res.model.classes_)
-    st.table(present.readable(story.steps.round(4)).set_index("node"))
+    st.table(inert_table(present.readable(story.steps.round(4)).set_index("node")))
     st.caption(
         "One line per split the row reaches (with probabilistic routing a row in a zone goes "
         "down both sides): its value x against the zone θ − δ … θ + δ, its distance to θ in "

@@ -16,7 +16,7 @@ from appkit import (
     vocabulary,
     why,
 )
-from appkit.guard import capped, page_guard, plain, python_text
+from appkit.guard import capped, inert_table, page_guard, plain, python_text
 from ternary import export_text
 
 #: presenting, the explanation folds into the title's "?" and the diagram fills the screen
@@ -230,7 +230,7 @@ with page_guard("drawing the tree"):
             "δ at this node by each method: raw, then clamped to the cap and "
             "scaled; 'model method' marks the tree's own."
         )
-        st.table(present.readable(explanation.delta_table()).set_index("delta method"))
+        st.table(inert_table(present.readable(explanation.delta_table()).set_index("delta method")))
 
     with diagram:
         dot = tree.tree_dot(clf, tree_key, node, tuple(names), path)  # downloads: legend inside

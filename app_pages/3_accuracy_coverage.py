@@ -3,7 +3,7 @@
 import streamlit as st
 
 from appkit import context, coverage, links, model, paper, present, vocabulary
-from appkit.guard import page_guard, plain
+from appkit.guard import inert_table, page_guard, plain
 from appkit.model import CVSpec, FitSpec
 from appkit.state import DEFAULTS
 from ternary.data import to_csv
@@ -163,7 +163,7 @@ def paper_view() -> None:
             height="stretch" if present.on() else "content",
             key="fig2_chart",
         )
-    st.table(paper.fig2_table().rename(columns=lambda c: c.replace("_", " ")))
+    st.table(inert_table(paper.fig2_table().rename(columns=lambda c: c.replace("_", " "))))
     st.caption(paper.ETA_NOTE)
 
 

@@ -3,7 +3,7 @@
 import streamlit as st
 
 from appkit import cost, grafting, links, model, present, tree
-from appkit.guard import page_guard, plain
+from appkit.guard import inert_table, page_guard, plain
 from appkit.state import BOUNDS
 from appkit.vocabulary import GRAFT_CHOICES
 from ternary.data import to_csv
@@ -94,7 +94,7 @@ def stepper(steps) -> None:
                 f"cut each ancestor of leaf {row['leaf']} offers; the step's candidate is the "
                 "best of them (ties: more rows, then the ancestor nearer the leaf)."
             )
-            st.table(grafting.step_climb(steps, step))
+            st.table(inert_table(grafting.step_climb(steps, step)))
     st.caption(
         "Red outline: the leaf considered (in the tree too). Shaded: the candidate region, the "
         "rows of the evidence ancestor the cut would relabel (dashed when rejected). Thick path "
@@ -106,7 +106,7 @@ def stepper(steps) -> None:
 def step_numbers(steps, step: int, row) -> None:
     """The decision and why, then the step's numbers."""
     (st.success if row["decision"] == "graft" else st.info)(plain(row["why"]))
-    st.table(grafting.step_table(steps, step))
+    st.table(inert_table(grafting.step_table(steps, step)))
 
 
 with page_guard("grafting the tree"):

@@ -10,7 +10,7 @@ import streamlit as st
 
 from ternary.data import DataError
 
-__all__ = ["capped", "clicked_customdata", "page_guard", "plain", "python_text"]
+__all__ = ["capped", "clicked_customdata", "inert_table", "page_guard", "plain", "python_text"]
 
 # every ASCII punctuation mark markdown or HTML could read as syntax
 _MARKDOWN_SPECIALS = frozenset("\\`*_{}[]()<>#+-.!|~$:&\"'=/")
@@ -19,6 +19,8 @@ _MARKDOWN_SPECIALS = frozenset("\\`*_{}[]()<>#+-.!|~$:&\"'=/")
 # all three live), so an invisible WORD JOINER goes where each pattern needs its next mark
 _AUTOLINK = re.compile(r"(?i)(?<=:)(?=//)|(?<=www)(?=\.)|(?<=@)|(?<=mailto:)|(?<=xmpp:)")
 _WORD_JOINER = "\u2060"
+# a text that is one number as a table shows it: nothing in it markdown could read as syntax
+_NUMBER_TEXT = re.compile(r"[+\-−]?\d[\d,]*(\.\d+)?([eE][+\-]?\d+)?( ?%)?")
 
 
 #: the longest run of characters without a space echoed (as the loaders quote user text)
@@ -56,6 +58,25 @@ def plain(text: object) -> str:
     """
     text = _AUTOLINK.sub(_WORD_JOINER, capped(text))
     return "".join("\\" + ch if ch in _MARKDOWN_SPECIALS else ch for ch in text)
+
+
+def inert_table(table):
+    """A copy of ``table`` for ``st.table``, which renders its cells, headers and index as
+    markdown: every text among them goes through `plain`, so a name from a file shows as
+    its characters and never as a link, an image or HTML. Numbers, and texts that are
+    one number written out ("0.833", "-1.5e-05", "12.5 %"), are kept as they are.
+    """
+
+    def cell(value):
+        if not isinstance(value, str) or _NUMBER_TEXT.fullmatch(value):
+            return value
+        return plain(value)
+
+    out = table.map(cell)
+    out.columns = [cell(c) for c in table.columns]
+    out.index = [cell(i) for i in table.index]
+    out.index.name = cell(table.index.name)
+    return out
 
 
 def python_text(text: object) -> str:

@@ -13,7 +13,7 @@ import streamlit as st
 
 import viz
 from appkit import cost, export, why, yourdata
-from appkit.guard import plain, python_text
+from appkit.guard import inert_table, plain, python_text
 from appkit.model import is_forest, model_params
 from appkit.regions import member_for_story
 from ternary.data import Dataset, to_csv
@@ -247,7 +247,7 @@ def _row_why(ds: Dataset, table: pd.DataFrame, answers: pd.DataFrame, position: 
             "Full model (the download, ternary predict)",
         ],
     )
-    st.table(compare)
+    st.table(inert_table(compare))
     st.markdown(_agreement(table_answer, full_answer))
     _explain(fold_model, rows, f"the fold {fold + 1} model", expanded=None)
     with st.expander("The full model's way for this row"):

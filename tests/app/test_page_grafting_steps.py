@@ -25,9 +25,14 @@ def _line(at) -> str:
     return next(m.value for m in at.markdown if m.value.startswith("**Step "))
 
 
+def _shown(text):
+    """A table cell as st.table's markdown shows it: the escapes of `guard.plain` undone."""
+    return re.sub(r"\\(.)", r"\1", text.replace("\u2060", "")) if isinstance(text, str) else text
+
+
 def _numbers(at) -> dict:
-    table = next(t.value for t in at.table if "decision" in t.value.index)
-    return table["value"].to_dict()
+    table = next(t.value for t in at.table if "decision" in map(_shown, t.value.index))
+    return {_shown(k): _shown(v) for k, v in table.iloc[:, 0].items()}
 
 
 def _step_chart(at):
