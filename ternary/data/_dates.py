@@ -70,6 +70,9 @@ _JUNK_SHARE = 0.05
 EPOCH = "1970-01-01"
 _EPOCH = datetime(1970, 1, 1)
 _DAY_US = 86_400 * 10**6
+# the days this module reads: 0001-01-01 up to (not including) the year 10000
+_FIRST_DAY = (datetime(1, 1, 1) - _EPOCH).days
+_END_DAY = (datetime(9999, 12, 31) - _EPOCH).days + 1
 # Years pandas before 3.0 cannot hold (it parses at nanoseconds): Python's calendar reads them.
 _YEAR = re.compile(r"(?<!\d)\d{4}(?!\d)")
 _NS_YEARS = (1678, 2261)
@@ -115,6 +118,10 @@ def _parse(uniques: np.ndarray, formats: tuple, hits: list | None = None) -> np.
         if not ok.all() and np.datetime_data(parsed.dtype)[0] == "ns":
             _calendar(texts, fmt, days)
             ok = ~np.isnan(days)
+        # pandas reads a signed year (-0001-01-01) outside the calendar this module holds
+        beyond = (days < _FIRST_DAY) | (days >= _END_DAY)
+        days[beyond] = np.nan
+        ok = ok & ~beyond
         if ok.any() and hits is not None:
             hits.append(fmt)
         idx = np.flatnonzero(todo)[ok]

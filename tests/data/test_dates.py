@@ -102,6 +102,18 @@ def test_dates_that_name_no_day_are_counted_gaps_and_the_rest_are_read():
     assert "31 value(s) that name no day of the calendar" in line and "'0000-00-00'" in line
 
 
+def test_a_signed_year_before_the_calendar_is_a_counted_gap_not_a_crash():
+    frame = _open_ended(share=0.0)
+    frame.loc[7, "when"] = "-0001-01-01"  # pandas reads a year -1: before 0001-01-01
+    ds = load_csv(_csv(frame), target="label")  # before: OverflowError in the report's range
+    line = next(x for x in ds.report if x.startswith("Column 'when': read 119 dates"))
+    assert "1 value(s) that are no date were treated as gaps" in line
+    first = min(frame["when"].drop(index=7))
+    assert f"{first} to " in line  # the range is the real dates'
+    rest = ds.X["when"].drop(index=7).to_numpy()
+    assert rest.tolist() == [_day(t) for t in frame["when"].drop(index=7)]
+
+
 # ---------------------------------------------------------------- sentinels
 def test_an_open_end_is_named_and_gets_its_own_column():
     frame = _open_ended()
