@@ -205,10 +205,15 @@ with page_guard("grafting the tree"):
     # test fraction 0 (Webb's example, fitted on all 30 rows as in the paper): nothing is
     # held out, and the rows scored are the training rows
     held = "held-out rows" if float(st.session_state["test_size"]) > 0 else "training rows"
-    st.caption(
-        f"Test accuracy on {res.n_test} {held}; CV accuracy = mean of a "
-        "stratified 5-fold cross-validation on the whole dataset with the same settings."
+    cv_said = (
+        f"CV accuracy = mean of a stratified {res.cv_folds}-fold cross-validation on the "
+        "whole dataset with the same settings"
+        + ("" if res.cv_folds == 5 else " (5 folds need 5 rows of every class)")
+        + "."
+        if res.cv_folds
+        else res.cv_note
     )
+    st.caption(f"Test accuracy on {res.n_test} {held}; {cv_said}")
 
     if res.figures is not None:
         if res.n_test < grafting.DRAW_ALL_BELOW:

@@ -12,6 +12,7 @@ import streamlit as st
 
 from appkit.answers import regions_figure
 from appkit.coverage import cv_results
+from appkit.guard import plain
 from appkit.model import CVSpec, FitSpec, Split, fit, split_data
 from appkit.tree import tree_dot
 from ternary import TernaryTreeClassifier
@@ -57,6 +58,10 @@ class GraftComparison:
     dot: str
     n_test: int
     changed: pd.DataFrame
+    #: folds of the CV accuracy (5, fewer when the smallest class has fewer rows), 0 when
+    #: no stratified CV can run (a class with one row); then ``cv_note`` says why
+    cv_folds: int = 5
+    cv_note: str = ""
 
 
 def graft_specs(
@@ -124,13 +129,39 @@ def changed_rows(cart, grafted, sp) -> pd.DataFrame:
     return table.reset_index(drop=True)
 
 
-def _cv_accuracy(ds: Dataset, cart: FitSpec, grafted: FitSpec) -> list[float]:
-    """Mean 5-fold accuracy of both trees, from one `run_cv` over the two combinations."""
+def cv_folds(y) -> tuple[int, str]:
+    """Folds for the CV accuracy: 5, or as many as the smallest class has rows (≥ 2).
+
+    A stratified k-fold CV puts rows of every class in every fold, so it needs k rows of
+    each; on a few painted points (5 of A, 3 of B) 3 folds is the most it can run. With a
+    class of one row not even 2 folds can: then 0, and a sentence saying why.
+    """
+    labels, counts = np.unique(np.asarray(y), return_counts=True)
+    smallest = int(counts.min()) if len(counts) else 0
+    if len(counts) < 2 or smallest < 2:
+        lab = labels[int(np.argmin(counts))] if len(counts) else None
+        why = (
+            "the data hold a single class"
+            if len(counts) < 2
+            else f"class {plain(str(lab))} has only {smallest} row, and a stratified "
+            "cross-validation needs at least 2 rows of every class (one per fold)"
+        )
+        return 0, f"CV accuracy is unavailable: {why}. Paint or load more rows of it."
+    return min(5, smallest), ""
+
+
+def _cv_accuracy(ds: Dataset, cart: FitSpec, grafted: FitSpec, folds: int) -> list[float]:
+    """Mean ``folds``-fold accuracy of both trees, from one `run_cv` over the two
+    combinations; NaN for both when ``folds`` is 0 (see `cv_folds`)."""
+    if folds < 2:
+        return [float("nan"), float("nan")]
     combos = []
     for spec in (cart, grafted):
         combo = {k: v for k, v in spec.params.items() if k not in ("max_depth", "random_state")}
         combos.append(combo)
-    cv = CVSpec(cart.data_key, 5, cart.params["max_depth"], cart.seed, tuple(combos), cart.features)
+    cv = CVSpec(
+        cart.data_key, folds, cart.params["max_depth"], cart.seed, tuple(combos), cart.features
+    )
     rows = cv_results(ds, cv)
     means = rows.groupby("combo", sort=False)["accuracy"].mean()
     return [float(v) for v in means]
@@ -141,7 +172,8 @@ def graft_comparison(ds: Dataset, cart_spec: FitSpec, graft_spec: FitSpec) -> Gr
     sp = split_data(ds, cart_spec)
     cart, grafted = fit(sp, cart_spec), fit(sp, graft_spec)
     mode = graft_spec.params["graft"]
-    cv_acc = _cv_accuracy(ds, cart_spec, graft_spec)
+    folds, cv_note = cv_folds(ds.y)
+    cv_acc = _cv_accuracy(ds, cart_spec, graft_spec, folds)
     rows = []
     for label, model, acc in (
         ("CART", cart, cv_acc[0]),
@@ -173,6 +205,8 @@ def graft_comparison(ds: Dataset, cart_spec: FitSpec, graft_spec: FitSpec) -> Gr
         tree_dot(grafted, graft_spec.key, None),
         int(len(sp.y_test)),
         changed_rows(cart, grafted, sp),
+        folds,
+        cv_note,
     )
 
 
@@ -520,7 +554,11 @@ def accuracy_change_note(res: GraftComparison, held: str) -> str | None:
         f"{fixed} to the true class and "
         f"{broken} away from it"
     )
-    cv_text = f"cross-validated, {100 * cv[0]:.1f} % before and {100 * cv[1]:.1f} % after"
+    cv_text = (
+        f"cross-validated, {100 * cv[0]:.1f} % before and {100 * cv[1]:.1f} % after"
+        if np.isfinite(cv).all()
+        else "no cross-validated accuracy: too few rows in a class"
+    )
     if acc[1] >= acc[0]:
         return f"Grafting moved the test accuracy {moved} ({cv_text})."
     wrong = res.changed[~res.changed["grafting right?"]]
