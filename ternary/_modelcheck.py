@@ -111,6 +111,9 @@ def _settings_problem(attrs: dict) -> str | None:
     share = attrs.get("min_decided_fraction", 0.5)
     if not isinstance(share, numbers.Real) or not 0 <= float(share) <= 1:
         return f"min_decided_fraction is {share!r}, not a number in [0, 1]"
+    scale = attrs.get("delta_scale_", 1.0)  # what the zones were scaled by at fit
+    if not isinstance(scale, numbers.Real) or not 0 <= float(scale) < np.inf:
+        return f"delta_scale_ is {scale!r}, not a finite number of at least 0"
     return None
 
 

@@ -119,6 +119,8 @@ TREE_CASES = [
     ("classes out of order", ["classes_"], {"array": lambda a: a[::-1].copy()},
      "not distinct and sorted"),
     ("routing 'x'", ["routing"], {"edit": _set_json('"x"')}, "routing is 'x'"),
+    ("delta_scale_ NaN", ["delta_scale_"], {"edit": _set_json("NaN")}, "delta_scale_ is nan"),
+    ("delta_scale_ -1", ["delta_scale_"], {"edit": _set_json("-1.0")}, "delta_scale_ is -1.0"),
 ]  # fmt: skip
 
 
