@@ -403,6 +403,31 @@ def _load_kept(key: str, name: str, target, missing: str) -> tuple[Dataset | Non
     return load_user_data(stored.data, stored.name or name, target, missing)
 
 
+def _refit_label(upload: str, name: str, target, missing: str, error):
+    """A kept upload that did not load because the link's label is not one of its columns,
+    loaded again with its last column as the label (a fresh upload's default).
+
+    Returns ``(dataset, error, target, note)``: the note names the link's label and the
+    file's columns; ``dataset`` is None (and ``error`` the first one) otherwise.
+    """
+    stored = uploads.default_store().get(upload)
+    if stored is None or target is None:
+        return None, error, target, None
+    columns = _header_names(stored.data, stored.name or name)
+    if not columns or target in columns:
+        return None, error, target, None
+    ds, _ = _load_kept(upload, name, columns[-1], missing)
+    if ds is None:
+        return None, error, target, None
+    note = (
+        f"the link's label '{capped(str(target))}' is not a column of that file, "
+        f"whose columns are {', '.join(capped(c) for c in columns)}. It is loaded with its "
+        f"last column, '{capped(columns[-1])}', as the label; to choose another, upload the "
+        "file again on the Your data page and pick it under Label column."
+    )
+    return ds, None, columns[-1], note
+
+
 def restore_upload(s, params) -> list[str]:
     """Load the upload a link names into session ``s``, before any widget is drawn.
 
@@ -410,7 +435,11 @@ def restore_upload(s, params) -> list[str]:
     uploaded, with the link's label column and gap policy, and selects them. A key whose
     upload is gone (evicted, or another server's), or a link from before uploads were kept
     (``upload=<file name>``), sets ``s["upload_gone"]``: `upload_notice` says so on the
-    page until dismissed. Returns nothing to toast.
+    page until dismissed. A kept upload whose link names a label that is not one of the
+    file's columns (a hand-edited link) is loaded with its last column as the label, as a
+    fresh upload is, and the notice names the file's columns instead; a kept upload that
+    fails to load with the link's options says that, never that it is gone. Returns
+    nothing to toast.
     """
     upload = str(params.get("upload", ""))
     name = str(params.get("upload_file", "") or ("" if uploads.is_key(upload) else upload))
@@ -418,19 +447,32 @@ def restore_upload(s, params) -> list[str]:
     missing = params.get("upload_missing") or "impute"
     if missing not in ("impute", "drop"):
         missing = "impute"
-    ds, error = (None, None)
+    ds, error, kept, note = (None, None, False, None)
     # asked of the store on every link, never only of the cache: an evicted upload is gone
     if uploads.is_key(upload) and uploads.default_store().has(upload):
+        kept = True
         ds, error = _load_kept(upload, name, target, missing)
+        if ds is None:
+            ds, error, target, note = _refit_label(upload, name, target, missing, error)
+    shown_name = capped(name or "the uploaded file")
     if ds is not None:
         s["upload_source"] = {"file": name or ds.name, "target": target, "missing": missing}
         s["upload_key"] = upload
         s["upload_target"], s["upload_missing"] = target, missing
         s["user_error"] = None
         s.pop("upload_gone", None)
+        if note:
+            s["upload_gone"] = f"This link names the uploaded file '{shown_name}': {note}"
         use_user_dataset(ds)
         return []
-    shown_name = capped(name or "the uploaded file")
+    if kept:  # the file is here; the link's options do not fit it
+        s["upload_gone"] = (
+            f"This link names the uploaded file '{shown_name}', which this server still "
+            f"keeps, but loading it with the link's options failed: {error} Upload the file "
+            "again on the Your data page to choose its label column and missing-value "
+            f"policy. Until then the {s.get('dataset', DEFAULTS['dataset'])} dataset is shown."
+        )
+        return []
     s["upload_gone"] = (
         f"This link was made with the uploaded file '{shown_name}', which this server no "
         "longer keeps (uploads are kept for a limited time and space, the oldest removed "
@@ -442,7 +484,8 @@ def restore_upload(s, params) -> list[str]:
 
 
 def upload_notice() -> None:
-    """The message of a link whose upload is gone, on every page until dismissed."""
+    """The message of a link whose upload is gone, or whose label or options do not fit
+    the kept upload, on every page until dismissed."""
     message = st.session_state.get("upload_gone")
     if not message:
         return

@@ -111,3 +111,20 @@ def test_an_evicted_upload_is_gone_even_while_the_server_holds_it_in_memory():
     said = " ".join(w.value for w in gone.warning).replace("\\", "")
     assert "'people.csv'" in said and "no longer keeps" in said
     assert gone.session_state["dataset"] == DEFAULTS["dataset"]
+
+
+def test_a_kept_upload_with_a_wrong_label_loads_and_names_the_columns():
+    key = uploads.default_store().put(GOOD_CSV, "people.csv")
+    link = {"upload": key, "upload_file": "people.csv", "upload_label": "nosuch"}
+    at = open_link(link, "data")
+    assert not at.exception and not at.error
+    said = " ".join(w.value for w in at.warning).replace("\\", "")
+    assert "no longer keeps" not in said, said
+    assert "'nosuch' is not a column" in said, said
+    assert "height, weight, colour, label" in said  # the file's columns, listed
+    # the upload is loaded with its last column as the label, as a fresh upload would be
+    assert at.session_state["dataset"] == vocabulary.USER_PREFIX + "people"
+    assert at.session_state["user_dataset"].target == "label"
+    assert _link_of(at).get("upload_label") == "label"  # the address now names a real column
+    at.button(key="dismiss_upload_gone").click().run()
+    assert not any("nosuch" in w.value.replace("\\", "") for w in at.warning)
