@@ -76,23 +76,43 @@ def cases_section(ds: Dataset, key: tuple):
     share = _review_budget()
     table_rule = yourdata.review_rule_of(cases, share)
     rule = yourdata.model_rule(ds, ckey, share)
-    st.markdown(rule_text(rule, table_rule, len(cases)))
+    shown = _threshold_shown(table_rule.threshold, cases["confidence"])
+    st.markdown(rule_text(rule, table_rule, len(cases), shown))
     ruled = yourdata.with_rule(pipe, rule)
     table = yourdata.cases_table(ds, cases, table_rule)
-    _cases_table(ds, table, cases, ruled)
+    _cases_table(ds, table, cases, ruled, table_rule.threshold)
     return ruled
 
 
-def rule_text(rule: yourdata.ReviewRule, table_rule: yourdata.ReviewRule, n_rows: int) -> str:
+def _flags(threshold: float) -> str:
+    return "no row" if threshold < 0 else "every row"
+
+
+def rule_text(
+    rule: yourdata.ReviewRule,
+    table_rule: yourdata.ReviewRule,
+    n_rows: int,
+    table_shown: str | None = None,
+) -> str:
     """What the page says about the review rule: the model's threshold, the share of rows
-    to expect below it, and the cases table's threshold on the out-of-fold scale."""
+    to expect below it, and the cases table's threshold on the out-of-fold scale (written
+    as ``table_shown``, from `_threshold_shown`, so box and caption give the same number)."""
+    table_shown = table_shown or f"{table_rule.threshold:.4g}"
     budget = f"{100 * rule.share:.6g} %"
+
+    def named(t: float, text: str) -> str:  # ±inf: the budget flags no row, or every row
+        return text if np.isfinite(t) else f"{text} (flags {_flags(t)})"
+
     table = (
-        "The cases table applies the budget to the out-of-fold answers on their own scale: "
-        f"confidence below {table_rule.threshold:.4g}, {_pct(table_rule.expected)} of the rows."
+        "Which threshold applies where: the cases table below uses the out-of-fold threshold "
+        f"{named(table_rule.threshold, table_shown)}, the budget applied to its out-of-fold "
+        f"answers on their own scale (confidence below {table_shown}, "
+        f"{_pct(table_rule.expected)} of the rows); the scored new rows, the model download "
+        "and `ternary predict` use the stored threshold "
+        f"{named(rule.threshold, f'{rule.threshold:.4g}')}."
     )
     if np.isinf(rule.threshold):
-        which = "no row" if rule.threshold < 0 else "every row"
+        which = _flags(rule.threshold)
         return (
             f"**Review rule:** at a budget of {budget} the model flags {which}; the model "
             f"download and `ternary predict` flag the same way. {table}"
@@ -151,7 +171,38 @@ def _metrics(answers: pd.DataFrame, ds: Dataset) -> None:
     cols[3].caption(f"majority class {_pct(majority_rate(y)[1])}")
 
 
-def _cases_table(ds: Dataset, table: pd.DataFrame, answers: pd.DataFrame, pipe) -> None:
+def _threshold_shown(threshold: float, confidence) -> str:
+    """``threshold`` as the page writes it: the shortest number, from 4 significant
+    digits up, that puts every row of ``confidence`` on the same side as ``threshold``
+    does (below it: review = 1), taken from the threshold or from the least confidence at
+    or above it. Two rows a rounding error apart (0.968749999 and 0.96875) give 0.96875,
+    not 0.9687 (which would put the first above the cut) nor 0.96874999942.
+    """
+    if np.isinf(threshold):
+        return f"{threshold:.4g}"
+    conf = np.asarray(confidence, dtype=float)
+    below = conf < threshold
+    above = conf[~below]
+    high = float(above.min()) if above.size else threshold
+    for digits in range(4, 18):
+        for t in (threshold, high):
+            text = f"{t:.{digits}g}"
+            if np.array_equal(conf < float(text), below):
+                return text
+    return repr(float(threshold))
+
+
+def _review_said(shown: str, threshold: float) -> str:
+    """The caption's meaning of review = 1: the out-of-fold threshold the column uses."""
+    if np.isinf(threshold):
+        return "every row" if threshold > 0 else "no row (the budget flags none)"
+    return f"out-of-fold confidence below {shown}, the out-of-fold threshold"
+
+
+def _cases_table(
+    ds: Dataset, table: pd.DataFrame, answers: pd.DataFrame, pipe, threshold: float
+) -> None:
+    shown_threshold = _threshold_shown(threshold, answers["confidence"])
     st.subheader("Cases")
     which = st.radio(
         "Show",
@@ -168,7 +219,8 @@ def _cases_table(ds: Dataset, table: pd.DataFrame, answers: pd.DataFrame, pipe) 
         "the other rows in a boundary zone, each least confident first. The answers first: "
         "the out-of-fold prediction; the zone verdict (1 decided, 0 boundary-uncertain: the "
         "row falls inside a split's zone, where the model blends both sides); confidence; "
-        "review (1 = confidence below the review rule's threshold); flagged by (the rule "
+        f"review (1 = {_review_said(shown_threshold, threshold)}; new rows and the "
+        "download use the stored one, see the box above); flagged by (the rule "
         "that flagged the row: the threshold, boundary zone, or both); the class "
         "probabilities and the distance to the nearest boundary (in zone half-widths δ); "
         "then every column of your file (identifiers and set-aside columns included). "
