@@ -79,12 +79,35 @@ def _open(page, url: str, selector: str) -> None:
     _assert_no_errors(page)
 
 
+#: every part's box, to tell when the layout has stopped moving after a resize
+BOXES = """(selectors) => JSON.stringify(selectors.map(s => {
+    const e = document.querySelector(s);
+    if (!e) return null;
+    const r = e.getBoundingClientRect();
+    return [r.top, r.height, r.width].map(Math.round);
+}))"""
+
+
+def _settled(page, w: int) -> None:
+    """Wait until the figures are laid out at width ``w`` and no part's box moves for
+    0.3 s: plotly's autosize and the Graphviz drawing follow their boxes a little after
+    a resize, later on a loaded machine (a fixed 0.3 s read one box mid-move in CI)."""
+    page.wait_for_function(LAID_OUT, arg=w)
+    before = page.evaluate(BOXES, list(PARTS.values()))
+    for _ in range(40):
+        page.wait_for_timeout(300)
+        now = page.evaluate(BOXES, list(PARTS.values()))
+        if now == before:
+            return
+        before = now
+    raise AssertionError(f"the lecture view's boxes kept moving at {w} px: {now}")
+
+
 def _sizes(page):
     """Each of `SIZES`, the tab resized to it and its figures relaid out."""
     for w, h in SIZES:
         page.set_viewport_size({"width": w, "height": h})
-        page.wait_for_function(LAID_OUT, arg=w)
-        page.wait_for_timeout(300)  # the Graphviz drawing follows its box
+        _settled(page, w)
         yield w, h
 
 
