@@ -201,8 +201,13 @@ def test_run_cv_matches_a_hand_run_of_the_same_folds():
     cart_rows = rows[rows["combo"] == "CART"]
     np.testing.assert_allclose(cart_rows["uncertain_rate"], 0.0)
     np.testing.assert_allclose(cart_rows["decided_accuracy"], cart_rows["cart_accuracy"])
-    # the fits run one after another inside the run, so together they fit inside it too
-    assert rows["fit_seconds"].sum() < wall
+    # the fits run one after another inside the run, so together they fit inside it too.
+    # A combination that rezones the fold's CART (binary routing, no graft, no pruning:
+    # all but hard_middle here) counts that CART's fit in its own fit_seconds, so per
+    # fold the shared fit is counted once: the largest sharing row, plus the others' fits.
+    shared = rows["routing"] != "hard_middle"
+    per_fold = rows[shared].groupby("fold")["fit_seconds"].max()
+    assert per_fold.sum() + rows.loc[~shared, "fit_seconds"].sum() < wall
 
 
 def test_run_cv_is_invariant_to_an_affine_rescaling_of_the_features():
