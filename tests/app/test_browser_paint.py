@@ -57,11 +57,23 @@ CANVAS_XY = """([x, y]) => {
 }"""
 
 
+#: whether plotly's hovered canvas point is the grid point next to (x, y): the hover the
+#: click will pick, not one left from the click before
+HOVERED = """([x, y]) => {
+  const gd = [...document.querySelectorAll('.js-plotly-plot')]
+    .find(p => (p.layout.title.text || '').includes('painted points'));
+  const h = gd && gd._hoverdata && gd._hoverdata[0];
+  return !!h && Math.abs(h.x - x) <= 1 / 59 + 1e-3 && Math.abs(h.y - y) <= 1 / 59 + 1e-3;
+}"""
+
+
 def _click_canvas(page, x: float, y: float) -> None:
     """A click at canvas coordinates (x, y)."""
     px, py = page.evaluate(CANVAS_XY, [x, y])
     page.mouse.move(px, py)
-    page.wait_for_timeout(60)  # plotly picks the clicked point from the hover
+    # plotly picks the clicked point from the hover: click once it has one (a fixed 60 ms
+    # was too short on a loaded machine, and the click then picked nothing)
+    page.wait_for_function(HOVERED, arg=[x, y], timeout=TIMEOUT_MS)
     page.mouse.click(px, py)
 
 
